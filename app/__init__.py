@@ -1,0 +1,68 @@
+"""The Flask application: create_app() assembles it from named steps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Flask
+
+from app import assets, islands, layout
+from app.config import check_production_settings, config_class, settings_from_environment
+from app.content import loader, queries
+from app.extensions import cache, csrf
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    app = Flask(__name__, instance_relative_config=True)
+    configure(app, test_config)
+    register_extensions(app)
+    register_blueprints(app)
+    register_template_helpers(app)
+    register_commands(app)
+    assets.serve_static_files(app)
+    return app
+
+
+def configure(app: Flask, test_config: dict | None) -> None:
+    """Class defaults, then instance/config.py, then the environment, then test overrides."""
+    env_name = (test_config or {}).get("ENV_NAME")
+    app.config.from_object(config_class(env_name))
+    app.config.from_pyfile("config.py", silent=True)
+    app.config.update(settings_from_environment())
+    if test_config:
+        app.config.update(test_config)
+    instance = Path(app.instance_path)
+    instance.mkdir(parents=True, exist_ok=True)
+    app.config["CONTENT_DB"] = app.config["CONTENT_DB"] or str(instance / "content.db")
+    app.config["LEADS_DB"] = app.config["LEADS_DB"] or str(instance / "leads.db")
+    app.config.setdefault("CACHE_TYPE", "RedisCache" if app.config["REDIS_URL"] else "SimpleCache")
+    if app.config["REDIS_URL"]:
+        app.config.setdefault("CACHE_REDIS_URL", app.config["REDIS_URL"])
+    if app.config["ENV_NAME"] == "production":
+        check_production_settings(app.config)
+
+
+def register_extensions(app: Flask) -> None:
+    cache.init_app(app)
+    csrf.init_app(app)
+    app.teardown_appcontext(queries.close_connection)
+
+
+def register_blueprints(app: Flask) -> None:
+    from app import blog, brands, errors, locations, pages, sell
+
+    for module in (pages, locations, brands, blog, sell, errors):
+        app.register_blueprint(module.bp)
+
+
+def register_template_helpers(app: Flask) -> None:
+    app.jinja_env.globals.update(
+        island=islands.island,
+        island_scripts=assets.island_scripts,
+        stylesheet_url=assets.stylesheet_url,
+    )
+    app.context_processor(layout.layout_context)
+
+
+def register_commands(app: Flask) -> None:
+    app.cli.add_command(loader.seed_command)

@@ -1,0 +1,99 @@
+"""Configuration: safe defaults for local use, environment variables for everything else.
+
+Every setting can be given as an environment variable of the same name. `APP_ENV=production`
+selects `ProductionConfig`, which refuses to start without a real SECRET_KEY and SITE_URL.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+DEV_SECRET_KEY = "dev-only-not-secret"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class ConfigError(RuntimeError):
+    """The configuration cannot run the site safely."""
+
+
+class Config:
+    SECRET_KEY = DEV_SECRET_KEY
+    SITE_URL = "http://127.0.0.1:5000"
+    SITE_NAME = "US Watch Buyers"
+    SITE_PHONE = "(212) 555-0147"
+    SITE_PHONE_E164 = "+12125550147"
+    SITE_EMAIL = "offers@example.com"
+    SOCIAL_PROFILE_URL = "https://www.instagram.com/"
+    REDIS_URL = ""
+    CONTENT_DIR = str(ROOT / "content")
+    CONTENT_DB = ""  # default: <instance>/content.db
+    LEADS_DB = ""  # default: <instance>/leads.db
+    ISLANDS_MANIFEST = str(ROOT / "app" / "static" / "build" / "manifest.json")
+    ISLANDS_SERVER_BUNDLE = str(ROOT / "app" / "build" / "ssr.js")
+    CACHE_DEFAULT_TIMEOUT = 3600
+    WTF_CSRF_TIME_LIMIT = None
+
+
+class DevelopmentConfig(Config):
+    ENV_NAME = "development"
+
+
+class TestingConfig(Config):
+    ENV_NAME = "testing"
+    TESTING = True
+
+
+class ProductionConfig(Config):
+    ENV_NAME = "production"
+    SECRET_KEY = ""
+    SITE_URL = ""
+    SESSION_COOKIE_SECURE = True
+
+
+CONFIGS = {
+    "development": DevelopmentConfig,
+    "testing": TestingConfig,
+    "production": ProductionConfig,
+}
+
+ENV_SETTINGS = (
+    "SECRET_KEY",
+    "SITE_URL",
+    "SITE_NAME",
+    "SITE_PHONE",
+    "SITE_PHONE_E164",
+    "SITE_EMAIL",
+    "SOCIAL_PROFILE_URL",
+    "REDIS_URL",
+    "CONTENT_DIR",
+    "CONTENT_DB",
+    "LEADS_DB",
+    "ISLANDS_MANIFEST",
+    "ISLANDS_SERVER_BUNDLE",
+)
+
+
+def config_class(env_name: str | None = None) -> type[Config]:
+    """Pick the config class named by APP_ENV (development when unset)."""
+    name = env_name or os.environ.get("APP_ENV", "development")
+    try:
+        return CONFIGS[name]
+    except KeyError:
+        raise ConfigError(f"APP_ENV={name!r} is not one of {', '.join(CONFIGS)}.") from None
+
+
+def settings_from_environment() -> dict[str, str]:
+    """The settings the environment overrides, by their own names."""
+    return {key: os.environ[key] for key in ENV_SETTINGS if os.environ.get(key)}
+
+
+def check_production_settings(config) -> None:
+    """Refuse to serve production with a guessable secret or a site URL taken from requests."""
+    problems = []
+    if not config.get("SECRET_KEY") or config["SECRET_KEY"] == DEV_SECRET_KEY:
+        problems.append("SECRET_KEY must be set to a long random value")
+    if not config.get("SITE_URL", "").startswith("https://"):
+        problems.append("SITE_URL must be set to the site's public https:// address")
+    if problems:
+        raise ConfigError("Refusing to start in production: " + "; ".join(problems) + ".")

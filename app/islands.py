@@ -1,0 +1,105 @@
+"""React islands, rendered on the server by React itself and hydrated in the browser.
+
+`island(name, props)` (a Jinja global) returns the island's wrapper element with React's own
+server markup inside and its props beside it as JSON data. The markup comes from the Rollup
+server bundle running in an embedded V8 (mini-racer), so no island is ever written twice.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from functools import lru_cache
+from pathlib import Path
+
+from flask import current_app, g
+from markupsafe import Markup, escape
+
+from app import assets
+
+HYDRATE_STRATEGIES = ("load", "idle", "visible")
+
+
+class IslandError(RuntimeError):
+    """An island could not be rendered; the message names it."""
+
+
+class IslandRenderer:
+    """One V8 context per process, created on first use (so never before a server forks)."""
+
+    def __init__(self, bundle_path: str):
+        self.bundle_path = Path(bundle_path)
+        self._context = None
+        self._lock = threading.Lock()
+
+    def _load(self):
+        from py_mini_racer import MiniRacer
+
+        if not self.bundle_path.exists():
+            raise IslandError(
+                f"The island server bundle {self.bundle_path} is missing: run `npm run build`."
+            )
+        context = MiniRacer()
+        try:
+            context.eval(self.bundle_path.read_text(encoding="utf-8"))
+        except Exception as error:
+            raise IslandError(f"The island server bundle failed to load: {error}") from error
+        return context
+
+    def render(self, name: str, props_json: str, island_id: str) -> str:
+        with self._lock:
+            if self._context is None:
+                self._context = self._load()
+            try:
+                return self._context.call("renderIsland", name, props_json, island_id)
+            except Exception as error:
+                raise IslandError(f"Island {name!r} failed to render: {error}") from error
+
+
+@lru_cache(maxsize=4)
+def renderer_for(bundle_path: str) -> IslandRenderer:
+    return IslandRenderer(bundle_path)
+
+
+@lru_cache(maxsize=1024)
+def _render_cached(bundle_path: str, name: str, props_json: str, island_id: str) -> str:
+    return renderer_for(bundle_path).render(name, props_json, island_id)
+
+
+def render_island(name: str, props: dict, island_id: str) -> str:
+    """React's server markup for one island, memoised per (island, props, id)."""
+    props_json = json.dumps(props, sort_keys=True, separators=(",", ":"))
+    return _render_cached(current_app.config["ISLANDS_SERVER_BUNDLE"], name, props_json, island_id)
+
+
+def next_island_id(name: str) -> str:
+    """Ids numbered per page in render order, so the same page always gets the same ids."""
+    counts = g.setdefault("island_counts", {})
+    counts[name] = counts.get(name, 0) + 1
+    return f"{name.lower()}-{counts[name]}"
+
+
+def props_script(island_id: str, props: dict) -> Markup:
+    """Props as inert JSON data (never executed, so a strict CSP allows it)."""
+    data = json.dumps(props, separators=(",", ":"))
+    data = data.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    data = data.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return Markup(
+        f'<script type="application/json" data-island-props="{escape(island_id)}">{data}</script>'
+    )
+
+
+def island(name: str, props: dict | None = None, hydrate: str = "load") -> Markup:
+    """The island's wrapper, server markup and props; records it so its script is loaded."""
+    if hydrate not in HYDRATE_STRATEGIES:
+        raise IslandError(f"Island {name!r}: hydrate must be one of {HYDRATE_STRATEGIES}.")
+    props = props or {}
+    island_id = next_island_id(name)
+    html = render_island(name, props, island_id)
+    url = assets.island_url(name)
+    assets.use_island(name, hydrate)
+    wrapper = (
+        f'<div class="contents" data-island="{escape(name)}" id="{escape(island_id)}" '
+        f'data-hydrate="{hydrate}" data-component-url="{escape(url)}">{html}</div>'
+    )
+    return Markup(wrapper) + props_script(island_id, props)

@@ -1,0 +1,70 @@
+"""What every page's shell needs: site constants, header island props and footer lists."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from flask import current_app, request, url_for
+
+from app.content import queries
+
+
+def site_info() -> dict:
+    """Configured identity (name, phone, e-mail) merged with the seeded site-wide words."""
+    config = current_app.config
+    return {
+        **queries.site(),
+        "name": config["SITE_NAME"],
+        "url": config["SITE_URL"].rstrip("/"),
+        "phone": config["SITE_PHONE"],
+        "phone_href": "tel:" + config["SITE_PHONE_E164"],
+        "email": config["SITE_EMAIL"],
+        "email_href": "mailto:" + config["SITE_EMAIL"],
+        "social_profile_url": config["SOCIAL_PROFILE_URL"],
+    }
+
+
+def brand_links() -> list[dict]:
+    return [
+        {
+            "name": brand["name"],
+            "url": "/" + brand["url_slug"],
+            "tagline": brand["tagline"],
+            "popular": bool(brand["popular"]),
+        }
+        for brand in queries.brands()
+    ]
+
+
+def city_links() -> list[dict]:
+    return [
+        {"name": city["city"], "state": city["state"], "url": f"/sell-watch-{city['key']}"}
+        for city in queries.cities()
+    ]
+
+
+def header_props(site: dict, brands: list[dict], cities: list[dict]) -> dict:
+    return {
+        "siteName": site["name"],
+        "logoUrl": url_for("static", filename="img/logo.svg"),
+        "phone": site["phone"],
+        "phoneHref": site["phone_href"],
+        "brands": brands,
+        "cities": cities,
+        "services": site["services"],
+        "isHome": request.path == "/",
+        "isSell": request.path == "/sell",
+    }
+
+
+def layout_context() -> dict:
+    site = site_info()
+    brands = brand_links()
+    cities = city_links()
+    return {
+        "site": site,
+        "nav_brands": brands,
+        "nav_cities": cities,
+        "header_props": header_props(site, brands, cities),
+        "current_year": date.today().year,
+    }

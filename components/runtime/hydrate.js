@@ -1,0 +1,45 @@
+// Finds every island the server rendered and hydrates it when its strategy says:
+// "load" at once (in document order, so the header is first), "idle" when the browser is idle,
+// "visible" when it scrolls near the viewport. React is loaded only when an island needs it.
+import { whenIdle } from "./idle.js";
+import { whenVisible } from "./visible.js";
+
+const strategies = {
+  load: (_element, hydrate) => hydrate(),
+  idle: (_element, hydrate) => whenIdle(hydrate),
+  visible: whenVisible,
+};
+
+function readProps(element) {
+  const script = document.querySelector(`script[data-island-props="${element.id}"]`);
+  return script ? JSON.parse(script.textContent) : {};
+}
+
+async function hydrateIsland(element) {
+  const name = element.dataset.island;
+  try {
+    const [module, { hydrateRoot }, { createElement }] = await Promise.all([
+      import(element.dataset.componentUrl),
+      import("react-dom/client"),
+      import("react"),
+    ]);
+    hydrateRoot(element, createElement(module.default, readProps(element)), {
+      identifierPrefix: element.id,
+      onRecoverableError(error) {
+        console.error(`Island ${name} (#${element.id}) hydration error:`, error);
+      },
+    });
+    element.dataset.hydrated = "true";
+  } catch (error) {
+    console.error(`Island ${name} (#${element.id}) failed to hydrate:`, error);
+  }
+}
+
+export function hydrateAll(root = document) {
+  for (const element of root.querySelectorAll("[data-island]")) {
+    const strategy = strategies[element.dataset.hydrate] ?? strategies.load;
+    strategy(element, () => hydrateIsland(element));
+  }
+}
+
+hydrateAll();

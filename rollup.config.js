@@ -1,0 +1,61 @@
+// Two builds from one set of islands:
+//  - client: one ES module entry per island plus the hydration runtime, React in a shared
+//    chunk, hashed names and a Vite-shaped manifest.json that Flask reads;
+//  - server: one IIFE exposing globalThis.renderIsland(name, propsJson, islandId) that Flask
+//    runs in an embedded V8 (mini-racer), so island markup comes from React itself.
+import { readdirSync } from "node:fs";
+import { basename, extname, resolve } from "node:path";
+import commonjs from "@rollup/plugin-commonjs";
+import { nodeResolve } from "@rollup/plugin-node-resolve";
+import replace from "@rollup/plugin-replace";
+import terser from "@rollup/plugin-terser";
+import esbuild from "rollup-plugin-esbuild";
+import manifest from "./components/build/manifest.js";
+
+const islandsDir = "components/islands";
+const islandEntries = Object.fromEntries(
+  readdirSync(islandsDir)
+    .filter((file) => file.endsWith(".jsx"))
+    .map((file) => [basename(file, extname(file)), `${islandsDir}/${file}`]),
+);
+
+// "virtual:islands" is every island module by name, for the server bundle.
+const virtualIslands = {
+  name: "virtual-islands",
+  resolveId: (id) => (id === "virtual:islands" ? id : null),
+  load(id) {
+    if (id !== "virtual:islands") return null;
+    const names = Object.keys(islandEntries);
+    const imports = names.map((name) => `import ${name} from ${JSON.stringify(resolve(islandEntries[name]))};`);
+    return `${imports.join("\n")}\nexport default { ${names.join(", ")} };`;
+  },
+};
+
+const plugins = (browser) => [
+  replace({ preventAssignment: true, values: { "process.env.NODE_ENV": '"production"' } }),
+  nodeResolve({ browser, extensions: [".js", ".jsx"] }),
+  commonjs(),
+  esbuild({ jsx: "automatic", target: "es2020", loaders: { ".js": "jsx" } }),
+  terser({ format: { comments: false } }),
+];
+
+export default [
+  {
+    input: { runtime: "components/runtime/hydrate.js", ...islandEntries },
+    output: {
+      dir: "app/static/build",
+      format: "es",
+      entryFileNames: "[name]-[hash].js",
+      chunkFileNames: "[name]-[hash].js",
+      manualChunks(id) {
+        if (/node_modules\/(react|react-dom|scheduler)\//.test(id)) return "react";
+      },
+    },
+    plugins: [...plugins(true), manifest()],
+  },
+  {
+    input: "components/server.js",
+    output: { file: "app/build/ssr.js", format: "iife", inlineDynamicImports: true },
+    plugins: [virtualIslands, ...plugins(false)],
+  },
+];

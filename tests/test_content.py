@@ -1,0 +1,128 @@
+"""flask seed: content/ into content.db, deterministic, tokens filled, article HTML cleaned."""
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from app import create_app
+from app.content import queries
+from app.content.loader import ContentError, read_article, seed
+
+CONTENT = Path(__file__).resolve().parent.parent / "content"
+
+
+def dump(path) -> list[str]:
+    with sqlite3.connect(path) as db:
+        return list(db.iterdump())
+
+
+def make_app(tmp_path, content_dir=CONTENT, **config):
+    return create_app(
+        {
+            "ENV_NAME": "testing",
+            "CONTENT_DIR": str(content_dir),
+            "CONTENT_DB": str(tmp_path / "content.db"),
+            **config,
+        }
+    )
+
+
+def test_seeding_twice_gives_the_same_database(tmp_path):
+    app = make_app(tmp_path)
+    seed(app)
+    first = dump(tmp_path / "content.db")
+    seed(app)
+    assert dump(tmp_path / "content.db") == first
+
+
+def test_seed_command_reports_what_it_loaded(tmp_path):
+    result = make_app(tmp_path).test_cli_runner().invoke(args=["seed"])
+    assert result.exit_code == 0, result.output
+    assert "13 cities, 7 brands, 8 articles" in result.output
+
+
+def test_seed_fills_configured_name_phone_and_email(tmp_path):
+    app = make_app(tmp_path, SITE_NAME="Acme Watches", SITE_PHONE="(555) 000-1111")
+    seed(app)
+    text = "\n".join(dump(tmp_path / "content.db"))
+    for token in ("{site_name}", "{phone}", "{email}"):
+        assert token not in text
+    assert "Acme Watches" in text
+    assert "US Watch Buyers" not in text
+
+
+def test_seed_clears_the_page_cache(tmp_path):
+    app = make_app(tmp_path)
+    from app.extensions import cache
+
+    with app.app_context():
+        cache.set("page:/", "stale")
+        seed(app)
+        assert cache.get("page:/") is None
+
+
+def test_seed_swaps_in_a_new_file_leaving_no_temporary_files(tmp_path):
+    app = make_app(tmp_path)
+    seed(app)
+    seed(app)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["content.db"]
+
+
+def test_article_html_is_sanitised_at_seed_time(tmp_path):
+    article = tmp_path / "bad-article.html"
+    article.write_text(
+        '+++\ntitle = "T"\nexcerpt = "E"\nauthor = "A"\npublished = 2025-01-01\n'
+        'category = "Education"\n+++\n'
+        '<p onclick="steal()">Hello <script>alert(1)</script><a href="javascript:x()">x</a></p>'
+    )
+    body = read_article(article)["body_html"]
+    assert "<script" not in body
+    assert "onclick" not in body
+    assert "javascript:" not in body
+    assert body.startswith("<p>Hello")
+
+
+def test_reading_time_is_computed_from_the_text(tmp_path):
+    words = " ".join(["word"] * 1000)
+    article = tmp_path / "long.html"
+    article.write_text(
+        '+++\ntitle = "T"\nexcerpt = "E"\nauthor = "A"\npublished = 2025-01-01\n'
+        f'category = "Education"\n+++\n<p>{words}</p>'
+    )
+    assert read_article(article)["reading_minutes"] == 5
+
+
+def test_malformed_content_file_names_the_file(tmp_path):
+    content = tmp_path / "content"
+    shutil.copytree(CONTENT, content)
+    (content / "cities" / "boston.toml").write_text("city = \n")
+    with pytest.raises(ContentError, match="boston.toml"):
+        seed(make_app(tmp_path, content_dir=content))
+
+
+def test_every_city_and_brand_has_the_counts_the_spec_requires(app):
+    with app.app_context():
+        cities = queries.cities()
+        brands = queries.brands()
+    assert [c["key"] for c in cities][:3] == ["new-york", "los-angeles", "chicago"]
+    assert len(cities) == 13
+    for city in cities:
+        assert len(city["local_areas"]) == 8, city["key"]
+        assert len(city["faqs"]) == 6, city["key"]
+        assert len(city["testimonials"]) == 3, city["key"]
+    assert len(brands) == 7
+    for brand in brands:
+        assert len(brand["popular_models"]) == 8, brand["key"]
+    assert [b["name"] for b in brands if b["popular"]] == ["Rolex", "Patek Philippe"]
+
+
+def test_categories_come_from_articles_newest_first(app):
+    with app.app_context():
+        articles = queries.articles()
+        categories = queries.categories()
+    dates = [a["published"] for a in articles]
+    assert dates == sorted(dates, reverse=True)
+    assert categories[0] == articles[0]["category"]
+    assert len(categories) == len(set(a["category"] for a in articles))

@@ -1,0 +1,86 @@
+"""The island helper: React's own server markup, inert JSON props, per-page scripts."""
+
+import json
+import re
+
+import pytest
+from flask import render_template_string
+
+from app.islands import IslandError, IslandRenderer, island, props_script
+
+
+def island_html(app, template: str, **context) -> str:
+    with app.test_request_context("/"):
+        return render_template_string(template, **context)
+
+
+def test_header_markup_is_reacts_server_render(client):
+    html = client.get("/").get_data(as_text=True)
+    wrapper = re.search(r'<div class="contents" data-island="Header"[^>]*>', html).group(0)
+    assert 'id="header-1"' in wrapper
+    assert 'data-hydrate="load"' in wrapper
+    assert re.search(r'data-component-url="/static/build/Header-[\w-]{8}\.js"', wrapper)
+    assert '<summary class="flex cursor-pointer' in html  # written only in Header.jsx
+    props = re.search(
+        r'<script type="application/json" data-island-props="header-1">(.*?)</script>', html
+    ).group(1)
+    assert json.loads(props)["siteName"] == "US Watch Buyers"
+
+
+def test_props_cannot_close_their_script_element():
+    markup = str(props_script("x-1", {"text": "</script><script>alert(1)</script>&\u2028"}))
+    assert markup.count("</script>") == 1
+    data = markup.split(">", 1)[1].rsplit("</script>", 1)[0]
+    assert json.loads(data)["text"] == "</script><script>alert(1)</script>&\u2028"
+
+
+def test_page_loads_runtime_and_preloads_only_its_islands(client):
+    html = client.get("/").get_data(as_text=True)
+    assert len(re.findall(r'<script type="module" src="/static/build/runtime-', html)) == 1
+    preloads = re.findall(r'<link rel="modulepreload" href="([^"]+)"', html)
+    assert any("/Header-" in url for url in preloads)
+    assert any("/react-" in url for url in preloads)
+    assert len(preloads) == len(set(preloads))
+
+
+def test_page_without_islands_loads_no_script(app):
+    html = island_html(app, "{{ island_scripts() }}")
+    assert html == ""
+
+
+def test_island_ids_count_per_page(app):
+    props = {
+        "siteName": "A",
+        "logoUrl": "/l.svg",
+        "phone": "1",
+        "phoneHref": "tel:1",
+        "brands": [],
+        "cities": [],
+        "services": [],
+    }
+    html = island_html(app, "{{ island('Header', p) }}{{ island('Header', p) }}", p=props)
+    assert 'id="header-1"' in html and 'id="header-2"' in html
+    assert 'data-island-props="header-2"' in html
+
+
+def test_unknown_hydrate_strategy_is_refused(app):
+    with app.test_request_context("/"), pytest.raises(IslandError, match="hydrate must be"):
+        island("Header", {}, hydrate="eventually")
+
+
+def test_render_error_names_the_island(app):
+    with app.test_request_context("/"), pytest.raises(IslandError, match="'NoSuchIsland'"):
+        island("NoSuchIsland", {})
+
+
+def test_missing_server_bundle_is_a_clear_error(tmp_path):
+    renderer = IslandRenderer(str(tmp_path / "missing.js"))
+    with pytest.raises(IslandError, match="missing: run `npm run build`"):
+        renderer.render("Header", "{}", "header-1")
+
+
+def test_javascript_exception_in_island_names_it(tmp_path):
+    bundle = tmp_path / "ssr.js"
+    bundle.write_text("globalThis.renderIsland = () => { throw new Error('kaboom'); };")
+    with pytest.raises(IslandError, match="Island 'Broken' failed to render: .*kaboom"):
+        IslandRenderer(str(bundle)).render("Broken", "{}", "broken-1")
