@@ -6,7 +6,8 @@ from pathlib import Path
 
 from flask import Flask
 
-from app import assets, islands, layout
+from app import assets, images, islands, layout
+from app.artwork.cli import artwork_command
 from app.config import check_production_settings, config_class, settings_from_environment
 from app.content import loader, queries
 from app.extensions import cache, csrf
@@ -49,9 +50,9 @@ def register_extensions(app: Flask) -> None:
 
 
 def register_blueprints(app: Flask) -> None:
-    from app import blog, brands, errors, locations, pages, sell
+    from app import blog, brands, errors, locations, pages, sell, sitemap
 
-    for module in (pages, locations, brands, blog, sell, errors):
+    for module in (pages, locations, brands, blog, sell, sitemap, errors):
         app.register_blueprint(module.bp)
 
 
@@ -60,9 +61,13 @@ def register_template_helpers(app: Flask) -> None:
         island=islands.island,
         island_scripts=assets.island_scripts,
         stylesheet_url=assets.stylesheet_url,
+        picture=images.picture,
+        post_card=images.post_card,
+        icon=images.icon,
     )
     app.context_processor(layout.layout_context)
 
 
 def register_commands(app: Flask) -> None:
     app.cli.add_command(loader.seed_command)
+    app.cli.add_command(artwork_command)

@@ -46,14 +46,20 @@ class IslandRenderer:
             raise IslandError(f"The island server bundle failed to load: {error}") from error
         return context
 
-    def render(self, name: str, props_json: str, island_id: str) -> str:
+    def call(self, function: str, name: str, *args: str) -> str:
         with self._lock:
             if self._context is None:
                 self._context = self._load()
             try:
-                return self._context.call("renderIsland", name, props_json, island_id)
+                return self._context.call(function, name, *args)
             except Exception as error:
                 raise IslandError(f"Island {name!r} failed to render: {error}") from error
+
+    def render(self, name: str, props_json: str, island_id: str) -> str:
+        return self.call("renderIsland", name, props_json, island_id)
+
+    def render_static(self, name: str, props_json: str) -> str:
+        return self.call("renderStatic", name, props_json)
 
 
 @lru_cache(maxsize=4)
@@ -64,6 +70,18 @@ def renderer_for(bundle_path: str) -> IslandRenderer:
 @lru_cache(maxsize=1024)
 def _render_cached(bundle_path: str, name: str, props_json: str, island_id: str) -> str:
     return renderer_for(bundle_path).render(name, props_json, island_id)
+
+
+@lru_cache(maxsize=1024)
+def _render_static_cached(bundle_path: str, name: str, props_json: str) -> str:
+    return renderer_for(bundle_path).render_static(name, props_json)
+
+
+def render_static(name: str, props: dict) -> Markup:
+    """A shared component's markup with no hydration (e.g. Picture in a Jinja page)."""
+    props_json = json.dumps(props, sort_keys=True, separators=(",", ":"))
+    bundle = current_app.config["ISLANDS_SERVER_BUNDLE"]
+    return Markup(_render_static_cached(bundle, name, props_json))
 
 
 def render_island(name: str, props: dict, island_id: str) -> str:

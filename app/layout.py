@@ -4,13 +4,22 @@ from __future__ import annotations
 
 from datetime import date
 
-from flask import current_app, request, url_for
+from flask import current_app, g, request, url_for
 
 from app.content import queries
 
 
 def site_info() -> dict:
-    """Configured identity (name, phone, e-mail) merged with the seeded site-wide words."""
+    """Configured identity (name, phone, e-mail) merged with the seeded site-wide words.
+
+    Views and the layout both need it; it is built once per request.
+    """
+    if "site_info" not in g:
+        g.site_info = _build_site_info()
+    return g.site_info
+
+
+def _build_site_info() -> dict:
     config = current_app.config
     return {
         **queries.site(),
@@ -31,6 +40,7 @@ def brand_links() -> list[dict]:
             "url": "/" + brand["url_slug"],
             "tagline": brand["tagline"],
             "popular": bool(brand["popular"]),
+            "on_home": bool(brand["on_home"]),
         }
         for brand in queries.brands()
     ]

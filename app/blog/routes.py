@@ -1,17 +1,65 @@
-from flask import abort, render_template
+from flask import render_template, request
 
-from app.blog import bp
+from app import seo
+from app.blog import bp, posts
 from app.content import queries
+from app.layout import site_info
 
 
 @bp.get("/blog")
 def index():
-    return render_template("pages/placeholder.html", heading="Watch Insights")
+    page = queries.document("blog")
+    active = posts.active_category(request.args.get("category"))
+    meta = seo.PageMeta(
+        title=page["meta_title"],
+        description=page["meta_description"],
+        path="/blog",
+        structured_data=[seo.breadcrumbs(("Blog", "/blog"))],
+    )
+    filter_props = {
+        "posts": [posts.post_card(article) for article in queries.articles()],
+        "categories": posts.categories(),
+        "active": active,
+    }
+    return render_template("blog/index.html", meta=meta, page=page, filter_props=filter_props)
 
 
 @bp.get("/blog/<slug>")
 def article(slug: str):
     record = queries.article(slug)
     if record is None:
-        abort(404)
-    return render_template("pages/placeholder.html", heading=record["title"])
+        return article_not_found()
+    site = site_info()
+    path = f"/blog/{slug}"
+    image = f"article-{slug}"
+    meta = seo.PageMeta(
+        title=f"{record['title']} | {site['name']} Blog",
+        description=record["excerpt"],
+        path=path,
+        image=image,
+        og_type="article",
+        published=record["published"],
+        structured_data=[
+            seo.blog_posting(record, site, path, image),
+            seo.breadcrumbs(("Blog", "/blog"), (record["title"], path)),
+        ],
+    )
+    return render_template(
+        "blog/article.html",
+        meta=meta,
+        article=record,
+        date_display=posts.display_date(record["published"]),
+        reading_time=posts.reading_time(record),
+        category_slug=posts.category_slug(record["category"]),
+        related=posts.related_posts(slug),
+    )
+
+
+def article_not_found():
+    meta = seo.PageMeta(
+        title=f"Article Not Found | {site_info()['name']} Blog",
+        description="This article does not exist. Browse our guides to selling a luxury watch.",
+        path=request.path,
+        noindex=True,
+    )
+    return render_template("blog/not_found.html", meta=meta), 404

@@ -11,6 +11,7 @@ import os
 import re
 import tempfile
 import tomllib
+from datetime import UTC, datetime
 from pathlib import Path
 
 import bleach
@@ -63,6 +64,11 @@ def fill_tokens(value, tokens: dict[str, str]):
     return value
 
 
+def modified_on(path: Path) -> str:
+    """The file's modification date: the sitemap's lastmod for the page it feeds."""
+    return datetime.fromtimestamp(path.stat().st_mtime, tz=UTC).date().isoformat()
+
+
 def read_toml(path: Path) -> dict:
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
@@ -70,9 +76,20 @@ def read_toml(path: Path) -> dict:
         raise ContentError(f"{path}: {error}") from None
 
 
+TABLE_WRAPPER = (
+    '<div class="table-scroll" tabindex="0" role="region" aria-label="Table (scrolls sideways)">'
+)
+
+
 def sanitise_html(html: str) -> str:
-    """Article HTML is trusted-ish content, but cleaned once here so no page ever has to."""
-    return bleach.clean(html, tags=ARTICLE_TAGS, attributes=ARTICLE_ATTRIBUTES, strip=True).strip()
+    """Article HTML is trusted-ish content, but cleaned once here so no page ever has to.
+
+    Tables are wrapped in a focusable region so keyboard users can scroll wide ones on phones.
+    """
+    clean = bleach.clean(html, tags=ARTICLE_TAGS, attributes=ARTICLE_ATTRIBUTES, strip=True)
+    clean = clean.replace("<table>", TABLE_WRAPPER + "<table>")
+    clean = clean.replace("</table>", "</table></div>")
+    return clean.strip()
 
 
 def reading_minutes(html: str) -> int:
@@ -99,22 +116,43 @@ def read_article(path: Path) -> dict:
         "image_alt": meta.get("image_alt", meta["title"]),
         "body_html": body,
         "reading_minutes": reading_minutes(body),
+        "updated": modified_on(path),
     }
+
+
+def sanitise_bodies(value):
+    """Every `body` value in a document is HTML: clean it the same way as articles."""
+    if isinstance(value, list):
+        return [sanitise_bodies(item) for item in value]
+    if isinstance(value, dict):
+        return {
+            key: sanitise_html(item) if key == "body" else sanitise_bodies(item)
+            for key, item in value.items()
+        }
+    return value
 
 
 def read_keyed_files(folder: Path) -> list[dict]:
     """One record per TOML file, keyed by file name, in the files' own `order`."""
-    records = [{"key": path.stem, **read_toml(path)} for path in sorted(folder.glob("*.toml"))]
+    records = [
+        {"key": path.stem, **read_toml(path), "updated": modified_on(path)}
+        for path in sorted(folder.glob("*.toml"))
+    ]
     return sorted(records, key=lambda record: (record.get("order", 0), record["key"]))
 
 
 def read_content(content_dir: Path, tokens: dict[str, str]) -> dict[str, list[dict]]:
     """Everything in content/, as rows per table, tokens filled in."""
     documents = [
-        {"name": path.stem, "data": read_toml(path)} for path in sorted(content_dir.glob("*.toml"))
+        {"name": path.stem, "data": read_toml(path), "updated": modified_on(path)}
+        for path in sorted(content_dir.glob("*.toml"))
     ]
     documents += [
-        {"name": f"page:{path.stem}", "data": read_toml(path)}
+        {
+            "name": f"page:{path.stem}",
+            "data": sanitise_bodies(read_toml(path)),
+            "updated": modified_on(path),
+        }
         for path in sorted((content_dir / "pages").glob("*.toml"))
     ]
     brands = read_keyed_files(content_dir / "brands")

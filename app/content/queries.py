@@ -62,6 +62,11 @@ def document(name: str) -> dict:
     return row["data"]
 
 
+def document_dates() -> dict[str, str]:
+    """When each whole-file document last changed, by name."""
+    return {row["name"]: row["updated"] for row in _rows("documents")}
+
+
 def site() -> dict:
     return document("site")
 

@@ -1,7 +1,19 @@
 from flask import redirect, render_template
 
+from app import seo
 from app.content import queries
+from app.layout import brand_links, city_links
 from app.locations import bp
+
+OTHER_CITY_COUNT = 4
+
+
+def other_cities(slug: str) -> list[dict]:
+    """The next cities after this one in menu order, wrapping round, so links spread evenly."""
+    cities = city_links()
+    index = next(i for i, city in enumerate(cities) if city["url"] == f"/sell-watch-{slug}")
+    following = cities[index + 1 :] + cities[:index]
+    return following[:OTHER_CITY_COUNT]
 
 
 @bp.get("/sell-watch-<slug>")
@@ -10,4 +22,22 @@ def city(slug: str):
     record = queries.city(slug)
     if record is None:
         return redirect("/404")
-    return render_template("pages/placeholder.html", heading=record["hero_title"])
+    path = f"/sell-watch-{slug}"
+    meta = seo.PageMeta(
+        title=record["meta_title"],
+        description=record["meta_description"],
+        path=path,
+        structured_data=[
+            seo.city_service(record, path),
+            seo.breadcrumbs((f"Sell Your Watch in {record['city']}", path)),
+        ],
+    )
+    return render_template(
+        "locations/city.html",
+        meta=meta,
+        city=record,
+        home=queries.document("home"),
+        landing=queries.document("landing"),
+        brands=brand_links(),
+        other_cities=other_cities(slug),
+    )

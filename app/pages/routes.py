@@ -1,23 +1,60 @@
 from flask import render_template
 
+from app import seo
+from app.content import queries
+from app.layout import brand_links, city_links, site_info
 from app.pages import bp
+
+HOME_CITY_COUNT = 8
 
 
 @bp.get("/")
 def home():
-    return render_template("pages/placeholder.html", heading="Sell your luxury watch")
+    site = site_info()
+    home = queries.document("home")
+    meta = seo.PageMeta(
+        title=home["meta"]["title"],
+        description=home["meta"]["description"],
+        path="/",
+        structured_data=[seo.organization(site), seo.website(site)],
+    )
+    return render_template(
+        "pages/home.html",
+        meta=meta,
+        home=home,
+        home_brands=[brand for brand in brand_links() if brand["on_home"]],
+        home_cities=city_links()[:HOME_CITY_COUNT],
+    )
 
 
 @bp.get("/watch-authentication")
 def authentication():
-    return render_template("pages/placeholder.html", heading="Watch Authentication")
+    page = queries.document("page:watch-authentication")
+    meta = seo.PageMeta(
+        title=page["meta_title"],
+        description=page["meta_description"],
+        path="/watch-authentication",
+        image="auth-inspection",
+        structured_data=[seo.breadcrumbs(("Watch Authentication", "/watch-authentication"))],
+    )
+    return render_template("pages/authentication.html", meta=meta, page=page)
+
+
+def legal_page(name: str, path: str):
+    page = queries.document(f"page:{name}")
+    meta = seo.PageMeta(
+        title=f"{page['title']} | {site_info()['name']}",
+        description=page["meta_description"],
+        path=path,
+    )
+    return render_template("pages/legal.html", meta=meta, page=page)
 
 
 @bp.get("/terms")
 def terms():
-    return render_template("pages/placeholder.html", heading="Terms and Conditions")
+    return legal_page("terms", "/terms")
 
 
 @bp.get("/privacy")
 def privacy():
-    return render_template("pages/placeholder.html", heading="Privacy Policy")
+    return legal_page("privacy", "/privacy")

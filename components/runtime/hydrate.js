@@ -2,6 +2,7 @@
 // "load" at once (in document order, so the header is first), "idle" when the browser is idle,
 // "visible" when it scrolls near the viewport. React is loaded only when an island needs it.
 import { whenIdle } from "./idle.js";
+import { watchImages } from "./images.js";
 import { whenVisible } from "./visible.js";
 
 const strategies = {
@@ -42,4 +43,5 @@ export function hydrateAll(root = document) {
   }
 }
 
+watchImages();
 hydrateAll();

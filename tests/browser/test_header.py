@@ -98,7 +98,7 @@ def test_side_menu_link_closes_menu_without_navigation_when_same_page(mobile_pag
     page = mobile_page
     visit(page, live_server, "/")
     page.click("summary[aria-label='Open menu']")
-    page.get_by_role("link", name="Call").click()
+    page.locator("nav[aria-label=Mobile]").get_by_role("link", name="Call").click()
     expect(page.locator("nav[aria-label=Mobile]")).to_be_hidden()
 
 

@@ -1,0 +1,64 @@
+"""Articles shaped for pages: display dates, category slugs, pictures, related posts."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from app.content import queries
+from app.images import picture_props
+
+RELATED_SLUGS = ("luxury-watch-market-usa", "authenticate-vintage-omega-speedmaster")
+CARD_SIZES = "(max-width: 768px) 100vw, (max-width: 1200px) 50vw, 400px"
+FEATURED_SIZES = "(max-width: 1024px) 100vw, 640px"
+
+
+def category_slug(category: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", category.lower()).strip("-")
+
+
+def display_date(iso_date: str) -> str:
+    """en-AU long format, e.g. '15 January 2025' (done here, not by the browser's Intl)."""
+    day = date.fromisoformat(iso_date)
+    return f"{day.day} {day:%B %Y}"
+
+
+def reading_time(article: dict) -> str:
+    return f"{article['reading_minutes']} min read"
+
+
+def post_card(article: dict, sizes: str = CARD_SIZES) -> dict:
+    """An article as the blog filter island's props (JSON-native)."""
+    return {
+        "slug": article["slug"],
+        "url": f"/blog/{article['slug']}",
+        "title": article["title"],
+        "excerpt": article["excerpt"],
+        "category": article["category"],
+        "categorySlug": category_slug(article["category"]),
+        "published": article["published"],
+        "dateDisplay": display_date(article["published"]),
+        "readingTime": reading_time(article),
+        "picture": picture_props(f"article-{article['slug']}", article["image_alt"], sizes),
+    }
+
+
+def categories() -> list[dict]:
+    return [{"name": name, "slug": category_slug(name)} for name in queries.categories()]
+
+
+def active_category(requested: str | None) -> str | None:
+    """The requested category slug if it names one; anything else shows all posts."""
+    slugs = {category["slug"] for category in categories()}
+    return requested if requested in slugs else None
+
+
+def related_posts(current_slug: str) -> list[dict]:
+    """The spec's two fixed cards, with the current article swapped for the newest other one."""
+    chosen = [slug for slug in RELATED_SLUGS if slug != current_slug]
+    for article in queries.articles():
+        if len(chosen) == len(RELATED_SLUGS):
+            break
+        if article["slug"] not in chosen and article["slug"] != current_slug:
+            chosen.append(article["slug"])
+    return [post_card(queries.article(slug)) for slug in chosen]

@@ -1,0 +1,167 @@
+"""Search metadata: each page's title, description, canonical URL, social card and JSON-LD.
+
+URLs are built from SITE_URL, never from the request's Host header. No rating markup for the
+business itself (search engines disallow self-serving reviews; DESIGN.md).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from flask import current_app
+from markupsafe import Markup
+
+from app.images import image_record, image_url
+
+BUSINESS_HOURS = {
+    "@type": "OpeningHoursSpecification",
+    "dayOfWeek": ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"],
+    "opens": "09:00",
+    "closes": "17:00",
+}
+
+
+def absolute(path: str) -> str:
+    return current_app.config["SITE_URL"].rstrip("/") + path
+
+
+@dataclass
+class PageMeta:
+    title: str
+    description: str
+    path: str
+    image: str = "og-default"
+    og_type: str = "website"
+    noindex: bool = False
+    structured_data: list[dict] = field(default_factory=list)
+    published: str | None = None
+
+    @property
+    def canonical(self) -> str:
+        return absolute(self.path)
+
+    @property
+    def image_url(self) -> str:
+        return absolute(image_url(self.image))
+
+    @property
+    def image_size(self) -> tuple[int, int]:
+        record = image_record(self.image)
+        return record["width"], record["height"]
+
+    def json_ld(self) -> Markup:
+        """Each block as JSON data, with '<' escaped so no value can end the script element."""
+        blocks = []
+        for block in self.structured_data:
+            data = json.dumps({"@context": "https://schema.org", **block}, ensure_ascii=False)
+            data = data.replace("<", "\\u003c")
+            blocks.append(f'<script type="application/ld+json">{data}</script>')
+        return Markup("\n".join(blocks))
+
+
+def organization_id() -> str:
+    return absolute("/#organization")
+
+
+def organization(site: dict) -> dict:
+    return {
+        "@type": "Organization",
+        "@id": organization_id(),
+        "name": site["name"],
+        "url": absolute("/"),
+        "logo": absolute("/static/img/logo.svg"),
+        "email": site["email"],
+        "telephone": current_app.config["SITE_PHONE_E164"],
+        "description": site["tagline"],
+        "foundingDate": "2020",
+        "areaServed": {"@type": "Country", "name": "United States"},
+        "contactPoint": {
+            "@type": "ContactPoint",
+            "contactType": "sales",
+            "telephone": current_app.config["SITE_PHONE_E164"],
+            "email": site["email"],
+            "areaServed": "US",
+            "availableLanguage": "English",
+            "hoursAvailable": BUSINESS_HOURS,
+        },
+    }
+
+
+def website(site: dict) -> dict:
+    return {
+        "@type": "WebSite",
+        "@id": absolute("/#website"),
+        "name": site["name"],
+        "url": absolute("/"),
+        "publisher": {"@id": organization_id()},
+    }
+
+
+def breadcrumbs(*crumbs: tuple[str, str]) -> dict:
+    """BreadcrumbList from (name, path) pairs, starting at Home."""
+    items = [("Home", "/"), *crumbs]
+    return {
+        "@type": "BreadcrumbList",
+        "itemListElement": [
+            {"@type": "ListItem", "position": index, "name": name, "item": absolute(path)}
+            for index, (name, path) in enumerate(items, start=1)
+        ],
+    }
+
+
+def city_service(city: dict, path: str) -> dict:
+    """The one business's service in a city: areaServed with the city's centre, no address."""
+    return {
+        "@type": "Service",
+        "name": f"Sell your luxury watch in {city['city']}, {city['state']}",
+        "serviceType": "Pre-owned luxury watch buying",
+        "description": city["meta_description"],
+        "url": absolute(path),
+        "provider": {"@id": organization_id()},
+        "areaServed": {
+            "@type": "City",
+            "name": city["city"],
+            "containedInPlace": {"@type": "State", "name": city["state_name"]},
+            "geo": {
+                "@type": "GeoCoordinates",
+                "latitude": city["latitude"],
+                "longitude": city["longitude"],
+            },
+        },
+        "hoursAvailable": BUSINESS_HOURS,
+    }
+
+
+def brand_service(brand: dict, path: str) -> dict:
+    return {
+        "@type": "Service",
+        "name": f"Sell your {brand['name']} watch",
+        "serviceType": "Pre-owned luxury watch buying",
+        "description": brand["schema_description"],
+        "brand": {"@type": "Brand", "name": brand["name"]},
+        "category": "Luxury watches",
+        "url": absolute(path),
+        "provider": {"@id": organization_id()},
+        "areaServed": {"@type": "Country", "name": "United States"},
+    }
+
+
+def blog_posting(article: dict, site: dict, path: str, image: str) -> dict:
+    return {
+        "@type": "BlogPosting",
+        "headline": article["title"],
+        "description": article["excerpt"],
+        "image": absolute(image_url(image)),
+        "datePublished": article["published"],
+        "dateModified": article["published"],
+        "author": {"@type": "Organization", "name": article["author"], "url": absolute("/")},
+        "publisher": {
+            "@type": "Organization",
+            "name": site["name"],
+            "logo": {"@type": "ImageObject", "url": absolute("/static/img/logo.svg")},
+        },
+        "articleSection": article["category"],
+        "mainEntityOfPage": absolute(path),
+        "url": absolute(path),
+    }

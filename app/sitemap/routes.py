@@ -1,0 +1,37 @@
+from flask import Response, render_template
+
+from app.content import queries
+from app.seo import absolute
+from app.sitemap import bp
+
+
+def sitemap_entries() -> list[dict]:
+    """(path, lastmod) for every indexable page; the sell success page is deliberately absent."""
+    dates = queries.document_dates()
+    articles = queries.articles()
+    entries = [
+        {"path": "/", "lastmod": dates["home"]},
+        {"path": "/sell", "lastmod": dates["site"]},
+        {"path": "/watch-authentication", "lastmod": dates["page:watch-authentication"]},
+        {"path": "/blog", "lastmod": max([dates["blog"]] + [a["updated"] for a in articles])},
+        {"path": "/terms", "lastmod": dates["page:terms"]},
+        {"path": "/privacy", "lastmod": dates["page:privacy"]},
+    ]
+    entries += [{"path": f"/{b['url_slug']}", "lastmod": b["updated"]} for b in queries.brands()]
+    entries += [
+        {"path": f"/sell-watch-{c['key']}", "lastmod": c["updated"]} for c in queries.cities()
+    ]
+    entries += [{"path": f"/blog/{a['slug']}", "lastmod": a["updated"]} for a in articles]
+    return [{**entry, "loc": absolute(entry["path"])} for entry in entries]
+
+
+@bp.get("/sitemap.xml")
+def sitemap():
+    xml = render_template("sitemap/sitemap.xml", entries=sitemap_entries())
+    return Response(xml, mimetype="application/xml")
+
+
+@bp.get("/robots.txt")
+def robots():
+    body = f"User-agent: *\nDisallow: /sell/thank-you\n\nSitemap: {absolute('/sitemap.xml')}\n"
+    return Response(body, mimetype="text/plain")

@@ -1,0 +1,54 @@
+// Questions and answers, one open at a time, each collapsible. Native <details name> gives
+// exactly that with JavaScript off; hydrated, React owns which item is open so browsers
+// without exclusive <details> behave the same, and arrow keys move between questions.
+import { useRef, useState } from "react";
+import { ChevronDownIcon } from "../shared/icons.jsx";
+
+export default function FaqAccordion({ items, group, headingLevel = 3 }) {
+  const [openIndex, setOpenIndex] = useState(null);
+  const summaries = useRef([]);
+  const Heading = `h${headingLevel}`;
+
+  const toggle = (event, index) => {
+    event.preventDefault();
+    setOpenIndex((current) => (current === index ? null : index));
+  };
+
+  const moveFocus = (event, index) => {
+    const last = items.length - 1;
+    const target = {
+      ArrowDown: index === last ? 0 : index + 1,
+      ArrowUp: index === 0 ? last : index - 1,
+      Home: 0,
+      End: last,
+    }[event.key];
+    if (target === undefined) return;
+    event.preventDefault();
+    summaries.current[target]?.focus();
+  };
+
+  return (
+    <div className="divide-y divide-ink-100 rounded-2xl border border-ink-100 bg-white">
+      {items.map((item, index) => (
+        <details key={item.question} name={group} open={openIndex === index} className="group">
+          <summary
+            ref={(element) => {
+              summaries.current[index] = element;
+            }}
+            onClick={(event) => toggle(event, index)}
+            onKeyDown={(event) => moveFocus(event, index)}
+            className="flex cursor-pointer list-none items-center justify-between gap-4 px-5 py-4 text-left focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-gold-600 sm:px-6 [&::-webkit-details-marker]:hidden"
+          >
+            <Heading className="font-sans text-base font-semibold text-ink-900">
+              {item.question}
+            </Heading>
+            <ChevronDownIcon className="h-5 w-5 shrink-0 text-ink-600 transition-transform group-open:rotate-180" />
+          </summary>
+          <div className="px-5 pb-5 text-base leading-relaxed text-ink-700 sm:px-6">
+            <p>{item.answer}</p>
+          </div>
+        </details>
+      ))}
+    </div>
+  );
+}

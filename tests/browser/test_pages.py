@@ -1,0 +1,148 @@
+"""Every page type in Chromium at phone and desktop widths: no console, hydration or axe errors;
+the FAQ accordion and blog filter with and without JavaScript."""
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+
+from tests.browser.conftest import DESKTOP, MOBILE, open_page, visit
+
+PAGE_TYPES = {
+    "home": "/",
+    "city": "/sell-watch-chicago",
+    "brand": "/sell-audemars-piguet-watch",
+    "authentication": "/watch-authentication",
+    "terms": "/terms",
+    "privacy": "/privacy",
+    "blog": "/blog",
+    "blog filtered": "/blog?category=authentication",
+    "article": "/blog/complete-guide-watch-condition-grading",
+    "unknown article": "/blog/no-such-article",
+    "not found": "/no-such-page",
+}
+axe = Axe()
+
+
+def scroll_through(page) -> None:
+    """Scroll like a reader, so lazy images load and 'visible' islands hydrate."""
+    page.evaluate(
+        """async () => {
+          for (let y = 0; y < document.body.scrollHeight; y += window.innerHeight / 2) {
+            window.scrollTo(0, y);
+            await new Promise((resolve) => setTimeout(resolve, 30));
+          }
+        }"""
+    )
+    page.wait_for_load_state("networkidle")
+
+
+def axe_violations(page) -> list[str]:
+    results = axe.run(page)
+    return [
+        f"{violation['id']}: {node['target']}"
+        for violation in results.response["violations"]
+        for node in violation["nodes"]
+    ]
+
+
+@pytest.mark.parametrize("viewport", [MOBILE, DESKTOP], ids=["375px", "1280px"])
+@pytest.mark.parametrize("path", PAGE_TYPES.values(), ids=PAGE_TYPES.keys())
+def test_page_has_no_errors_and_no_accessibility_violations(browser, live_server, path, viewport):
+    context, page = open_page(browser, live_server, viewport)
+    visit(page, live_server, path)
+    scroll_through(page)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-island]')].every((el) => el.dataset.hydrated)"
+    )
+    violations = axe_violations(page)
+    broken_images = page.locator("[data-image][data-failed]").count()
+    context.close()
+    assert not page.problems.lines, "\n".join(page.problems.lines)
+    assert not violations, "\n".join(violations)
+    assert broken_images == 0
+
+
+def faq_items(page):
+    return page.locator("[data-island=FaqAccordion] details")
+
+
+def test_faq_opens_one_item_at_a_time_and_collapses(page, live_server):
+    visit(page, live_server, "/sell-rolex-watch")
+    items = faq_items(page)
+    items.nth(0).locator("summary").scroll_into_view_if_needed()
+    page.wait_for_function("document.querySelector('[data-island=FaqAccordion]').dataset.hydrated")
+    items.nth(0).locator("summary").click()
+    expect(items.nth(0)).to_have_attribute("open", "")
+    items.nth(1).locator("summary").click()
+    expect(items.nth(1)).to_have_attribute("open", "")
+    expect(items.nth(0)).not_to_have_attribute("open", "")
+    items.nth(1).locator("summary").click()
+    expect(page.locator("[data-island=FaqAccordion] details[open]")).to_have_count(0)
+
+
+def test_faq_is_keyboard_operable(page, live_server):
+    visit(page, live_server, "/")
+    summary = faq_items(page).nth(0).locator("summary")
+    summary.scroll_into_view_if_needed()
+    page.wait_for_function("document.querySelector('[data-island=FaqAccordion]').dataset.hydrated")
+    summary.focus()
+    page.keyboard.press("Enter")
+    expect(faq_items(page).nth(0)).to_have_attribute("open", "")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Space")
+    expect(faq_items(page).nth(1)).to_have_attribute("open", "")
+    expect(faq_items(page).nth(0)).not_to_have_attribute("open", "")
+
+
+def test_faq_works_with_javascript_off(no_js_page, live_server):
+    page = no_js_page
+    page.goto(live_server.url + "/sell-watch-dallas")
+    items = faq_items(page)
+    items.nth(2).locator("summary").click()
+    expect(items.nth(2)).to_have_attribute("open", "")
+    items.nth(3).locator("summary").click()
+    expect(items.nth(3)).to_have_attribute("open", "")
+    expect(items.nth(2)).not_to_have_attribute("open", "")
+
+
+def featured_title(page) -> str:
+    return page.locator("[data-island=BlogFilter] article").first.locator("h3").inner_text()
+
+
+def test_blog_filter_filters_in_place_and_keeps_url_in_step(page, live_server):
+    visit(page, live_server, "/blog")
+    page.wait_for_function("document.querySelector('[data-island=BlogFilter]').dataset.hydrated")
+    page.evaluate("window.__sameDocument = true")
+    page.get_by_role("link", name="Education", exact=True).click()
+    expect(page).to_have_url(live_server.url + "/blog?category=education")
+    assert page.evaluate("window.__sameDocument") is True
+    expect(page.locator("[data-island=BlogFilter] article")).to_have_count(1)
+    assert "Grading" in featured_title(page)
+    page.get_by_role("link", name="Selling Guides", exact=True).click()
+    expect(page.locator("[data-island=BlogFilter] article")).to_have_count(2)
+    page.go_back()
+    expect(page).to_have_url(live_server.url + "/blog?category=education")
+    expect(page.locator("[data-island=BlogFilter] article")).to_have_count(1)
+    page.get_by_role("link", name="All Posts").click()
+    expect(page.locator("[data-island=BlogFilter] article")).to_have_count(8)
+    assert page.evaluate("window.__sameDocument") is True
+
+
+def test_blog_filter_works_with_javascript_off(no_js_page, live_server):
+    page = no_js_page
+    page.goto(live_server.url + "/blog")
+    page.get_by_role("link", name="Investment", exact=True).click()
+    expect(page).to_have_url(live_server.url + "/blog?category=investment")
+    expect(page.locator("[data-island=BlogFilter] article")).to_have_count(1)
+    expect(page.get_by_role("link", name="Investment", exact=True)).to_have_attribute(
+        "aria-current", "page"
+    )
+
+
+def test_failed_image_shows_failed_state(browser, live_server):
+    context, page = open_page(browser, live_server, DESKTOP)
+    page.route("**/static/img/art/hero-watch-*", lambda route: route.abort())
+    page.goto(live_server.url + "/")
+    expect(page.locator("[data-image][data-failed]").first).to_be_visible()
+    expect(page.get_by_text("Failed to load image").first).to_be_visible()
+    context.close()
