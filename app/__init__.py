@@ -11,6 +11,7 @@ from app.artwork.cli import artwork_command
 from app.config import check_production_settings, config_class, settings_from_environment
 from app.content import loader, queries
 from app.extensions import cache, csrf
+from app.leads.cli import leads_command
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -46,6 +47,9 @@ def configure(app: Flask, test_config: dict | None) -> None:
 def register_extensions(app: Flask) -> None:
     cache.init_app(app)
     csrf.init_app(app)
+    import worker  # imported here: worker's jobs import app.extensions
+
+    worker.init_app(app)
     app.teardown_appcontext(queries.close_connection)
 
 
@@ -54,6 +58,7 @@ def register_blueprints(app: Flask) -> None:
 
     for module in (pages, locations, brands, blog, sell, sitemap, errors):
         app.register_blueprint(module.bp)
+    sell.init_app(app)
 
 
 def register_template_helpers(app: Flask) -> None:
@@ -71,3 +76,4 @@ def register_template_helpers(app: Flask) -> None:
 def register_commands(app: Flask) -> None:
     app.cli.add_command(loader.seed_command)
     app.cli.add_command(artwork_command)
+    app.cli.add_command(leads_command)

@@ -33,6 +33,27 @@ class Config:
     ISLANDS_SERVER_BUNDLE = str(ROOT / "app" / "build" / "ssr.js")
     CACHE_DEFAULT_TIMEOUT = 3600
     WTF_CSRF_TIME_LIMIT = None
+    # The sell form and its lead pipeline (app/sell, app/leads, worker/).
+    PHOTO_MAX_COUNT = 10
+    PHOTO_MAX_BYTES = 10 * 1024 * 1024
+    MAX_CONTENT_LENGTH = PHOTO_MAX_COUNT * PHOTO_MAX_BYTES + 1024 * 1024
+    PHOTO_STORAGE_DIR = ""  # default: storage/ beside LEADS_DB
+    SELL_RATELIMIT = "5 per minute;30 per hour"
+    REDIS_SOCKET_TIMEOUT = 2.0
+    JOB_RETRY_INTERVALS = "10,60,300"
+    STAFF_EMAIL = ""
+    MAIL_FROM = "leads@localhost"
+    SMTP_HOST = ""
+    SMTP_PORT = 587
+    SMTP_USER = ""
+    SMTP_PASSWORD = ""
+    SMTP_USE_TLS = True
+    META_PIXEL_ID = ""
+    META_CAPI_TOKEN = ""
+    META_CAPI_URL = "https://graph.facebook.com/v21.0/{pixel_id}/events"
+    GA4_MEASUREMENT_ID = ""
+    GA4_API_SECRET = ""
+    GA4_API_URL = "https://www.google-analytics.com/mp/collect"
 
 
 class DevelopmentConfig(Config):
@@ -42,6 +63,7 @@ class DevelopmentConfig(Config):
 class TestingConfig(Config):
     ENV_NAME = "testing"
     TESTING = True
+    RATELIMIT_ENABLED = False  # tests that check the limit turn it on
 
 
 class ProductionConfig(Config):
@@ -71,6 +93,22 @@ ENV_SETTINGS = (
     "LEADS_DB",
     "ISLANDS_MANIFEST",
     "ISLANDS_SERVER_BUNDLE",
+    "PHOTO_STORAGE_DIR",
+    "SELL_RATELIMIT",
+    "JOB_RETRY_INTERVALS",
+    "STAFF_EMAIL",
+    "MAIL_FROM",
+    "SMTP_HOST",
+    "SMTP_PORT",
+    "SMTP_USER",
+    "SMTP_PASSWORD",
+    "SMTP_USE_TLS",
+    "META_PIXEL_ID",
+    "META_CAPI_TOKEN",
+    "META_CAPI_URL",
+    "GA4_MEASUREMENT_ID",
+    "GA4_API_SECRET",
+    "GA4_API_URL",
 )
 
 

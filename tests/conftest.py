@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
 import pytest
 
 from app import create_app
 from app.content.loader import seed
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="session")
@@ -37,3 +49,189 @@ def client(app):
 @pytest.fixture
 def runner(app):
     return app.test_cli_runner()
+
+
+# Real services for the lead pipeline: Redis, an rq worker, an SMTP server, an HTTP receiver.
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for_port(port: int, timeout: float = 10) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.05)
+    raise TimeoutError(f"nothing listening on port {port}")
+
+
+class RedisServer:
+    """A throwaway redis-server on a free port that a test can stop and start again."""
+
+    def __init__(self, directory):
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.directory = directory
+        self.process = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [
+                "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.directory),
+            ],
+            stdout=subprocess.DEVNULL,
+        )
+        wait_for_port(self.port)
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+
+@pytest.fixture
+def redis_server(tmp_path):
+    server = RedisServer(tmp_path)
+    server.start()
+    yield server
+    if server.process.poll() is None:
+        server.stop()
+
+
+@dataclass
+class SmtpInbox:
+    host: str
+    port: int
+    messages: list = field(default_factory=list)
+
+    def wait_for(self, count: int = 1, timeout: float = 20):
+        deadline = time.monotonic() + timeout
+        while len(self.messages) < count and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(self.messages) >= count, f"{len(self.messages)} of {count} e-mails arrived"
+        return self.messages
+
+
+@pytest.fixture
+def smtp_server():
+    """aiosmtpd on loopback, collecting every message as an email.message.Message."""
+    from email import message_from_bytes, policy
+
+    from aiosmtpd.controller import Controller
+
+    inbox = SmtpInbox("127.0.0.1", free_port())
+
+    class Handler:
+        async def handle_DATA(self, server, session, envelope):
+            inbox.messages.append(message_from_bytes(envelope.content, policy=policy.default))
+            return "250 OK"
+
+    controller = Controller(Handler(), hostname=inbox.host, port=inbox.port)
+    controller.start()
+    yield inbox
+    controller.stop()
+
+
+@dataclass
+class HttpReceiver:
+    url: str
+    requests: list = field(default_factory=list)
+
+    def wait_for(self, count: int, timeout: float = 20):
+        deadline = time.monotonic() + timeout
+        while len(self.requests) < count and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(self.requests) >= count, f"{len(self.requests)} of {count} calls arrived"
+        return self.requests
+
+
+@pytest.fixture
+def http_receiver():
+    """A local HTTP server standing in for Meta's and Google's endpoints: records every POST."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    received: list = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self):
+            body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            received.append({"path": self.path, "json": json.loads(body or b"null")})
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(b'{"events_received": 1}')
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    receiver = HttpReceiver(f"http://127.0.0.1:{server.server_port}", received)
+    yield receiver
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture
+def pipeline_settings(content_db, tmp_path, smtp_server, http_receiver) -> dict:
+    """Settings for an app (and its worker) wired to the local SMTP and HTTP stand-ins."""
+    return {
+        "CONTENT_DB": str(content_db),
+        "LEADS_DB": str(tmp_path / "leads.db"),
+        "STAFF_EMAIL": "staff@example.com",
+        "MAIL_FROM": "leads@example.com",
+        "SMTP_HOST": smtp_server.host,
+        "SMTP_PORT": str(smtp_server.port),
+        "SMTP_USE_TLS": "0",
+        "META_PIXEL_ID": "1234567890",
+        "META_CAPI_TOKEN": "test-token",
+        "META_CAPI_URL": http_receiver.url + "/meta/{pixel_id}/events",
+        "GA4_MEASUREMENT_ID": "G-TEST123",
+        "GA4_API_SECRET": "test-secret",
+        "GA4_API_URL": http_receiver.url + "/mp/collect",
+        "JOB_RETRY_INTERVALS": "1,1",
+    }
+
+
+@pytest.fixture
+def start_rq_worker(tmp_path):
+    """Starts a real `flask rq worker` subprocess on the given settings; stopped after the test."""
+    processes = []
+
+    def start(settings: dict) -> subprocess.Popen:
+        env = {**os.environ, **settings, "FLASK_APP": "app", "APP_ENV": "development"}
+        log = open(tmp_path / f"worker-{len(processes)}.log", "wb")  # noqa: SIM115
+        process = subprocess.Popen(
+            [sys.executable, "-m", "flask", "rq", "worker", "--with-scheduler"],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        processes.append((process, log))
+        return process
+
+    yield start
+    for process, log in processes:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log.close()

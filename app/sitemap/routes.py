@@ -33,5 +33,5 @@ def sitemap():
 
 @bp.get("/robots.txt")
 def robots():
-    body = f"User-agent: *\nDisallow: /sell/thank-you\n\nSitemap: {absolute('/sitemap.xml')}\n"
+    body = f"User-agent: *\nDisallow: /sell/thanks\n\nSitemap: {absolute('/sitemap.xml')}\n"
     return Response(body, mimetype="text/plain")

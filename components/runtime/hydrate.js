@@ -4,6 +4,7 @@
 import { whenIdle } from "./idle.js";
 import { watchImages } from "./images.js";
 import { whenVisible } from "./visible.js";
+import "../shared/utm.js";
 
 const strategies = {
   load: (_element, hydrate) => hydrate(),

@@ -10,6 +10,7 @@ import threading
 from dataclasses import dataclass, field
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import sync_playwright
 from werkzeug.serving import make_server
 
@@ -26,6 +27,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 DESKTOP = {"width": 1280, "height": 900}
+axe = Axe()
 MOBILE = {"width": 375, "height": 812}
 
 
@@ -120,3 +122,13 @@ def visit(page, live_server, path: str):
         ".every((el) => el.dataset.hydrated === 'true')"
     )
     return response
+
+
+def axe_violations(page) -> list[str]:
+    """Every axe-core (WCAG) violation on the page, one line per offending element."""
+    results = axe.run(page)
+    return [
+        f"{violation['id']}: {node['target']}"
+        for violation in results.response["violations"]
+        for node in violation["nodes"]
+    ]

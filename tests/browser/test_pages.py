@@ -2,10 +2,9 @@
 the FAQ accordion and blog filter with and without JavaScript."""
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from tests.browser.conftest import DESKTOP, MOBILE, open_page, visit
+from tests.browser.conftest import DESKTOP, MOBILE, axe_violations, open_page, visit
 
 PAGE_TYPES = {
     "home": "/",
@@ -20,7 +19,6 @@ PAGE_TYPES = {
     "unknown article": "/blog/no-such-article",
     "not found": "/no-such-page",
 }
-axe = Axe()
 
 
 def scroll_through(page) -> None:
@@ -34,15 +32,6 @@ def scroll_through(page) -> None:
         }"""
     )
     page.wait_for_load_state("networkidle")
-
-
-def axe_violations(page) -> list[str]:
-    results = axe.run(page)
-    return [
-        f"{violation['id']}: {node['target']}"
-        for violation in results.response["violations"]
-        for node in violation["nodes"]
-    ]
 
 
 @pytest.mark.parametrize("viewport", [MOBILE, DESKTOP], ids=["375px", "1280px"])

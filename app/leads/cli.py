@@ -1,0 +1,80 @@
+"""`flask leads`: list, show, export and requeue the leads in leads.db."""
+
+from __future__ import annotations
+
+import csv
+
+import click
+from flask.cli import AppGroup
+
+from app.leads import store
+
+leads_command = AppGroup("leads", help="Read leads and requeue their pending work.")
+
+EXPORT_COLUMNS = ("id", "created_at", *store.LEAD_FIELDS, *store.WORK_COLUMNS)
+
+
+def status(lead: dict) -> str:
+    pending = store.pending_work(lead)
+    return "pending: " + ", ".join(c.removesuffix("_at") for c in pending) if pending else "done"
+
+
+@leads_command.command("list")
+def list_command() -> None:
+    """One line per lead, newest first."""
+    leads = store.list_leads()
+    if not leads:
+        click.echo("No leads yet.")
+        return
+    for lead in leads:
+        click.echo(
+            f"#{lead['id']:<5} {lead['created_at']}  {lead['full_name'][:28]:<28}  "
+            f"{lead['watch_brand']:<20} {lead['photo_count']:>2} photos  {status(lead)}"
+        )
+
+
+@leads_command.command("show")
+@click.argument("lead_id", type=int)
+def show_command(lead_id: int) -> None:
+    """Every field of one lead, its photos and its work status."""
+    lead = store.get_lead(lead_id)
+    if lead is None:
+        raise click.ClickException(f"No lead #{lead_id}.")
+    width = max(map(len, lead))
+    for key, value in lead.items():
+        click.echo(f"{key:<{width}}  {'' if value is None else value}")
+    click.echo(f"{'status':<{width}}  {status(lead)}")
+    click.echo(f"photos (in {store.photos_dir()}):")
+    for photo in store.lead_photos(lead_id):
+        stored = photo["image_name"] or photo["error"] or "not processed yet"
+        click.echo(f"  {photo['position']:>2}. {photo['original_name']}: {stored}")
+
+
+@leads_command.command("export")
+@click.option("--csv", "path", required=True, type=click.Path(dir_okay=False, writable=True))
+def export_command(path: str) -> None:
+    """Write every lead to a CSV file (photo files listed in one column)."""
+    leads = store.list_leads()
+    with open(path, "w", newline="", encoding="utf-8") as file:
+        writer = csv.writer(file)
+        writer.writerow([*EXPORT_COLUMNS, "photos"])
+        for lead in reversed(leads):
+            names = [p["image_name"] or p["original_name"] for p in store.lead_photos(lead["id"])]
+            writer.writerow([*(lead[column] for column in EXPORT_COLUMNS), " ".join(names)])
+    click.echo(f"Exported {len(leads)} leads to {path}.")
+
+
+@leads_command.command("requeue")
+def requeue_command() -> None:
+    """Queue (or, without REDIS_URL, run) the unfinished work of every lead."""
+    from worker import enqueue_lead_work, uses_queue
+
+    leads = store.leads_with_pending_work()
+    if not leads:
+        click.echo("Nothing to requeue: every lead's work is done.")
+        return
+    verb = "Queued" if uses_queue() else "Ran"
+    for lead in leads:
+        if not enqueue_lead_work(lead["id"]):
+            raise click.ClickException("Redis is unreachable; nothing more was queued.")
+        click.echo(f"{verb} lead #{lead['id']} ({status(lead)}).")

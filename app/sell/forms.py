@@ -1,0 +1,191 @@
+"""The sell form: SPEC §3 fields, SPEC §5 rules and messages, and the photos' limits."""
+
+from __future__ import annotations
+
+from flask import current_app
+from flask_wtf import FlaskForm
+from werkzeug.datastructures import FileStorage
+from wtforms import BooleanField, MultipleFileField, StringField, TextAreaField
+from wtforms.validators import StopValidation
+
+from app.sell.rules import (
+    Choice,
+    Letters,
+    MaxLength,
+    MinLength,
+    Optional,
+    Pattern,
+    YearRange,
+    clean_text,
+)
+from app.sell.uploads import file_size, sniff_image
+
+BRANDS = [
+    "Rolex",
+    "Omega",
+    "Patek Philippe",
+    "Audemars Piguet",
+    "Cartier",
+    "Tudor",
+    "Breitling",
+    "IWC",
+    "Panerai",
+    "Vacheron Constantin",
+    "Jaeger-LeCoultre",
+    "Hublot",
+    "Richard Mille",
+    "F.P. Journe",
+    "TAG Heuer",
+    "Chopard",
+    "Other",
+]
+CONDITIONS = [
+    "Excellent - Like new",
+    "Very Good - Minor wear",
+    "Good - Moderate wear",
+    "Fair - Significant wear",
+    "Needs Service/Repair",
+]
+# WHATWG's e-mail syntax (what type=email accepts), requiring a dot in the domain.
+EMAIL_PATTERN = (
+    r"^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~\-]+@[a-zA-Z0-9](?:[a-zA-Z0-9\-]{0,61}[a-zA-Z0-9])?"
+    r"(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9\-]{0,61}[a-zA-Z0-9])?)+$"
+)
+PHONE_PATTERN = r"^\+?[0-9 ()\-]+$"
+
+TOO_MANY_PHOTOS = "Please upload a maximum of 10 photos."
+NOT_AN_IMAGE = "{name} is not a PNG, JPG or WebP image."
+PHOTO_TOO_LARGE = "{name} is larger than 10MB."
+
+
+class PhotoLimits:
+    """At most PHOTO_MAX_COUNT files, each a real PNG/JPEG/WebP/HEIC by content, within size."""
+
+    def __call__(self, form, field) -> None:
+        files = chosen_files(field.data)
+        config = current_app.config
+        if len(files) > config["PHOTO_MAX_COUNT"]:
+            raise StopValidation(TOO_MANY_PHOTOS)
+        for upload in files:
+            if file_size(upload) > config["PHOTO_MAX_BYTES"]:
+                raise StopValidation(PHOTO_TOO_LARGE.format(name=upload.filename))
+            if sniff_image(upload) is None:
+                raise StopValidation(NOT_AN_IMAGE.format(name=upload.filename))
+
+
+def chosen_files(data) -> list[FileStorage]:
+    """The files actually chosen (a browser sends one empty part when none is)."""
+    return [item for item in data or [] if isinstance(item, FileStorage) and item.filename]
+
+
+class SellForm(FlaskForm):
+    fullName = StringField(
+        "Full Name",
+        filters=[clean_text],
+        validators=[
+            MinLength(2, "Name must be at least 2 characters"),
+            MaxLength(100, "Name must be less than 100 characters"),
+            Letters(" '’-", "Name can only contain letters, spaces, hyphens, and apostrophes"),
+        ],
+    )
+    email = StringField(
+        "Email Address",
+        filters=[clean_text],
+        validators=[
+            Pattern(EMAIL_PATTERN, "Please enter a valid email address"),
+            MaxLength(255, "Email must be less than 255 characters"),
+        ],
+    )
+    phone = StringField(
+        "Phone Number",
+        filters=[clean_text],
+        validators=[
+            MinLength(8, "Phone number must be at least 8 digits"),
+            MaxLength(20, "Phone number must be less than 20 characters"),
+            Pattern(PHONE_PATTERN, "Please enter a valid phone number"),
+        ],
+    )
+    watchBrand = StringField(
+        "Watch Brand",
+        filters=[clean_text],
+        validators=[Choice(BRANDS, "Please select a watch brand")],
+    )
+    watchModel = StringField(
+        "Model",
+        filters=[clean_text],
+        validators=[Optional(), MaxLength(100, "Model must be less than 100 characters")],
+    )
+    watchYear = StringField(
+        "Year",
+        filters=[clean_text],
+        validators=[Optional(), YearRange(1900, "Please enter a valid year")],
+    )
+    watchCondition = StringField(
+        "Condition",
+        filters=[clean_text],
+        validators=[Choice(CONDITIONS, "Please select watch condition")],
+    )
+    hasBox = BooleanField("Original box")
+    hasPapers = BooleanField("Original papers")
+    additionalDetails = TextAreaField(
+        "Additional Details",
+        filters=[clean_text],
+        validators=[
+            Optional(),
+            MaxLength(2000, "Additional details must be less than 2000 characters"),
+        ],
+    )
+    photos = MultipleFileField("Photos", validators=[PhotoLimits()])
+
+    RULE_FIELDS = (
+        "fullName",
+        "email",
+        "phone",
+        "watchBrand",
+        "watchModel",
+        "watchYear",
+        "watchCondition",
+        "additionalDetails",
+    )
+
+    def first_errors(self) -> dict[str, str]:
+        """One message per invalid field (the first, as SPEC §5 has it)."""
+        return {
+            name: errors[0]
+            for name, errors in self.errors.items()
+            if errors and name != "csrf_token"
+        }
+
+    def rules(self) -> dict:
+        """Each field's label and rules, as the island needs them (generated, never copied)."""
+        fields = {}
+        for name in self.RULE_FIELDS:
+            field = self[name]
+            described = [rule.describe() for rule in field.validators]
+            fields[name] = {
+                "label": field.label.text,
+                "required": not any(rule["kind"] == "optional" for rule in described),
+                "rules": described,
+            }
+        for name in ("hasBox", "hasPapers", "photos"):
+            fields[name] = {"label": self[name].label.text, "required": False, "rules": []}
+        return fields
+
+    def values(self) -> dict:
+        """The typed values, for re-rendering the form after a failed submit (files excepted)."""
+        values = {name: self[name].data or "" for name in self.RULE_FIELDS}
+        return values | {"hasBox": bool(self.hasBox.data), "hasPapers": bool(self.hasPapers.data)}
+
+
+def photo_limits() -> dict:
+    config = current_app.config
+    return {
+        "maxCount": config["PHOTO_MAX_COUNT"],
+        "maxBytes": config["PHOTO_MAX_BYTES"],
+        "types": ["image/png", "image/jpeg", "image/webp", "image/heic", "image/heif"],
+        "messages": {
+            "tooMany": TOO_MANY_PHOTOS,
+            "notAnImage": NOT_AN_IMAGE,
+            "tooLarge": PHOTO_TOO_LARGE,
+        },
+    }

@@ -1,0 +1,159 @@
+"""Validation rules that run in WTForms and describe themselves to the browser.
+
+Each rule is a WTForms validator (stopping at the first failure, so a field has one message)
+and also a small JSON description the SellForm island checks with the same semantics
+(components/shared/validation.js). The form is therefore the one source of every rule and
+message of SPEC §5; the island never has its own copy.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from datetime import date
+
+from wtforms.validators import StopValidation
+
+
+def clean_text(value):
+    """Trim, then NFC-normalise, as the browser does before it checks a value."""
+    return unicodedata.normalize("NFC", value.strip()) if isinstance(value, str) else value
+
+
+class Rule:
+    """One check with its message; kind and value tell the island how to run it."""
+
+    kind = ""
+
+    def __init__(self, message: str):
+        self.message = message
+
+    @property
+    def value(self):
+        return None
+
+    def passes(self, value: str) -> bool:
+        raise NotImplementedError
+
+    def __call__(self, form, field) -> None:
+        if not self.passes(field.data or ""):
+            raise StopValidation(self.message)
+
+    def describe(self) -> dict:
+        return {"kind": self.kind, "value": self.value, "message": self.message}
+
+
+class Optional(Rule):
+    """An empty value is valid and skips the remaining rules."""
+
+    kind = "optional"
+
+    def __init__(self):
+        super().__init__("")
+
+    def passes(self, value: str) -> bool:
+        return True
+
+    def __call__(self, form, field) -> None:
+        if not field.data:
+            field.errors[:] = []
+            raise StopValidation()
+
+
+class MinLength(Rule):
+    """At least `length` characters (code points, as the island counts them too)."""
+
+    kind = "minLength"
+
+    def __init__(self, length: int, message: str):
+        super().__init__(message)
+        self.length = length
+
+    @property
+    def value(self):
+        return self.length
+
+    def passes(self, value: str) -> bool:
+        return len(value) >= self.length
+
+
+class MaxLength(MinLength):
+    kind = "maxLength"
+
+    def passes(self, value: str) -> bool:
+        return len(value) <= self.length
+
+
+class Pattern(Rule):
+    """A regular expression written in the syntax Python and JavaScript share."""
+
+    kind = "pattern"
+
+    def __init__(self, pattern: str, message: str):
+        super().__init__(message)
+        self.pattern = pattern
+        self.compiled = re.compile(pattern)
+
+    @property
+    def value(self):
+        return self.pattern
+
+    def passes(self, value: str) -> bool:
+        return self.compiled.fullmatch(value) is not None
+
+
+class Letters(Rule):
+    """Letters of any script with their combining marks, plus a few extra characters.
+
+    Python's `re` has no \\p{L}, so the server checks Unicode categories and the island gets the
+    equivalent `\\p{L}\\p{M}` pattern generated from the same extra characters.
+    """
+
+    kind = "pattern"
+
+    def __init__(self, extra: str, message: str):
+        super().__init__(message)
+        self.extra = extra
+
+    @property
+    def value(self):
+        escaped = "".join("\\" + char if char in "-\\]^" else char for char in self.extra)
+        return f"^[\\p{{L}}\\p{{M}}{escaped}]+$"
+
+    def passes(self, value: str) -> bool:
+        return bool(value) and all(
+            char in self.extra or unicodedata.category(char)[0] in "LM" for char in value
+        )
+
+
+class Choice(Rule):
+    kind = "choice"
+
+    def __init__(self, choices: list[str], message: str):
+        super().__init__(message)
+        self.choices = list(choices)
+
+    @property
+    def value(self):
+        return self.choices
+
+    def passes(self, value: str) -> bool:
+        return value in self.choices
+
+
+class YearRange(Rule):
+    """A year from `first` to the current year (the end moves with the calendar)."""
+
+    kind = "range"
+
+    def __init__(self, first: int, message: str):
+        super().__init__(message)
+        self.first = first
+
+    @property
+    def value(self):
+        return [self.first, date.today().year]
+
+    def passes(self, value: str) -> bool:
+        first, last = self.value
+        return value.isascii() and value.isdigit() and first <= int(value) <= last

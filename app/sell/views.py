@@ -1,0 +1,80 @@
+"""Rendering the sell page: the island's props come from the form, never from a copy."""
+
+from __future__ import annotations
+
+import uuid
+
+from flask import current_app, make_response, render_template, request
+from werkzeug.datastructures import MultiDict
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from app import seo
+from app.layout import site_info
+from app.sell.forms import BRANDS, CONDITIONS, SellForm, photo_limits
+from app.sell.submit import EVENT_ID, UTM_KEYS
+
+
+def island_props(form: SellForm, error: str | None, photos_dropped: bool) -> dict:
+    """Everything the SellForm island renders from; no per-session secret (CSRF is a meta tag)."""
+    config = current_app.config
+    return {
+        "action": "/sell",
+        "fields": form.rules(),
+        "brands": BRANDS,
+        "conditions": CONDITIONS,
+        "photos": photo_limits(),
+        "values": form.values(),
+        "errors": form.first_errors(),
+        "formError": error,
+        "photosDropped": photos_dropped,
+        "phone": config["SITE_PHONE"],
+        "phoneHref": "tel:" + config["SITE_PHONE_E164"],
+    }
+
+
+def posted_fields() -> MultiDict:
+    """The posted fields, or none when the body was refused for its size."""
+    try:
+        return request.form
+    except RequestEntityTooLarge:
+        return MultiDict()
+
+
+def hidden_values() -> dict:
+    """Fields outside the island: campaign parameters (from this URL, or as posted) and a
+    server-made event id, so the plain form has both and a repeated plain submit is one lead."""
+    source = posted_fields() if request.method == "POST" else request.args
+    values = {key: source.get(key, "")[:200] for key in UTM_KEYS}
+    sent_id = source.get("metaEventId", "")
+    values["metaEventId"] = sent_id if EVENT_ID.fullmatch(sent_id) else str(uuid.uuid4())
+    return values
+
+
+def form_page(
+    form: SellForm,
+    *,
+    error: str | None = None,
+    photos_dropped: bool = False,
+    status: int = 200,
+):
+    """The /sell page; never cacheable, as it carries a CSRF token."""
+    meta = seo.PageMeta(
+        title=f"Sell Your Luxury Watch: Free Valuation | {site_info()['name']}",
+        description=(
+            "Tell us about your watch and send a few photos: a preliminary quote within "
+            "24 hours, no fees, no obligation."
+        ),
+        path="/sell",
+        structured_data=[seo.breadcrumbs(("Sell Your Watch", "/sell"))],
+    )
+    html = render_template(
+        "sell/form.html",
+        meta=meta,
+        props=island_props(form, error, photos_dropped),
+        hidden=hidden_values(),
+        meta_pixel_id=current_app.config["META_PIXEL_ID"],
+        ga4_measurement_id=current_app.config["GA4_MEASUREMENT_ID"],
+    )
+    response = make_response(html, status)
+    response.headers["Cache-Control"] = "private, no-store"
+    return response

@@ -1,0 +1,237 @@
+"""The sell form in Chromium, with JavaScript (the island) and without (the plain form)."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from app.leads import store
+from tests.browser.conftest import DESKTOP, MOBILE, axe_violations, open_page, visit
+from tests.data.photos import write_photos
+from tests.data.validation_cases import VALID
+
+SUCCESS = (
+    "Form submitted successfully! We'll review your watch details and get back to you "
+    "within 24 hours."
+)
+FAILURE = "Submission failed. Please try again or call us directly at (212) 555-0147."
+RECORD_PROGRESS = """() => {
+  window.seen = [];
+  new MutationObserver(() => {
+    const bar = document.querySelector('[role=progressbar]');
+    const button = document.querySelector('#sell-form button[type=submit]');
+    window.seen.push(button.textContent + (bar ? ' ' + bar.getAttribute('aria-valuenow') : ''));
+  }).observe(document.body, { subtree: true, childList: true, attributes: true });
+}"""
+
+RECORD_UPLOAD_BYTES = """() => {
+  const send = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function (body) {
+    window.uploadBytes = body.getAll('photos').reduce((sum, file) => sum + file.size, 0);
+    return send.call(this, body);
+  };
+}"""
+
+
+@pytest.fixture(scope="module")
+def ten_photos(tmp_path_factory):
+    return write_photos(tmp_path_factory.mktemp("photos"), 10, size=(2400, 1800), noise=60)
+
+
+def leads(live_server) -> list[dict]:
+    with live_server.app.app_context():
+        return store.list_leads()
+
+
+def fill_valid(page, **changes):
+    values = VALID | changes
+    for name in ("fullName", "email", "phone", "watchModel", "watchYear", "additionalDetails"):
+        page.fill(f"#field-{name}", values[name])
+    page.select_option("#field-watchBrand", values["watchBrand"])
+    page.select_option("#field-watchCondition", values["watchCondition"])
+    page.check("#field-hasBox")
+
+
+def events(page) -> list[dict]:
+    return page.evaluate("window.siteEvents || []")
+
+
+def test_js_submit_with_ten_photos_uploads_with_progress_and_clears_form(
+    page, live_server, ten_photos
+):
+    visit(page, live_server, "/sell?utm_source=google&utm_medium=cpc")
+    page.wait_for_function("(window.siteEvents || []).some((e) => e.name === 'ViewContent')")
+    fill_valid(page, fullName="Zoë O’Brien")
+    page.set_input_files("#field-photos", [str(path) for path in ten_photos])
+    expect(page.locator("ul[aria-label='Chosen photos'] img")).to_have_count(10)
+    page.evaluate(RECORD_PROGRESS)
+    before = len(leads(live_server))
+    page.click("button[type=submit]")
+    expect(page.get_by_text(SUCCESS)).to_be_visible(timeout=30_000)
+    seen = page.evaluate("window.seen")
+    assert any(state.startswith("Processing...") for state in seen)
+    assert any(state.endswith(" 100") for state in seen)
+    expect(page.locator("#field-fullName")).to_have_value("")
+    expect(page.locator("#field-watchBrand")).to_have_value("")
+    expect(page.locator("#field-hasBox")).not_to_be_checked()
+    expect(page.locator("ul[aria-label='Chosen photos']")).to_have_count(0)
+
+    lead = leads(live_server)[0]
+    assert len(leads(live_server)) == before + 1
+    assert lead["full_name"] == "Zoë O’Brien" and lead["photo_count"] == 10
+    assert lead["utm_source"] == "google" and lead["utm_medium"] == "cpc"
+    names = [event["name"] for event in events(page)]
+    assert names.count("ViewContent") == 1 and names.count("InitiateCheckout") == 1
+    [lead_event] = [event for event in events(page) if event["name"] == "Lead"]
+    assert lead_event["eventID"] == lead["meta_event_id"]
+    assert lead_event["params"] == {
+        "brand": "Rolex",
+        "model": "Submariner",
+        "value": 1000,
+        "currency": "USD",
+    }
+    assert "generate_lead" in names
+
+
+def test_photos_are_downscaled_in_the_browser_before_upload(page, live_server, tmp_path):
+    [big] = write_photos(tmp_path, 1, size=(4000, 3000), noise=60, quality=95)
+    visit(page, live_server, "/sell")
+    fill_valid(page)
+    page.set_input_files("#field-photos", str(big))
+    page.evaluate(RECORD_UPLOAD_BYTES)
+    page.click("button[type=submit]")
+    expect(page.get_by_text(SUCCESS)).to_be_visible(timeout=20_000)
+    assert 0 < page.evaluate("window.uploadBytes") < big.stat().st_size / 2
+    with live_server.app.app_context():
+        [photo] = store.lead_photos(leads(live_server)[0]["id"])
+    assert max(photo["width"], photo["height"]) == 2560
+
+
+def test_client_validation_shows_spec_messages_on_blur_and_focuses_first_error(page, live_server):
+    visit(page, live_server, "/sell")
+    page.fill("#field-fullName", "R2-D2")
+    page.locator("#field-fullName").blur()
+    message = "Name can only contain letters, spaces, hyphens, and apostrophes"
+    expect(page.locator("#field-fullName-error")).to_have_text(message)
+    expect(page.locator("#field-fullName")).to_have_attribute("aria-invalid", "true")
+    page.fill("#field-watchYear", "２０１９")
+    page.locator("#field-watchYear").blur()
+    expect(page.locator("#field-watchYear-error")).to_have_text("Please enter a valid year")
+    page.fill("#field-fullName", "李小龍")
+    expect(page.locator("#field-fullName-error")).to_have_count(0)
+    page.click("button[type=submit]")
+    expect(page.get_by_role("alert").filter(has_text=FAILURE)).to_be_visible()
+    expect(page.locator("#field-email-error")).to_have_text("Please enter a valid email address")
+    expect(page.locator("#field-email")).to_be_focused()
+
+
+def test_more_than_ten_photos_toast_and_extra_files_not_added(page, live_server, ten_photos):
+    visit(page, live_server, "/sell")
+    page.set_input_files("#field-photos", [str(path) for path in ten_photos[:6]])
+    page.set_input_files("#field-photos", [str(path) for path in ten_photos[:5]])
+    expect(page.get_by_text("Please upload a maximum of 10 photos.")).to_be_visible()
+    expect(page.locator("ul[aria-label='Chosen photos'] img")).to_have_count(10)
+    page.get_by_role("button", name="Remove photo 3").click()
+    expect(page.locator("ul[aria-label='Chosen photos'] img")).to_have_count(9)
+
+
+def test_oversize_photo_is_refused_in_the_browser(page, live_server):
+    visit(page, live_server, "/sell")
+    big = {"name": "big.jpg", "mimeType": "image/jpeg", "buffer": b"\xff" * (10 * 1024 * 1024 + 1)}
+    page.set_input_files("#field-photos", files=[big])
+    expect(page.get_by_text("big.jpg is larger than 10MB.")).to_be_visible()
+    expect(page.locator("ul[aria-label='Chosen photos']")).to_have_count(0)
+
+
+def test_text_file_named_jpg_is_refused_by_server_and_entries_stay(page, live_server):
+    visit(page, live_server, "/sell")
+    fill_valid(page)
+    fake = {"name": "notes.jpg", "mimeType": "image/jpeg", "buffer": b"not a photo\n" * 50}
+    page.set_input_files("#field-photos", files=[fake])
+    page.click("button[type=submit]")
+    expect(page.get_by_role("alert").filter(has_text=FAILURE)).to_be_visible()
+    expect(page.locator("#field-photos-error")).to_have_text(
+        "notes.jpg is not a PNG, JPG or WebP image."
+    )
+    expect(page.locator("#field-fullName")).to_have_value("Jane Doe")
+    expect(page.locator("ul[aria-label='Chosen photos'] img")).to_have_count(1)
+    expected = f"HTTP 422: {live_server.url}/sell"
+    assert page.problems.lines == [expected]  # the refusal itself, nothing else
+    page.problems.lines.clear()
+
+
+def test_toasts_sit_bottom_right_at_most_three_and_leave_after_four_seconds(page, live_server):
+    visit(page, live_server, "/sell")
+    files = [{"name": f"note-{i}.txt", "mimeType": "text/plain", "buffer": b"x"} for i in range(4)]
+    page.set_input_files("#field-photos", files=files)
+    toasts = page.locator("[data-toast]")
+    expect(toasts).to_have_count(3)
+    expect(toasts.last).to_have_text(re.compile("note-3.txt is not a PNG, JPG or WebP image."))
+    box = toasts.last.bounding_box()
+    assert box["x"] + box["width"] > 1280 - 40 and box["y"] + box["height"] > 900 - 40
+    expect(page.get_by_role("region", name="Notifications")).to_have_attribute(
+        "aria-live", "polite"
+    )
+    page.wait_for_timeout(3000)
+    expect(toasts).to_have_count(3)
+    expect(toasts).to_have_count(0, timeout=2500)
+
+
+def test_campaign_parameters_of_the_landing_page_reach_the_lead(page, live_server):
+    visit(
+        page, live_server, "/sell/thanks?utm_source=newsletter&utm_campaign=autumn&utm_term=rolex"
+    )
+    visit(page, live_server, "/sell?utm_source=ignored-later-page")
+    fill_valid(page)
+    page.click("button[type=submit]")
+    expect(page.get_by_text(SUCCESS)).to_be_visible(timeout=10_000)
+    lead = leads(live_server)[0]
+    assert (lead["utm_source"], lead["utm_campaign"], lead["utm_term"]) == (
+        "newsletter",
+        "autumn",
+        "rolex",
+    )
+
+
+def test_without_javascript_errors_show_inline_then_success_redirects(
+    no_js_page, live_server, ten_photos
+):
+    page = no_js_page
+    page.goto(live_server.url + "/sell?brand=Omega&utm_source=print")
+    expect(page.locator("#field-watchBrand")).to_have_value("Omega")
+    page.fill("#field-fullName", "R2-D2")
+    page.fill("#field-email", "jane@example.com")
+    page.set_input_files("#field-photos", [str(ten_photos[0])])
+    page.click("button[type=submit]")
+    expect(page.get_by_role("alert")).to_contain_text(FAILURE)
+    expect(page.get_by_role("alert")).to_contain_text("please choose them again")
+    expect(page.locator("#field-fullName-error")).to_have_text(
+        "Name can only contain letters, spaces, hyphens, and apostrophes"
+    )
+    expect(page.locator("#field-email")).to_have_value("jane@example.com")
+    expect(page.locator("#field-watchBrand")).to_have_value("Omega")
+
+    fill_valid(page, watchBrand="Omega")
+    page.set_input_files("#field-photos", [str(path) for path in ten_photos[:2]])
+    page.click("button[type=submit]")
+    page.wait_for_url("**/sell/thanks")
+    expect(page.get_by_role("status")).to_have_text(SUCCESS)
+    lead = leads(live_server)[0]
+    assert lead["watch_brand"] == "Omega" and lead["photo_count"] == 2
+    assert lead["utm_source"] == "print"
+
+
+@pytest.mark.parametrize("viewport", [MOBILE, DESKTOP], ids=["375px", "1280px"])
+def test_sell_page_has_no_accessibility_violations_even_with_errors_shown(
+    browser, live_server, viewport
+):
+    context, page = open_page(browser, live_server, viewport)
+    visit(page, live_server, "/sell")
+    clean = axe_violations(page)
+    page.click("button[type=submit]")
+    expect(page.locator("#field-fullName-error")).to_be_visible()
+    with_errors = axe_violations(page)
+    context.close()
+    assert not page.problems.lines, "\n".join(page.problems.lines)
+    assert not clean, "\n".join(clean)
+    assert not with_errors, "\n".join(with_errors)

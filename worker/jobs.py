@@ -1,0 +1,52 @@
+"""The RQ jobs. Each takes only a lead id, checks the lead's own record of what is done, and
+records its completion, so a retry or a requeue never repeats finished work."""
+
+from __future__ import annotations
+
+from flask import current_app
+
+from app.extensions import rq
+from app.leads import store
+from worker import conversions, mail, photos
+
+
+def load_lead(lead_id: int) -> dict:
+    lead = store.get_lead(lead_id)
+    if lead is None:
+        raise LookupError(f"Lead {lead_id} does not exist.")
+    return lead
+
+
+@rq.job
+def process_photos(lead_id: int) -> str:
+    """Decode, clean and store every photo of the lead (see worker.photos)."""
+    if load_lead(lead_id)["photos_processed_at"]:
+        return "already done"
+    photos.process_lead_photos(lead_id)
+    store.mark_done(lead_id, "photos_processed_at")
+    return "done"
+
+
+@rq.job
+def notify_staff(lead_id: int) -> str:
+    """E-mail the lead to staff; left pending while no SMTP server or address is configured."""
+    lead = load_lead(lead_id)
+    if lead["staff_notified_at"]:
+        return "already done"
+    if not mail.is_configured():
+        current_app.logger.warning("Lead %s: STAFF_EMAIL/SMTP_HOST not set, no e-mail.", lead_id)
+        return "not configured"
+    mail.send_lead_email(lead, store.lead_photos(lead_id))
+    store.mark_done(lead_id, "staff_notified_at")
+    return "done"
+
+
+@rq.job
+def send_conversions(lead_id: int) -> str:
+    """Send the server-side Lead event to Meta and GA4 (each only when configured)."""
+    lead = load_lead(lead_id)
+    if lead["conversions_sent_at"]:
+        return "already done"
+    sent = conversions.send_lead_conversions(lead)
+    store.mark_done(lead_id, "conversions_sent_at")
+    return "sent: " + (", ".join(sent) or "none configured")

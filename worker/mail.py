@@ -1,0 +1,69 @@
+"""The staff e-mail: every detail of the lead and its photo thumbnails, over plain SMTP.
+
+Seller-supplied values are escaped by Jinja's autoescaping in the HTML part; the subject is
+built from validated fields and stripped of line breaks all the same.
+"""
+
+from __future__ import annotations
+
+import smtplib
+from email.message import EmailMessage
+from email.utils import make_msgid
+
+from flask import current_app
+
+from app.leads import store
+
+SMTP_TIMEOUT = 15
+
+
+def is_configured() -> bool:
+    config = current_app.config
+    return bool(config["STAFF_EMAIL"] and config["SMTP_HOST"])
+
+
+def is_true(value) -> bool:
+    """Config from the environment arrives as text: '0', 'false' and 'no' mean off."""
+    return str(value).strip().lower() not in ("", "0", "false", "no", "off")
+
+
+def render(name: str, context: dict) -> str:
+    """A template outside any request (no page context processors); .html autoescapes."""
+    return current_app.jinja_env.get_template(name).render(context)
+
+
+def build_message(lead: dict, photos: list[dict]) -> EmailMessage:
+    config = current_app.config
+    kept = [photo for photo in photos if photo["thumb_name"]]
+    cids = {photo["id"]: make_msgid(domain="watch-photos")[1:-1] for photo in kept}
+    context = {"lead": lead, "photos": photos, "cids": cids, "site_url": config["SITE_URL"]}
+    message = EmailMessage()
+    subject = f"New lead #{lead['id']}: {lead['watch_brand']} from {lead['full_name']}"
+    message["Subject"] = " ".join(subject.split())
+    message["From"] = config["MAIL_FROM"]
+    message["To"] = config["STAFF_EMAIL"]
+    message["Reply-To"] = lead["email"]
+    message.set_content(render("sell/staff_email.txt", context))
+    message.add_alternative(render("sell/staff_email.html", context), subtype="html")
+    html_part = message.get_payload()[1]
+    for photo in kept:
+        data = (store.photos_dir() / photo["thumb_name"]).read_bytes()
+        html_part.add_related(
+            data,
+            "image",
+            "webp",
+            cid=f"<{cids[photo['id']]}>",
+            filename=f"photo-{photo['position']}.webp",
+        )
+    return message
+
+
+def send_lead_email(lead: dict, photos: list[dict]) -> None:
+    config = current_app.config
+    message = build_message(lead, photos)
+    with smtplib.SMTP(config["SMTP_HOST"], int(config["SMTP_PORT"]), timeout=SMTP_TIMEOUT) as smtp:
+        if is_true(config["SMTP_USE_TLS"]):
+            smtp.starttls()
+        if config["SMTP_USER"]:
+            smtp.login(config["SMTP_USER"], config["SMTP_PASSWORD"])
+        smtp.send_message(message)
