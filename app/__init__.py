@@ -6,7 +6,7 @@ from pathlib import Path
 
 from flask import Flask
 
-from app import assets, images, islands, layout
+from app import assets, images, islands, layout, security
 from app.artwork.cli import artwork_command
 from app.config import check_production_settings, config_class, settings_from_environment
 from app.content import loader, queries
@@ -22,6 +22,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     register_template_helpers(app)
     register_commands(app)
     assets.serve_static_files(app)
+    security.init_app(app)  # last: its middleware wraps everything, static files included
     return app
 
 

@@ -54,6 +54,15 @@ class Config:
     GA4_MEASUREMENT_ID = ""
     GA4_API_SECRET = ""
     GA4_API_URL = "https://www.google-analytics.com/mp/collect"
+    # app/security.py: hosts answered (comma-separated; production: SITE_URL's host), how many
+    # proxies' X-Forwarded-* to trust, and HSTS (production only: the site is HTTPS there).
+    TRUSTED_HOSTS = ""
+    PROXY_FIX_X_FOR = 0
+    PROXY_FIX_X_PROTO = 0
+    PROXY_FIX_X_HOST = 0
+    PROXY_FIX_X_PORT = 0
+    PROXY_FIX_X_PREFIX = 0
+    HSTS_MAX_AGE = 0
 
 
 class DevelopmentConfig(Config):
@@ -71,6 +80,10 @@ class ProductionConfig(Config):
     SECRET_KEY = ""
     SITE_URL = ""
     SESSION_COOKIE_SECURE = True
+    DEBUG = False
+    PROXY_FIX_X_FOR = 1  # the documented set-up: one reverse proxy (nginx) in front of gunicorn
+    PROXY_FIX_X_PROTO = 1
+    HSTS_MAX_AGE = 63072000  # two years, as hstspreload.org asks
 
 
 CONFIGS = {
@@ -109,6 +122,13 @@ ENV_SETTINGS = (
     "GA4_MEASUREMENT_ID",
     "GA4_API_SECRET",
     "GA4_API_URL",
+    "TRUSTED_HOSTS",
+    "PROXY_FIX_X_FOR",
+    "PROXY_FIX_X_PROTO",
+    "PROXY_FIX_X_HOST",
+    "PROXY_FIX_X_PORT",
+    "PROXY_FIX_X_PREFIX",
+    "HSTS_MAX_AGE",
 )
 
 

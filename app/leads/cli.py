@@ -1,8 +1,10 @@
-"""`flask leads`: list, show, export and requeue the leads in leads.db."""
+"""`flask leads`: list, show, export, requeue and back up the leads in leads.db."""
 
 from __future__ import annotations
 
 import csv
+import sqlite3
+from pathlib import Path
 
 import click
 from flask.cli import AppGroup
@@ -78,3 +80,18 @@ def requeue_command() -> None:
         if not enqueue_lead_work(lead["id"]):
             raise click.ClickException("Redis is unreachable; nothing more was queued.")
         click.echo(f"{verb} lead #{lead['id']} ({status(lead)}).")
+
+
+@leads_command.command("backup")
+@click.argument("path", type=click.Path(dir_okay=False, writable=True, path_type=Path))
+def backup_command(path: Path) -> None:
+    """Write a consistent copy of leads.db to PATH while the site keeps running.
+
+    Restore: stop the site and workers, copy PATH over leads.db (removing leads.db-wal and
+    leads.db-shm), start again. Photos live in the storage folder: back that up as files.
+    """
+    try:
+        count = store.backup(path)
+    except (OSError, sqlite3.Error) as error:
+        raise click.ClickException(f"Backup failed: {error}") from error
+    click.echo(f"Backed up {count} leads to {path}.")

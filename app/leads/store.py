@@ -186,6 +186,26 @@ def leads_with_pending_work() -> list[dict]:
     return [dict(row) for row in rows]
 
 
+def backup(target: Path) -> int:
+    """Copy leads.db to `target` with SQLite's online backup API (consistent while the site
+    writes), checked and moved into place atomically; returns the number of leads copied."""
+    target = Path(target)
+    partial = target.with_name(f".{target.name}.partial")
+    partial.unlink(missing_ok=True)
+    with connect() as source:
+        copy = sqlite3.connect(partial)
+        try:
+            source.backup(copy)
+            if copy.execute("PRAGMA integrity_check").fetchone()[0] != "ok":
+                raise sqlite3.DatabaseError("the backup failed its integrity check")
+            copy.execute("PRAGMA journal_mode = DELETE")  # one self-contained file
+            count = copy.execute("SELECT count(*) FROM leads").fetchone()[0]
+        finally:
+            copy.close()
+    partial.replace(target)
+    return count
+
+
 def storage_dir() -> Path:
     """Private photo storage: PHOTO_STORAGE_DIR, or storage/ beside the leads database."""
     configured = current_app.config.get("PHOTO_STORAGE_DIR")

@@ -18,7 +18,7 @@ from app.sell.rules import (
     YearRange,
     clean_text,
 )
-from app.sell.uploads import file_size, sniff_image
+from app.sell.uploads import file_size, image_problem, safe_filename
 
 BRANDS = [
     "Rolex",
@@ -56,10 +56,14 @@ PHONE_PATTERN = r"^\+?[0-9 ()\-]+$"
 TOO_MANY_PHOTOS = "Please upload a maximum of 10 photos."
 NOT_AN_IMAGE = "{name} is not a PNG, JPG or WebP image."
 PHOTO_TOO_LARGE = "{name} is larger than 10MB."
+PHOTO_DAMAGED = "{name} is damaged or incomplete. Please choose it again or use another photo."
+PHOTO_TOO_MANY_PIXELS = "{name} is too large in pixels (over 50 megapixels)."
+PHOTO_PROBLEMS = {"type": NOT_AN_IMAGE, "damaged": PHOTO_DAMAGED, "pixels": PHOTO_TOO_MANY_PIXELS}
 
 
 class PhotoLimits:
-    """At most PHOTO_MAX_COUNT files, each a real PNG/JPEG/WebP/HEIC by content, within size."""
+    """At most PHOTO_MAX_COUNT files, each a real, whole PNG/JPEG/WebP/HEIC by content, within
+    size; messages name the file by its cleaned name only."""
 
     def __call__(self, form, field) -> None:
         files = chosen_files(field.data)
@@ -67,10 +71,12 @@ class PhotoLimits:
         if len(files) > config["PHOTO_MAX_COUNT"]:
             raise StopValidation(TOO_MANY_PHOTOS)
         for upload in files:
+            name = safe_filename(upload.filename)
             if file_size(upload) > config["PHOTO_MAX_BYTES"]:
-                raise StopValidation(PHOTO_TOO_LARGE.format(name=upload.filename))
-            if sniff_image(upload) is None:
-                raise StopValidation(NOT_AN_IMAGE.format(name=upload.filename))
+                raise StopValidation(PHOTO_TOO_LARGE.format(name=name))
+            problem = image_problem(upload)
+            if problem:
+                raise StopValidation(PHOTO_PROBLEMS[problem].format(name=name))
 
 
 def chosen_files(data) -> list[FileStorage]:

@@ -1,8 +1,9 @@
 """Per-IP limit on sell-form submissions (Flask-Limiter; Redis storage when REDIS_URL is set).
 
 Flask-Limiter keeps its storage and switches on the instance, so each app gets its own Limiter
-rather than sharing a module singleton. Storage errors are swallowed: a Redis outage must
-never turn a seller away.
+rather than sharing a module singleton. A Redis outage must never turn a seller away, nor
+switch the limit off: the limiter falls back to in-process counters until Redis is back, and
+any other storage error is swallowed.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ def limit_submissions(app: Flask, blueprint: Blueprint) -> Limiter:
         if redis_url
         else {},
         swallow_errors=True,
+        in_memory_fallback_enabled=True,
         key_prefix="sell",
     )
     limiter.limit(app.config["SELL_RATELIMIT"], methods=["POST"])(blueprint)

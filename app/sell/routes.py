@@ -18,7 +18,7 @@ from app import seo
 from app.layout import site_info
 from app.sell import bp
 from app.sell.forms import BRANDS, SellForm, chosen_files
-from app.sell.submit import is_spam, submit_lead
+from app.sell.submit import NotSaved, is_spam, submit_lead
 from app.sell.views import form_page
 
 SUCCESS = (
@@ -62,7 +62,15 @@ def form():
             return jsonify(success=False, error=failure_message(), errors=form.first_errors()), 422
         dropped = bool(chosen_files(form.photos.data))
         return form_page(form, error=failure_message(), photos_dropped=dropped, status=422)
-    submit_lead(form)
+    try:
+        submit_lead(form)
+    except NotSaved:
+        return answer_failure(
+            "We could not save your submission, so nothing was kept. Please try again in a "
+            f"moment or call us directly at {current_app.config['SITE_PHONE']}.",
+            503,
+            keep_values=True,
+        )
     return answer_success()
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sqlite3
 import uuid
 
 from flask import current_app, request
@@ -61,11 +62,26 @@ def lead_fields(form: SellForm) -> dict:
     }
 
 
+class NotSaved(RuntimeError):
+    """Nothing of the submission was kept (disk or database trouble); the seller must resend."""
+
+
 def submit_lead(form: SellForm) -> int:
-    """Save a valid submission (photos first, then the lead) and queue its work once."""
+    """Save a valid submission (photos first, then the lead) and queue its work once.
+
+    All or nothing: if a photo cannot be written or the lead cannot be committed, the photos
+    already written are removed and NotSaved tells the route to say so.
+    """
     incoming = store.incoming_dir()
-    photos = [store_upload(upload, incoming) for upload in chosen_files(form.photos.data)]
-    lead_id, created = store.save_lead(lead_fields(form), photos)
+    photos: list[dict] = []
+    try:
+        for upload in chosen_files(form.photos.data):
+            photos.append(store_upload(upload, incoming))
+        lead_id, created = store.save_lead(lead_fields(form), photos)
+    except (OSError, sqlite3.Error) as error:
+        discard_uploads(photos, incoming)
+        current_app.logger.error("Submission not saved (%s: %s).", type(error).__name__, error)
+        raise NotSaved from error
     if not created:
         discard_uploads(photos, incoming)
         current_app.logger.info("Lead %s submitted again; kept the first.", lead_id)

@@ -59,7 +59,9 @@ def test_faq_opens_one_item_at_a_time_and_collapses(page, live_server):
     visit(page, live_server, "/sell-rolex-watch")
     items = faq_items(page)
     items.nth(0).locator("summary").scroll_into_view_if_needed()
-    page.wait_for_function("document.querySelector('[data-island=FaqAccordion]').dataset.hydrated")
+    page.wait_for_function(
+        "() => document.querySelector('[data-island=FaqAccordion]').dataset.hydrated"
+    )
     items.nth(0).locator("summary").click()
     expect(items.nth(0)).to_have_attribute("open", "")
     items.nth(1).locator("summary").click()
@@ -73,7 +75,9 @@ def test_faq_is_keyboard_operable(page, live_server):
     visit(page, live_server, "/")
     summary = faq_items(page).nth(0).locator("summary")
     summary.scroll_into_view_if_needed()
-    page.wait_for_function("document.querySelector('[data-island=FaqAccordion]').dataset.hydrated")
+    page.wait_for_function(
+        "() => document.querySelector('[data-island=FaqAccordion]').dataset.hydrated"
+    )
     summary.focus()
     page.keyboard.press("Enter")
     expect(faq_items(page).nth(0)).to_have_attribute("open", "")
@@ -100,7 +104,9 @@ def featured_title(page) -> str:
 
 def test_blog_filter_filters_in_place_and_keeps_url_in_step(page, live_server):
     visit(page, live_server, "/blog")
-    page.wait_for_function("document.querySelector('[data-island=BlogFilter]').dataset.hydrated")
+    page.wait_for_function(
+        "() => document.querySelector('[data-island=BlogFilter]').dataset.hydrated"
+    )
     page.evaluate("window.__sameDocument = true")
     page.get_by_role("link", name="Education", exact=True).click()
     expect(page).to_have_url(live_server.url + "/blog?category=education")

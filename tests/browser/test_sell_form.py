@@ -60,7 +60,7 @@ def test_js_submit_with_ten_photos_uploads_with_progress_and_clears_form(
     page, live_server, ten_photos
 ):
     visit(page, live_server, "/sell?utm_source=google&utm_medium=cpc")
-    page.wait_for_function("(window.siteEvents || []).some((e) => e.name === 'ViewContent')")
+    page.wait_for_function("() => (window.siteEvents || []).some((e) => e.name === 'ViewContent')")
     fill_valid(page, fullName="Zoë O’Brien")
     page.set_input_files("#field-photos", [str(path) for path in ten_photos])
     expect(page.locator("ul[aria-label='Chosen photos'] img")).to_have_count(10)

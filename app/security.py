@@ -1,0 +1,169 @@
+"""Security step of the factory: response headers, cookies, proxy and host trust, odd requests.
+
+The headers are added by a WSGI middleware around everything (WhiteNoise's static files and
+Flask's pages and errors alike), so no response can leave without them. The CSP is one fixed
+string built from config at start-up: pages are cached and frozen, so there are no per-request
+nonces, and there is no inline executable script to allow. Pixel and analytics hosts are
+allowed only when their ids are configured.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from app.config import ConfigError
+
+MAX_PATH_LENGTH = 2048
+MAX_QUERY_LENGTH = 4096
+MAX_HEADER_BYTES = 16 * 1024  # gunicorn's own limits (limit_request_field*) stop most before
+ALLOWED_METHODS = {"GET", "HEAD", "POST", "OPTIONS"}
+
+# Hosts each vendor's browser tag needs (Meta's and Google's published CSP guidance).
+META_HOSTS = {
+    "script-src": ["https://connect.facebook.net"],
+    "img-src": ["https://www.facebook.com"],
+    "connect-src": ["https://www.facebook.com", "https://connect.facebook.net"],
+}
+GA4_HOSTS = {
+    "script-src": ["https://www.googletagmanager.com"],
+    "img-src": ["https://*.google-analytics.com", "https://www.googletagmanager.com"],
+    "connect-src": [
+        "https://*.google-analytics.com",
+        "https://*.analytics.google.com",
+        "https://www.googletagmanager.com",
+    ],
+}
+PERMISSIONS_POLICY = (
+    "accelerometer=(), autoplay=(), camera=(), display-capture=(), geolocation=(), "
+    "gyroscope=(), magnetometer=(), microphone=(), midi=(), payment=(), usb=(), "
+    "interest-cohort=()"
+)
+
+
+def content_security_policy(config) -> str:
+    """The one CSP: same-origin everything, no inline script or style, no framing."""
+    directives = {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:", "blob:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "media-src": ["'self'"],
+        "object-src": ["'none'"],
+        "frame-src": ["'none'"],
+        "worker-src": ["'self'"],
+        "manifest-src": ["'self'"],
+        "frame-ancestors": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+    }
+    for configured, hosts in (("META_PIXEL_ID", META_HOSTS), ("GA4_MEASUREMENT_ID", GA4_HOSTS)):
+        if config.get(configured):
+            for directive, extra in hosts.items():
+                directives[directive] += extra
+    policy = "; ".join(f"{name} {' '.join(values)}" for name, values in directives.items())
+    if config.get("ENV_NAME") == "production":
+        policy += "; upgrade-insecure-requests"
+    return policy
+
+
+def security_headers(config) -> list[tuple[str, str]]:
+    headers = [
+        ("Content-Security-Policy", content_security_policy(config)),
+        ("X-Content-Type-Options", "nosniff"),
+        ("Referrer-Policy", "strict-origin-when-cross-origin"),
+        ("Cross-Origin-Opener-Policy", "same-origin"),
+        ("Cross-Origin-Resource-Policy", "same-site"),
+        ("Permissions-Policy", PERMISSIONS_POLICY),
+        ("X-Frame-Options", "DENY"),  # for browsers without frame-ancestors
+    ]
+    max_age = int(config.get("HSTS_MAX_AGE") or 0)
+    if max_age:
+        headers.append(("Strict-Transport-Security", f"max-age={max_age}; includeSubDomains"))
+    return headers
+
+
+class SecurityMiddleware:
+    """Refuse absurd requests before any code sees them; add the headers to every response."""
+
+    def __init__(self, wsgi_app, headers: list[tuple[str, str]]):
+        self.wsgi_app = wsgi_app
+        self.headers = headers
+        self.names = {name.lower() for name, _ in headers} | {"server"}
+
+    def refusal(self, environ) -> tuple[str, str] | None:
+        if environ.get("REQUEST_METHOD", "GET") not in ALLOWED_METHODS:
+            return "405 Method Not Allowed", "This address does not accept that method."
+        if len(environ.get("PATH_INFO", "")) > MAX_PATH_LENGTH:
+            return "414 URI Too Long", "This address is too long."
+        if len(environ.get("QUERY_STRING", "")) > MAX_QUERY_LENGTH:
+            return "414 URI Too Long", "This address is too long."
+        header_bytes = sum(
+            len(k) + len(str(v)) for k, v in environ.items() if k.startswith("HTTP_")
+        )
+        if header_bytes > MAX_HEADER_BYTES:
+            return "431 Request Header Fields Too Large", "The request's headers are too large."
+        return None
+
+    def __call__(self, environ, start_response):
+        def with_headers(status, headers, exc_info=None):
+            kept = [(n, v) for n, v in headers if n.lower() not in self.names]
+            return start_response(status, kept + self.headers, exc_info)
+
+        refused = self.refusal(environ)
+        if refused:
+            status, message = refused
+            body = f"<!doctype html><title>{status}</title><h1>{status}</h1><p>{message}</p>"
+            with_headers(
+                status,
+                [
+                    ("Content-Type", "text/html; charset=utf-8"),
+                    ("Allow", ", ".join(sorted(ALLOWED_METHODS))),
+                    ("Content-Length", str(len(body.encode()))),
+                ],
+            )
+            return [body.encode()]
+        return self.wsgi_app(environ, with_headers)
+
+
+def configure_cookies(app: Flask) -> None:
+    """HttpOnly and SameSite=Lax always; in production Secure with the `__Host-` prefix, which
+    browsers only accept over HTTPS, for the whole host, from the host itself."""
+    config = app.config
+    config["SESSION_COOKIE_HTTPONLY"] = True
+    config["SESSION_COOKIE_SAMESITE"] = "Lax"
+    if config["ENV_NAME"] == "production":
+        config["SESSION_COOKIE_SECURE"] = True
+        config["SESSION_COOKIE_NAME"] = "__Host-session"
+        config["SESSION_COOKIE_DOMAIN"] = None
+        config["SESSION_COOKIE_PATH"] = "/"
+
+
+def trusted_hosts(config) -> list[str] | None:
+    """TRUSTED_HOSTS as a list; in production at least SITE_URL's own host."""
+    value = config.get("TRUSTED_HOSTS")
+    if isinstance(value, str):
+        value = [host.strip() for host in value.split(",") if host.strip()]
+    if not value and config["ENV_NAME"] == "production":
+        value = [urlsplit(config["SITE_URL"]).hostname]
+    return value or None
+
+
+def init_app(app: Flask) -> None:
+    """Run last in create_app(), so the middleware wraps WhiteNoise and everything else."""
+    config = app.config
+    if config["ENV_NAME"] == "production" and app.debug:
+        raise ConfigError("Refusing to start in production with debug on: it shows code to anyone.")
+    configure_cookies(app)
+    config["TRUSTED_HOSTS"] = trusted_hosts(config)
+    proxies = {
+        name: int(config.get(f"PROXY_FIX_{name.upper()}") or 0)
+        for name in ("x_for", "x_proto", "x_host", "x_port", "x_prefix")
+    }
+    if any(proxies.values()):
+        app.wsgi_app = ProxyFix(app.wsgi_app, **proxies)
+    app.wsgi_app = SecurityMiddleware(app.wsgi_app, security_headers(config))

@@ -1,0 +1,180 @@
+"""Fault tests with the real parts: redis-server stopped, an `rq worker` SIGKILLed mid-job and
+restarted, an SMTP server refusing then accepting, a backup taken while the site writes."""
+
+import io
+import os
+import signal
+import sqlite3
+import time
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from app.leads import store
+from tests.data.photos import photo_bytes
+from tests.test_sell_routes import JSON, post
+from tests.test_worker_pipeline import finished_lead, make_app, wait_until
+
+
+@cache
+def big_photo() -> bytes:
+    return photo_bytes(size=(2400, 1800), noise=20, quality=80)
+
+
+def photos(count: int, data: bytes | None = None):
+    return [
+        (io.BytesIO(data or photo_bytes(size=(600, 400), seed=i)), f"w{i}.jpg")
+        for i in range(count)
+    ]
+
+
+def kill_tree(pid: int) -> None:
+    """SIGKILL a process and every descendant (rq runs each job in a forked work horse)."""
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    for child in children.read_text().split() if children.exists() else []:
+        kill_tree(int(child))
+    os.kill(pid, signal.SIGKILL)
+
+
+def test_rate_limit_falls_back_to_memory_when_redis_is_down(pipeline_settings, redis_server):
+    app = make_app(
+        pipeline_settings,
+        REDIS_URL=redis_server.url,
+        RATELIMIT_ENABLED=True,
+        SELL_RATELIMIT="2 per minute",
+    )
+    client = app.test_client()
+    redis_server.stop()
+    statuses = [
+        post(client, {"metaEventId": f"evt-redis-down-{i}"}, headers=JSON).status_code
+        for i in range(3)
+    ]
+    assert statuses == [200, 200, 429]  # sellers are served, and the limit still holds
+    with app.app_context():
+        assert [lead["photos_processed_at"] for lead in store.list_leads()] == [None, None]
+
+
+def test_worker_sigkilled_mid_job_finishes_the_lead_after_restart(
+    pipeline_settings, redis_server, start_rq_worker, smtp_server, http_receiver
+):
+    settings = pipeline_settings | {"REDIS_URL": redis_server.url}
+    app = make_app(settings)
+    worker = start_rq_worker(settings)
+    response = post(app.test_client(), photos=photos(6, big_photo()), headers=JSON)
+    assert response.status_code == 200
+
+    def some_photos_done():
+        with app.app_context():
+            done = [p for p in store.lead_photos(1) if p["image_name"]]
+            return 0 < len(done) < 6 and not store.get_lead(1)["photos_processed_at"]
+
+    wait_until(some_photos_done, timeout=60, interval=0.02)
+    kill_tree(worker.pid)
+    worker.wait(timeout=10)
+    with app.app_context():
+        assert not store.get_lead(1)["photos_processed_at"]
+
+    start_rq_worker(settings)
+    result = app.test_cli_runner().invoke(args=["leads", "requeue"])
+    assert result.exit_code == 0, result.output
+    lead = finished_lead(app)
+    with app.app_context():
+        processed = store.lead_photos(1)
+    assert all(photo["image_name"] and photo["thumb_name"] for photo in processed)
+    assert lead["staff_notified_at"] and lead["conversions_sent_at"]
+    time.sleep(1)
+    assert len(smtp_server.wait_for(1)) == 1  # the e-mail went once
+
+
+@pytest.fixture
+def flaky_smtp():
+    """An SMTP server that refuses the first two messages (451), then accepts."""
+    from aiosmtpd.controller import Controller
+
+    from tests.conftest import SmtpInbox, free_port
+
+    inbox = SmtpInbox("127.0.0.1", free_port())
+    inbox.refused = 0
+
+    class Handler:
+        async def handle_DATA(self, server, session, envelope):
+            if inbox.refused < 2:
+                inbox.refused += 1
+                return "451 Try again later"
+            inbox.messages.append(envelope.content)
+            return "250 OK"
+
+    controller = Controller(Handler(), hostname=inbox.host, port=inbox.port)
+    controller.start()
+    yield inbox
+    controller.stop()
+
+
+def test_smtp_refusing_then_accepting_delivers_the_lead_once(
+    pipeline_settings, redis_server, start_rq_worker, flaky_smtp, http_receiver
+):
+    settings = pipeline_settings | {
+        "REDIS_URL": redis_server.url,
+        "SMTP_PORT": str(flaky_smtp.port),
+        "JOB_RETRY_INTERVALS": "1,1,1",
+    }
+    app = make_app(settings)
+    start_rq_worker(settings)
+    assert post(app.test_client(), photos=photos(1), headers=JSON).status_code == 200
+    lead = finished_lead(app)
+    assert flaky_smtp.refused == 2
+    assert len(flaky_smtp.messages) == 1
+    assert lead["staff_notified_at"]
+
+
+def test_smtp_down_keeps_the_lead_pending_in_process(content_db, tmp_path, monkeypatch):
+    from tests.conftest import free_port
+
+    app = make_app(
+        {
+            "CONTENT_DB": str(content_db),
+            "LEADS_DB": str(tmp_path / "leads.db"),
+            "STAFF_EMAIL": "staff@example.com",
+            "SMTP_HOST": "127.0.0.1",
+            "SMTP_PORT": str(free_port()),  # nothing listens there
+            "SMTP_USE_TLS": "0",
+        }
+    )
+    assert post(app.test_client(), headers=JSON).status_code == 200
+    with app.app_context():
+        [lead] = store.list_leads()
+    assert lead["full_name"] == "Jane Doe"
+    assert store.pending_work(lead) == ["staff_notified_at"]
+
+
+def test_backup_is_consistent_while_a_write_is_in_flight(app, client, runner, tmp_path):
+    for i in range(3):
+        assert post(client, {"metaEventId": f"evt-backup-{i}"}, headers=JSON).status_code == 200
+    writer = sqlite3.connect(app.config["LEADS_DB"])
+    writer.execute("BEGIN IMMEDIATE")
+    writer.execute("UPDATE leads SET full_name = 'half-written'")
+    try:
+        result = runner.invoke(args=["leads", "backup", str(tmp_path / "backup.db")])
+    finally:
+        writer.rollback()
+        writer.close()
+    assert result.exit_code == 0, result.output
+    assert "Backed up 3 leads" in result.output
+    copy = sqlite3.connect(tmp_path / "backup.db")
+    assert copy.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert {row[0] for row in copy.execute("SELECT full_name FROM leads")} == {"Jane Doe"}
+    copy.close()
+    assert not list(tmp_path.glob(".backup.db*"))
+
+    restored = make_app(
+        {"CONTENT_DB": app.config["CONTENT_DB"], "LEADS_DB": str(tmp_path / "backup.db")}
+    )
+    listing = restored.test_cli_runner().invoke(args=["leads", "list"])
+    assert listing.output.count("Jane Doe") == 3
+
+
+def test_backup_to_an_unwritable_place_fails_clearly(client, runner):
+    result = runner.invoke(args=["leads", "backup", "/proc/no/such/dir/backup.db"])
+    assert result.exit_code != 0
+    assert "Backup failed" in result.output

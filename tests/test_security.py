@@ -1,0 +1,182 @@
+"""Security headers, cookies and production configuration (app/security.py)."""
+
+import subprocess
+import sys
+
+import pytest
+
+from app import create_app
+from app.config import ConfigError
+from tests.conftest import ROOT
+
+SITE = "https://watches.example"
+PAGES = ["/", "/sell", "/blog/luxury-watch-market-usa", "/no-such-page", "/static/img/logo.svg"]
+
+
+@pytest.fixture
+def production_app(content_db, tmp_path):
+    return create_app(
+        {
+            "ENV_NAME": "production",
+            "SECRET_KEY": "k" * 40,
+            "SITE_URL": SITE,
+            "CONTENT_DB": str(content_db),
+            "LEADS_DB": str(tmp_path / "leads.db"),
+        }
+    )
+
+
+def csp_directives(response) -> dict[str, list[str]]:
+    policy = response.headers["Content-Security-Policy"]
+    return {part.split()[0]: part.split()[1:] for part in policy.split("; ")}
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_every_response_carries_the_security_headers(client, path):
+    with client.get(path) as response:
+        assert response.status_code in (200, 404)
+    csp = csp_directives(response)
+    assert csp["script-src"] == ["'self'"]
+    assert csp["style-src"] == ["'self'"]
+    assert csp["img-src"] == ["'self'", "data:", "blob:"]
+    assert csp["connect-src"] == ["'self'"]
+    assert csp["frame-ancestors"] == ["'none'"]
+    assert csp["object-src"] == ["'none'"]
+    assert csp["base-uri"] == ["'self'"]
+    assert csp["form-action"] == ["'self'"]
+    assert "unsafe" not in response.headers["Content-Security-Policy"]
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["Referrer-Policy"] == "strict-origin-when-cross-origin"
+    assert response.headers["Cross-Origin-Opener-Policy"] == "same-origin"
+    assert response.headers["Cross-Origin-Resource-Policy"] == "same-site"
+    assert "geolocation=()" in response.headers["Permissions-Policy"]
+    assert "Server" not in response.headers
+    assert "Strict-Transport-Security" not in response.headers  # development runs on http
+
+
+def test_pixel_and_analytics_hosts_are_allowed_only_when_configured(content_db, tmp_path):
+    app = create_app(
+        {
+            "ENV_NAME": "testing",
+            "CONTENT_DB": str(content_db),
+            "LEADS_DB": str(tmp_path / "leads.db"),
+            "META_PIXEL_ID": "1234",
+            "GA4_MEASUREMENT_ID": "G-TEST",
+        }
+    )
+    csp = csp_directives(app.test_client().get("/sell"))
+    assert "https://connect.facebook.net" in csp["script-src"]
+    assert "https://www.googletagmanager.com" in csp["script-src"]
+    assert "https://*.google-analytics.com" in csp["connect-src"]
+    assert "'unsafe-inline'" not in csp["script-src"]
+
+
+def test_pages_have_no_inline_script_or_style(client):
+    for path in [
+        "/",
+        "/sell",
+        "/blog/luxury-watch-market-usa",
+        "/sell-rolex-watch",
+        "/watch-authentication",
+    ]:
+        html = client.get(path).get_data(as_text=True)
+        for tag in html.split("<script")[1:]:
+            head = tag.split(">", 1)[0]
+            assert "src=" in head or 'type="application/json"' in head or "ld+json" in head
+        assert " style=" not in html and "<style" not in html
+        assert " on" + "click=" not in html.lower()
+
+
+def test_production_sends_hsts_and_host_prefixed_secure_cookie(production_app):
+    client = production_app.test_client()
+    response = client.get("/sell", base_url=SITE)
+    assert response.status_code == 200
+    assert response.headers["Strict-Transport-Security"].startswith("max-age=63072000")
+    assert "upgrade-insecure-requests" in response.headers["Content-Security-Policy"]
+    [cookie] = response.headers.getlist("Set-Cookie")
+    assert cookie.startswith("__Host-session=")
+    for flag in ("Secure", "HttpOnly", "Path=/", "SameSite=Lax"):
+        assert flag in cookie
+    assert "Domain" not in cookie
+
+
+def test_development_cookie_is_http_only_and_same_site_lax(client):
+    cookie = client.get("/sell").headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+
+
+def test_production_answers_only_its_own_host(production_app):
+    client = production_app.test_client()
+    assert client.get("/", base_url=SITE).status_code == 200
+    assert client.get("/", base_url="https://evil.example").status_code == 400
+    assert client.get("/", base_url=SITE, headers={"Host": "evil.example"}).status_code == 400
+
+
+def test_canonical_urls_never_come_from_the_host_header(content_db, tmp_path):
+    app = create_app(
+        {
+            "ENV_NAME": "testing",
+            "CONTENT_DB": str(content_db),
+            "LEADS_DB": str(tmp_path / "leads.db"),
+            "SITE_URL": SITE,
+        }
+    )
+    client = app.test_client()
+    for path in ["/", "/sitemap.xml", "/robots.txt"]:
+        body = client.get(path, headers={"Host": "evil.example"}).get_data(as_text=True)
+        assert "evil.example" not in body
+
+
+def test_proxy_fix_trusts_one_proxy_in_production(production_app):
+    seen = {}
+
+    @production_app.get("/_whoami")
+    def whoami():
+        from flask import request
+
+        seen.update(ip=request.remote_addr, secure=request.is_secure)
+        return "ok"
+
+    production_app.test_client().get(
+        "/_whoami",
+        base_url="http://watches.example",
+        headers={"X-Forwarded-For": "6.6.6.6, 203.0.113.9", "X-Forwarded-Proto": "https"},
+    )
+    assert seen == {"ip": "203.0.113.9", "secure": True}  # the spoofed first hop is ignored
+
+
+def test_production_refuses_debug(monkeypatch, content_db):
+    with pytest.raises(ConfigError, match="debug"):
+        create_app(
+            {
+                "ENV_NAME": "production",
+                "SECRET_KEY": "k" * 40,
+                "SITE_URL": SITE,
+                "DEBUG": True,
+                "CONTENT_DB": str(content_db),
+            }
+        )
+
+
+def test_production_errors_are_logged_not_shown(production_app, caplog):
+    @production_app.get("/_boom")
+    def boom():
+        raise RuntimeError("secret internals")
+
+    response = production_app.test_client().get("/_boom", base_url=SITE)
+    assert response.status_code == 500
+    assert b"secret internals" not in response.data
+    assert "Content-Security-Policy" in response.headers
+    assert "secret internals" in caplog.text
+
+
+def test_header_check_script_passes():
+    result = subprocess.run(
+        [sys.executable, "bench/headers_check.py"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Every required header is present." in result.stdout
