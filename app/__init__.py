@@ -6,11 +6,12 @@ from pathlib import Path
 
 from flask import Flask
 
-from app import assets, images, islands, layout, security
+from app import assets, images, islands, layout, page_cache, security
 from app.artwork.cli import artwork_command
 from app.config import check_production_settings, config_class, settings_from_environment
 from app.content import loader, queries
 from app.extensions import cache, csrf
+from app.freeze import freeze_command
 from app.leads.cli import leads_command
 
 
@@ -38,6 +39,7 @@ def configure(app: Flask, test_config: dict | None) -> None:
     instance.mkdir(parents=True, exist_ok=True)
     app.config["CONTENT_DB"] = app.config["CONTENT_DB"] or str(instance / "content.db")
     app.config["LEADS_DB"] = app.config["LEADS_DB"] or str(instance / "leads.db")
+    app.config["PAGES_DIR"] = app.config["PAGES_DIR"] or str(instance / "pages")
     app.config.setdefault("CACHE_TYPE", "RedisCache" if app.config["REDIS_URL"] else "SimpleCache")
     if app.config["REDIS_URL"]:
         app.config.setdefault("CACHE_REDIS_URL", app.config["REDIS_URL"])
@@ -52,6 +54,7 @@ def register_extensions(app: Flask) -> None:
 
     worker.init_app(app)
     app.teardown_appcontext(queries.close_connection)
+    page_cache.register(app)
 
 
 def register_blueprints(app: Flask) -> None:
@@ -77,4 +80,5 @@ def register_template_helpers(app: Flask) -> None:
 def register_commands(app: Flask) -> None:
     app.cli.add_command(loader.seed_command)
     app.cli.add_command(artwork_command)
+    app.cli.add_command(freeze_command)
     app.cli.add_command(leads_command)

@@ -29,6 +29,7 @@ class Config:
     CONTENT_DIR = str(ROOT / "content")
     CONTENT_DB = ""  # default: <instance>/content.db
     LEADS_DB = ""  # default: <instance>/leads.db
+    PAGES_DIR = ""  # default: <instance>/pages (flask freeze)
     ISLANDS_MANIFEST = str(ROOT / "app" / "static" / "build" / "manifest.json")
     ISLANDS_SERVER_BUNDLE = str(ROOT / "app" / "build" / "ssr.js")
     CACHE_DEFAULT_TIMEOUT = 3600
@@ -104,6 +105,7 @@ ENV_SETTINGS = (
     "CONTENT_DIR",
     "CONTENT_DB",
     "LEADS_DB",
+    "PAGES_DIR",
     "ISLANDS_MANIFEST",
     "ISLANDS_SERVER_BUNDLE",
     "PHOTO_STORAGE_DIR",

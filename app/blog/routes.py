@@ -4,9 +4,11 @@ from app import seo
 from app.blog import bp, posts
 from app.content import queries
 from app.layout import site_info
+from app.page_cache import cache_page
 
 
 @bp.get("/blog")
+@cache_page(query=("category",))
 def index():
     page = queries.document("blog")
     active = posts.active_category(request.args.get("category"))
@@ -25,6 +27,7 @@ def index():
 
 
 @bp.get("/blog/<slug>")
+@cache_page
 def article(slug: str):
     record = queries.article(slug)
     if record is None:

@@ -3,9 +3,11 @@ from flask import abort, render_template
 from app import seo
 from app.brands import bp
 from app.content import queries
+from app.page_cache import cache_page
 
 
 @bp.get("/sell-<key>-watch")
+@cache_page
 def brand(key: str):
     record = queries.brand(key)
     if record is None:

@@ -4,6 +4,7 @@ from app import seo
 from app.content import queries
 from app.layout import brand_links, city_links
 from app.locations import bp
+from app.page_cache import cache_page
 
 OTHER_CITY_COUNT = 4
 
@@ -17,6 +18,7 @@ def other_cities(slug: str) -> list[dict]:
 
 
 @bp.get("/sell-watch-<slug>")
+@cache_page
 def city(slug: str):
     """An unknown city goes to /404, as the spec asks, rather than answering in place."""
     record = queries.city(slug)

@@ -3,12 +3,14 @@ from flask import render_template
 from app import seo
 from app.content import queries
 from app.layout import brand_links, city_links, site_info
+from app.page_cache import cache_page
 from app.pages import bp
 
 HOME_CITY_COUNT = 8
 
 
 @bp.get("/")
+@cache_page
 def home():
     site = site_info()
     home = queries.document("home")
@@ -28,6 +30,7 @@ def home():
 
 
 @bp.get("/watch-authentication")
+@cache_page
 def authentication():
     page = queries.document("page:watch-authentication")
     meta = seo.PageMeta(
@@ -51,10 +54,12 @@ def legal_page(name: str, path: str):
 
 
 @bp.get("/terms")
+@cache_page
 def terms():
     return legal_page("terms", "/terms")
 
 
 @bp.get("/privacy")
+@cache_page
 def privacy():
     return legal_page("privacy", "/privacy")

@@ -1,6 +1,7 @@
 from flask import Response, render_template
 
 from app.content import queries
+from app.page_cache import cache_page
 from app.seo import absolute
 from app.sitemap import bp
 
@@ -26,12 +27,14 @@ def sitemap_entries() -> list[dict]:
 
 
 @bp.get("/sitemap.xml")
+@cache_page
 def sitemap():
     xml = render_template("sitemap/sitemap.xml", entries=sitemap_entries())
     return Response(xml, mimetype="application/xml")
 
 
 @bp.get("/robots.txt")
+@cache_page
 def robots():
     body = f"User-agent: *\nDisallow: /sell/thanks\n\nSitemap: {absolute('/sitemap.xml')}\n"
     return Response(body, mimetype="text/plain")

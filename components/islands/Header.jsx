@@ -9,7 +9,7 @@ import { ChevronDownIcon, CloseIcon, LockIcon, MenuIcon, PhoneIcon } from "../sh
 const focusRing =
   "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-gold-600";
 
-function Logo({ siteName, logoUrl, isHome }) {
+function Logo({ siteName, logoUrl, isHome, compact }) {
   const image = useRef(null);
   const [failed, setFailed] = useState(false);
 
@@ -44,7 +44,9 @@ function Logo({ siteName, logoUrl, isHome }) {
           onError={() => setFailed(true)}
         />
       )}
-      <span className="font-serif text-lg font-semibold tracking-tight text-ink-900 sm:text-xl">
+      <span
+        className={`whitespace-nowrap font-serif text-lg font-semibold tracking-tight text-ink-900 sm:text-xl ${compact ? "hidden sm:inline" : ""}`}
+      >
         {siteName}
       </span>
     </a>
@@ -269,7 +271,8 @@ export default function Header({
   return (
     <header className="sticky top-0 z-40 border-b border-ink-100 bg-white/95 backdrop-blur">
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6 lg:px-8">
-        <Logo siteName={siteName} logoUrl={logoUrl} isHome={isHome} />
+        {/* On /sell the Secure & Encrypted badge needs the room on a phone: logo mark only. */}
+        <Logo siteName={siteName} logoUrl={logoUrl} isHome={isHome} compact={isSell} />
         <nav aria-label="Main" className="hidden lg:block">
           <ul className="flex items-center gap-1">
             <li>

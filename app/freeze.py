@@ -1,0 +1,108 @@
+"""`flask freeze`: every anonymous page written to instance/pages/ for nginx to serve directly.
+
+Each page is rendered through the app itself (so it is byte-for-byte what gunicorn would send),
+written with its gzip and brotli variants, and the whole folder is swapped in at once. The
+response headers the app adds to every page (security policy and the like) are written to
+instance/nginx-headers.conf, so frozen pages carry exactly the same headers.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import click
+from flask import Flask, current_app
+from flask.cli import with_appcontext
+
+from app.page_cache import compress
+from app.sitemap.routes import sitemap_entries
+
+EXTRA_PATHS = ("/sitemap.xml", "/robots.txt")
+PER_RESPONSE_HEADERS = {
+    "content-type",
+    "content-length",
+    "content-encoding",
+    "etag",
+    "vary",
+    "cache-control",
+    "date",
+    "last-modified",
+    "set-cookie",
+}
+
+
+class FreezeError(RuntimeError):
+    """A page did not render as a 200; nothing is swapped in."""
+
+
+def page_file(path: str) -> str:
+    """/ -> index.html, /sell-watch-boston -> sell-watch-boston/index.html, /robots.txt as is."""
+    name = path.strip("/")
+    if not name:
+        return "index.html"
+    return name if "." in name.rsplit("/", 1)[-1] else f"{name}/index.html"
+
+
+def write_variants(target: Path, body: bytes) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(body)
+    for encoding, data in compress(body).items():
+        suffix = ".br" if encoding == "br" else ".gz"
+        target.with_name(target.name + suffix).write_bytes(data)
+
+
+def nginx_headers(headers) -> str:
+    lines = [
+        f'add_header {name} "{value}" always;'
+        for name, value in headers.items()
+        if name.lower() not in PER_RESPONSE_HEADERS
+    ]
+    return "# Written by `flask freeze`: the headers the app adds to every page.\n" + "\n".join(
+        lines
+    )
+
+
+def is_anonymous_page(app: Flask, path: str) -> bool:
+    """Only pages the page cache may keep (so never the sell form and its CSRF token)."""
+    endpoint, _args = app.url_map.bind("localhost").match(path)
+    return getattr(app.view_functions[endpoint], "cache_page", False)
+
+
+def frozen_paths(app: Flask) -> list[str]:
+    with app.app_context():
+        paths = [entry["path"] for entry in sitemap_entries()] + list(EXTRA_PATHS)
+    return [path for path in paths if is_anonymous_page(app, path)]
+
+
+def freeze(app: Flask) -> int:
+    """Render every page into a fresh folder, then swap it in; return the page count."""
+    pages = Path(app.config["PAGES_DIR"])
+    building = pages.with_name("pages.building")
+    shutil.rmtree(building, ignore_errors=True)
+    client = app.test_client()
+    paths = frozen_paths(app)
+    headers = None
+    for path in paths:
+        response = client.get(path)
+        if response.status_code != 200:
+            raise FreezeError(f"{path} answered {response.status_code}; nothing was changed.")
+        write_variants(building / page_file(path), response.get_data())
+        headers = headers or response.headers
+    (pages.parent / "nginx-headers.conf").write_text(nginx_headers(headers) + "\n")
+    retired = pages.with_name("pages.old")
+    shutil.rmtree(retired, ignore_errors=True)
+    if pages.exists():
+        os.replace(pages, retired)
+    os.replace(building, pages)
+    shutil.rmtree(retired, ignore_errors=True)
+    return len(paths)
+
+
+@click.command("freeze")
+@with_appcontext
+def freeze_command() -> None:
+    """Write every anonymous page (and its .gz/.br) to instance/pages/ for nginx."""
+    count = freeze(current_app)
+    click.echo(f"Froze {count} pages into {current_app.config['PAGES_DIR']}.")

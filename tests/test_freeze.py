@@ -1,0 +1,150 @@
+"""flask freeze and the documented nginx front: frozen pages from disk, the rest from the app."""
+
+import getpass
+import gzip
+import http.client
+import shutil
+import socket
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from app import create_app
+from app.freeze import freeze, page_file
+
+ROOT = Path(__file__).resolve().parent.parent
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+
+
+@pytest.fixture
+def frozen_app(content_db, tmp_path):
+    app = create_app(
+        {
+            "ENV_NAME": "testing",
+            "CONTENT_DB": str(content_db),
+            "LEADS_DB": str(tmp_path / "leads.db"),
+            "PAGES_DIR": str(tmp_path / "instance" / "pages"),
+        }
+    )
+    freeze(app)
+    return app
+
+
+@pytest.mark.parametrize(
+    "path, file",
+    [
+        ("/", "index.html"),
+        ("/sell-watch-boston", "sell-watch-boston/index.html"),
+        ("/blog/luxury-watch-market-usa", "blog/luxury-watch-market-usa/index.html"),
+        ("/robots.txt", "robots.txt"),
+    ],
+)
+def test_page_files_are_named_for_try_files(path, file):
+    assert page_file(path) == file
+
+
+def test_freeze_writes_every_anonymous_page_with_compressed_variants(frozen_app):
+    pages = Path(frozen_app.config["PAGES_DIR"])
+    assert (pages / "index.html").read_bytes() == frozen_app.test_client().get("/").get_data()
+    assert (
+        gzip.decompress((pages / "index.html.gz").read_bytes())
+        == (pages / "index.html").read_bytes()
+    )
+    assert (pages / "index.html.br").exists()
+    for name in ("sell-watch-seattle", "sell-cartier-watch", "blog", "terms", "privacy"):
+        assert (pages / name / "index.html").exists(), name
+    assert not (pages / "sell").exists()  # the form carries a CSRF token
+    assert "csrf" not in (pages / "index.html").read_text()
+
+
+def test_freeze_writes_the_apps_headers_for_nginx(frozen_app):
+    headers = (Path(frozen_app.config["PAGES_DIR"]).parent / "nginx-headers.conf").read_text()
+    assert "add_header Content-Security-Policy" in headers
+    assert "ETag" not in headers and "Content-Length" not in headers
+
+
+def test_refreezing_replaces_the_folder_whole(frozen_app):
+    pages = Path(frozen_app.config["PAGES_DIR"])
+    (pages / "stale.html").write_text("old")
+    freeze(frozen_app)
+    assert not (pages / "stale.html").exists()
+    assert sorted(p.name for p in pages.parent.iterdir()) == ["nginx-headers.conf", "pages"]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def nginx_front(frozen_app, tmp_path):
+    """The documented config with its paths and ports pointed at this test's app and files."""
+    upstream = make_server("127.0.0.1", 0, frozen_app, threaded=True)
+    threading.Thread(target=upstream.serve_forever, daemon=True).start()
+    instance = Path(frozen_app.config["PAGES_DIR"]).parent
+    port = free_port()
+    site = (ROOT / "deploy" / "nginx.conf").read_text()
+    site = site.replace("/srv/watchbuyers/instance", str(instance))
+    site = site.replace("/srv/watchbuyers", str(ROOT))
+    site = site.replace("127.0.0.1:8000", f"127.0.0.1:{upstream.server_port}")
+    site = site.replace("listen 80;", f"listen 127.0.0.1:{port};")
+    conf = tmp_path / "nginx.conf"
+    conf.write_text(
+        # Workers read this test's private temp folders, so they run as the test's own user.
+        f"daemon off; user {getpass.getuser()}; pid {tmp_path}/nginx.pid;\n"
+        f"error_log {tmp_path}/error.log;\n"
+        f"events {{}}\nhttp {{ include /etc/nginx/mime.types; access_log off;\n"
+        f"client_body_temp_path {tmp_path}/body; proxy_temp_path {tmp_path}/proxy;\n{site}\n}}\n"
+    )
+    process = subprocess.Popen([NGINX, "-c", str(conf), "-p", str(tmp_path)])
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            time.sleep(0.05)
+    yield port
+    process.terminate()
+    process.wait(timeout=10)
+    upstream.shutdown()
+    upstream.server_close()
+
+
+def get(port, path, headers=None):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        connection.request("GET", path, headers=headers or {})
+        response = connection.getresponse()
+        return response, response.read()
+    finally:
+        connection.close()
+
+
+def test_nginx_serves_frozen_pages_and_passes_the_rest_to_the_app(nginx_front, frozen_app):
+    pages = Path(frozen_app.config["PAGES_DIR"])
+    (pages / "sell-watch-boston" / "index.html").write_text("<p>served from disk</p>")
+    response, body = get(nginx_front, "/sell-watch-boston")
+    assert response.status == 200 and body == b"<p>served from disk</p>"
+    assert "default-src 'self'" in response.getheader("Content-Security-Policy")
+
+    response, body = get(nginx_front, "/sell")
+    assert response.status == 200 and b"csrf-token" in body  # rendered by the app
+
+    response, body = get(nginx_front, "/blog?category=education")
+    assert response.status == 200 and b"served from disk" not in body
+
+    response, _body = get(nginx_front, "/no-such-page")
+    assert response.status == 404
+
+
+def test_nginx_sends_the_precompressed_variant(nginx_front, frozen_app):
+    response, body = get(nginx_front, "/", {"Accept-Encoding": "gzip"})
+    assert response.getheader("Content-Encoding") == "gzip"
+    expected = (Path(frozen_app.config["PAGES_DIR"]) / "index.html").read_bytes()
+    assert gzip.decompress(body) == expected

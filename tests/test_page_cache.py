@@ -1,0 +1,93 @@
+"""The page cache: one render per page and content version, ETags, compressed variants."""
+
+import gzip
+
+import brotli
+import pytest
+from flask import template_rendered
+
+from app import create_app
+from app.content.loader import seed
+
+
+@pytest.fixture
+def renders(app):
+    """The templates rendered while the test runs (a cache hit renders none)."""
+    rendered = []
+
+    def record(_sender, template, context, **_extra):
+        rendered.append(template.name)
+
+    template_rendered.connect(record, app)
+    yield rendered
+    template_rendered.disconnect(record, app)
+
+
+def test_second_request_is_served_without_rendering(client, renders):
+    first = client.get("/sell-watch-boston")
+    assert "locations/city.html" in renders
+    renders.clear()
+    second = client.get("/sell-watch-boston")
+    assert renders == []
+    assert second.get_data() == first.get_data()
+
+
+def test_conditional_request_answers_304(client):
+    etag = client.get("/blog").headers["ETag"]
+    assert etag.startswith('W/"')
+    response = client.get("/blog", headers={"If-None-Match": etag})
+    assert response.status_code == 304
+    assert response.get_data() == b""
+
+
+@pytest.mark.parametrize("encoding, decode", [("br", brotli.decompress), ("gzip", gzip.decompress)])
+def test_cached_pages_are_served_precompressed(client, encoding, decode):
+    plain = client.get("/").get_data()
+    response = client.get("/", headers={"Accept-Encoding": encoding})
+    assert response.headers["Content-Encoding"] == encoding
+    assert "Accept-Encoding" in response.headers["Vary"]
+    assert decode(response.get_data()) == plain
+    assert len(response.get_data()) < len(plain) / 4
+
+
+def test_sell_form_is_never_cached_but_is_compressed(client, renders):
+    client.get("/sell")
+    renders.clear()
+    response = client.get("/sell", headers={"Accept-Encoding": "gzip"})
+    assert "sell/form.html" in renders
+    assert "ETag" not in response.headers
+    assert "no-store" in response.headers["Cache-Control"]
+    assert b"csrf-token" in gzip.decompress(response.get_data())
+
+
+def test_unknown_query_arguments_share_one_cache_entry(client, renders):
+    client.get("/?utm_source=a")
+    renders.clear()
+    client.get("/?utm_source=b&x=1")
+    assert renders == []
+
+
+def test_blog_category_is_part_of_the_key(client):
+    all_posts = client.get("/blog").get_data()
+    filtered = client.get("/blog?category=education").get_data()
+    assert all_posts != filtered
+
+
+def test_not_found_pages_are_not_cached(client, renders):
+    client.get("/no-such-page")
+    renders.clear()
+    assert client.get("/no-such-page").status_code == 404
+    assert "errors/404.html" in renders
+
+
+def test_reseeding_content_is_seen_at_once(tmp_path):
+    database = tmp_path / "content.db"
+    first = create_app({"ENV_NAME": "testing", "CONTENT_DB": str(database)})
+    seed(first)
+    assert b"US Watch Buyers" in first.test_client().get("/terms").get_data()
+    renamed = create_app(
+        {"ENV_NAME": "testing", "CONTENT_DB": str(database), "SITE_NAME": "Renamed Buyers"}
+    )
+    seed(renamed)
+    html = first.test_client().get("/terms").get_data()
+    assert b"Renamed Buyers" in html
