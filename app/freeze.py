@@ -13,8 +13,8 @@ import shutil
 from pathlib import Path
 
 import click
-from flask import Flask, current_app
-from flask.cli import with_appcontext
+from flask import Flask
+from flask.cli import ScriptInfo, pass_script_info
 
 from app.page_cache import compress
 from app.sitemap.routes import sitemap_entries
@@ -101,8 +101,11 @@ def freeze(app: Flask) -> int:
 
 
 @click.command("freeze")
-@with_appcontext
-def freeze_command() -> None:
+@pass_script_info
+def freeze_command(script_info: ScriptInfo) -> None:
     """Write every anonymous page (and its .gz/.br) to instance/pages/ for nginx."""
-    count = freeze(current_app)
-    click.echo(f"Froze {count} pages into {current_app.config['PAGES_DIR']}.")
+    # No app context around the renders: each page must get its own, as a real request does
+    # (per-request state such as island ids lives in `g`).
+    app = script_info.load_app()
+    count = freeze(app)
+    click.echo(f"Froze {count} pages into {app.config['PAGES_DIR']}.")

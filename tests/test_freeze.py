@@ -61,6 +61,14 @@ def test_freeze_writes_every_anonymous_page_with_compressed_variants(frozen_app)
     assert "csrf" not in (pages / "index.html").read_text()
 
 
+def test_freeze_command_writes_each_page_as_a_request_would_render_it(frozen_app):
+    frozen_app.test_cli_runner().invoke(args=["freeze"])
+    pages = Path(frozen_app.config["PAGES_DIR"])
+    for path in ("/sell-watch-boston", "/blog/luxury-watch-market-usa"):
+        expected = frozen_app.test_client().get(path).get_data()
+        assert (pages / page_file(path)).read_bytes() == expected, path
+
+
 def test_freeze_writes_the_apps_headers_for_nginx(frozen_app):
     headers = (Path(frozen_app.config["PAGES_DIR"]).parent / "nginx-headers.conf").read_text()
     assert "add_header Content-Security-Policy" in headers

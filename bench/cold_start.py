@@ -1,0 +1,62 @@
+"""Cold start: seconds from launching gunicorn (documented config) to the first 200 on /.
+
+Why it matters: a new instance behind a load balancer, or a restart after a deploy, serves
+nothing until then. The time covers Python imports, create_app(), the workers' boot and the
+first render of / (which also creates the embedded V8 context of the island renderer).
+Each run starts a fresh master on a fresh port; the median of a few runs is reported (issue 5
+sets no target for it).
+
+    .venv/bin/python bench/cold_start.py [--runs 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import common
+
+
+def one_cold_start(run: int) -> float:
+    """Launch gunicorn and poll / every 5 ms; the clock starts just before the launch."""
+    port = common.free_port()
+    command = common.gunicorn_command(common.SITE_APP, port, f"cold{run}")
+    log = common.results_dir() / f"cold-start-{run}.log"
+    log.unlink(missing_ok=True)
+    started = time.monotonic()
+    process = common.start(command, log)
+    try:
+        common.wait_for(f"http://127.0.0.1:{port}/", timeout=120, process=process, log=log)
+        return time.monotonic() - started
+    finally:
+        common.stop_process(process)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    common.exit_on_sigterm()
+
+    common.section("Cold start: gunicorn launch to first 200 on /")
+    print(f"gunicorn {common.gunicorn_config_args()[1]}")
+    times = [one_cold_start(run) for run in range(1, args.runs + 1)]
+    median = statistics.median(times)
+    print(
+        common.table(
+            ["run", "seconds"],
+            [[i, f"{t:.2f}"] for i, t in enumerate(times, 1)] + [["median", f"{median:.2f}"]],
+        )
+    )
+    common.record_target(
+        "cold start",
+        "launch to first 200 on / (no target)",
+        f"{median:.2f} s median of {len(times)}",
+        "info",
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
