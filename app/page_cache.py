@@ -1,10 +1,12 @@
 """Whole-page cache for anonymous pages, with ETags and precompressed HTML.
 
 Pages identical for every visitor (everything but the sell form) are rendered once per content
-version and kept with their gzip and brotli bodies, so a hit costs a dict lookup, not a render
-and not a compression. The key carries the content database's and the asset manifest's
-modification times: a re-seed or a new build is seen by every process at once, even with the
-per-process SimpleCache. Conditional requests answer 304.
+version and kept with their gzip and brotli bodies. A hit is answered by a small WSGI layer in
+front of Flask: a route match and a cache lookup, no request context, no render and no
+compression, so a cached page costs about what a bare WSGI app returning bytes costs. The key
+carries the content database's and the asset manifest's identity: a re-seed or a new build is
+seen by every process at once, even with the per-process SimpleCache. Conditional requests
+answer 304.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from dataclasses import dataclass
 
 import brotli
 from flask import Flask, Response, current_app, request
+from werkzeug.exceptions import HTTPException
+from werkzeug.wrappers import Request
 
 from app.extensions import cache
 
@@ -69,34 +73,27 @@ def _version(path: str) -> str:
     return f"{stat.st_ino}.{stat.st_mtime_ns}"
 
 
-def current_view() -> Callable | None:
-    return current_app.view_functions.get(request.endpoint)
+def is_cacheable(view: Callable | None, method: str) -> bool:
+    return method in ("GET", "HEAD") and getattr(view, "cache_page", False)
 
 
-def page_key() -> str:
-    config = current_app.config
+def page_key(config, req: Request, view: Callable) -> str:
     version = f"{_version(config['CONTENT_DB'])}:{_version(config['ISLANDS_MANIFEST'])}"
-    query = "&".join(
-        f"{name}={request.args.get(name, '')[:64]}" for name in current_view().cache_query
-    )
-    return f"page:{version}:{request.path}?{query}"
+    query = "&".join(f"{name}={req.args.get(name, '')[:64]}" for name in view.cache_query)
+    return f"page:{version}:{req.path}?{query}"
 
 
-def is_cacheable_request() -> bool:
-    return request.method in ("GET", "HEAD") and getattr(current_view(), "cache_page", False)
-
-
-def preferred_encoding(available) -> str | None:
-    accepted = request.accept_encodings
+def preferred_encoding(req: Request, available) -> str | None:
+    accepted = req.accept_encodings
     for encoding in ENCODINGS:
         if encoding in available and accepted[encoding]:
             return encoding
     return None
 
 
-def page_response(page: CachedPage) -> Response:
+def page_response(page: CachedPage, req: Request) -> Response:
     """The cached page in the encoding the client prefers, or 304 when it already has it."""
-    encoding = preferred_encoding(page.encoded)
+    encoding = preferred_encoding(req, page.encoded)
     response = Response(page.encoded[encoding] if encoding else page.body)
     response.content_type = page.content_type
     if encoding:
@@ -106,21 +103,60 @@ def page_response(page: CachedPage) -> Response:
     response.cache_control.public = True
     response.cache_control.max_age = 0
     response.cache_control.must_revalidate = True
-    return response.make_conditional(request)
+    return response.make_conditional(req)
 
 
-def serve_from_cache() -> Response | None:
-    if not is_cacheable_request():
-        return None
-    page = cache.get(page_key())
-    return page_response(page) if page else None
+class CachedPageServer:
+    """WSGI layer answering cache hits before Flask; everything else passes through.
+
+    Hits are also kept in a small per-process memo, which saves unpickling (SimpleCache) or a
+    round trip (Redis) on every request; keys carry the content version, so it is never stale.
+    """
+
+    MEMO_SIZE = 256
+
+    def __init__(self, app: Flask, wsgi_app):
+        self.app = app
+        self.wsgi_app = wsgi_app
+        self.memo: dict[str, CachedPage] = {}
+
+    def cached(self, key: str) -> CachedPage | None:
+        page = self.memo.get(key)
+        if page is None:
+            page = self.app.extensions["cache"][cache].get(key)
+            if page is not None:
+                if len(self.memo) >= self.MEMO_SIZE:
+                    self.memo.clear()
+                self.memo[key] = page
+        return page
+
+    def lookup(self, req: Request) -> CachedPage | None:
+        try:
+            req.host  # noqa: B018 - checks TRUSTED_HOSTS; a bad Host is Flask's to refuse
+            endpoint, _args = self.app.url_map.bind_to_environ(req.environ).match()
+        except HTTPException:
+            return None
+        view = self.app.view_functions.get(endpoint)
+        if not is_cacheable(view, req.method):
+            return None
+        return self.cached(page_key(self.app.config, req, view))
+
+    def __call__(self, environ, start_response):
+        if environ.get("REQUEST_METHOD") in ("GET", "HEAD"):
+            req = Request(environ)
+            req.trusted_hosts = self.app.config["TRUSTED_HOSTS"]
+            page = self.lookup(req)
+            if page is not None:
+                return page_response(page, req)(environ, start_response)
+        return self.wsgi_app(environ, start_response)
 
 
 def store_in_cache(response: Response) -> Response:
     """Keep a freshly rendered anonymous 200 page, then answer as a hit would."""
-    if not is_cacheable_request() or response.status_code != 200 or response.direct_passthrough:
+    view = current_app.view_functions.get(request.endpoint)
+    if not is_cacheable(view, request.method) or response.status_code != 200:
         return response
-    if response.headers.get("Content-Encoding"):
+    if response.direct_passthrough or response.headers.get("Content-Encoding"):
         return response
     body = response.get_data()
     page = CachedPage(
@@ -129,8 +165,8 @@ def store_in_cache(response: Response) -> Response:
         content_type=response.content_type,
         etag=hashlib.sha256(body).hexdigest()[:32],
     )
-    cache.set(page_key(), page)
-    cached = page_response(page)
+    cache.set(page_key(current_app.config, request, view), page)
+    cached = page_response(page, request)
     for name, value in response.headers.items():
         if name not in cached.headers:
             cached.headers[name] = value
@@ -143,7 +179,7 @@ def compress_html(response: Response) -> Response:
     if not is_html or response.direct_passthrough or "Content-Encoding" in response.headers:
         return response
     body = response.get_data()
-    encoding = preferred_encoding(ENCODINGS) if len(body) >= MIN_COMPRESS_BYTES else None
+    encoding = preferred_encoding(request, ENCODINGS) if len(body) >= MIN_COMPRESS_BYTES else None
     if encoding:
         response.set_data(encode(body, encoding, best=False))
         response.headers["Content-Encoding"] = encoding
@@ -154,5 +190,5 @@ def compress_html(response: Response) -> Response:
 def register(app: Flask) -> None:
     # after_request hooks run last-registered first: store the page before compressing.
     app.after_request(compress_html)
-    app.before_request(serve_from_cache)
     app.after_request(store_in_cache)
+    app.wsgi_app = CachedPageServer(app, app.wsgi_app)

@@ -91,3 +91,26 @@ def test_reseeding_content_is_seen_at_once(tmp_path):
     seed(renamed)
     html = first.test_client().get("/terms").get_data()
     assert b"Renamed Buyers" in html
+
+
+def test_cache_hits_still_refuse_untrusted_hosts(content_db, tmp_path):
+    app = create_app(
+        {
+            "ENV_NAME": "testing",
+            "CONTENT_DB": str(content_db),
+            "LEADS_DB": str(tmp_path / "leads.db"),
+            "TRUSTED_HOSTS": "watches.example",
+        }
+    )
+    client = app.test_client()
+    assert client.get("/", headers={"Host": "watches.example"}).status_code == 200
+    assert client.get("/", headers={"Host": "watches.example"}).status_code == 200
+    assert client.get("/", headers={"Host": "evil.example"}).status_code == 400
+
+
+def test_head_request_for_a_cached_page_has_headers_and_no_body(client):
+    client.get("/terms")
+    response = client.head("/terms")
+    assert response.status_code == 200
+    assert response.headers["ETag"]
+    assert response.get_data() == b""
