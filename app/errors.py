@@ -8,14 +8,19 @@ from app.layout import site_info
 bp = Blueprint("errors", __name__)
 
 
-def not_found_response():
+def not_found_response(
+    template: str = "errors/404.html",
+    title: str = "Page Not Found",
+    description: str = "The page you were looking for does not exist.",
+):
+    """A 404 page that search engines are told not to index (also used for unknown articles)."""
     meta = seo.PageMeta(
-        title=f"Page Not Found | {site_info()['name']}",
-        description="The page you were looking for does not exist.",
+        title=f"{title} | {site_info()['name']}",
+        description=description,
         path=request.path,
         noindex=True,
     )
-    return render_template("errors/404.html", meta=meta), 404
+    return render_template(template, meta=meta), 404
 
 
 @bp.app_errorhandler(404)

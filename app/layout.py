@@ -2,24 +2,31 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
+from functools import wraps
 
 from flask import current_app, g, request, url_for
 
 from app.content import queries
 
 
+def once_per_request(build: Callable[[], object]) -> Callable[[], object]:
+    """Views and the layout both need these; build each once per request, kept in `g`."""
+    key = f"layout_{build.__name__}"
+
+    @wraps(build)
+    def cached():
+        if key not in g:
+            setattr(g, key, build())
+        return getattr(g, key)
+
+    return cached
+
+
+@once_per_request
 def site_info() -> dict:
-    """Configured identity (name, phone, e-mail) merged with the seeded site-wide words.
-
-    Views and the layout both need it; it is built once per request.
-    """
-    if "site_info" not in g:
-        g.site_info = _build_site_info()
-    return g.site_info
-
-
-def _build_site_info() -> dict:
+    """Configured identity (name, phone, e-mail) merged with the seeded site-wide words."""
     config = current_app.config
     return {
         **queries.site(),
@@ -33,6 +40,7 @@ def _build_site_info() -> dict:
     }
 
 
+@once_per_request
 def brand_links() -> list[dict]:
     return [
         {
@@ -46,6 +54,7 @@ def brand_links() -> list[dict]:
     ]
 
 
+@once_per_request
 def city_links() -> list[dict]:
     return [
         {"name": city["city"], "state": city["state"], "url": f"/sell-watch-{city['key']}"}

@@ -3,6 +3,7 @@ from flask import render_template, request
 from app import seo
 from app.blog import bp, posts
 from app.content import queries
+from app.errors import not_found_response
 from app.layout import site_info
 from app.page_cache import cache_page
 
@@ -59,10 +60,8 @@ def article(slug: str):
 
 
 def article_not_found():
-    meta = seo.PageMeta(
-        title=f"Article Not Found | {site_info()['name']} Blog",
+    return not_found_response(
+        "blog/not_found.html",
+        title="Article Not Found",
         description="This article does not exist. Browse our guides to selling a luxury watch.",
-        path=request.path,
-        noindex=True,
     )
-    return render_template("blog/not_found.html", meta=meta), 404
