@@ -114,3 +114,18 @@ def test_head_request_for_a_cached_page_has_headers_and_no_body(client):
     assert response.status_code == 200
     assert response.headers["ETag"]
     assert response.get_data() == b""
+
+
+def test_a_hit_answers_with_the_same_headers_as_the_render(client):
+    sent = {"Accept-Encoding": "gzip, deflate, br"}
+    rendered = client.get("/sell-watch-miami", headers=sent)
+    hit = client.get("/sell-watch-miami", headers=sent)
+    assert hit.get_data() == rendered.get_data()
+    assert sorted(hit.headers.items()) == sorted(rendered.headers.items())
+
+
+def test_a_hit_on_a_new_query_string_keeps_only_the_keyed_arguments(client):
+    client.get("/blog?category=selling-guides")
+    filtered = client.get("/blog?category=selling-guides&utm_source=x").get_data()
+    assert filtered == client.get("/blog?category=selling-guides").get_data()
+    assert filtered != client.get("/blog").get_data()
