@@ -51,6 +51,18 @@ def test_page_has_no_errors_and_no_accessibility_violations(browser, live_server
     assert broken_images == 0
 
 
+@pytest.mark.parametrize("path", ["/", "/blog", "/sell"])
+def test_no_island_code_runs_before_the_first_paint(page, live_server, path):
+    visit(page, live_server, path)
+    first_paint, islands_start = page.evaluate(
+        """() => [
+            performance.getEntriesByName('first-paint')[0].startTime,
+            performance.getEntriesByName('islands:start')[0].startTime,
+        ]"""
+    )
+    assert islands_start >= first_paint
+
+
 def faq_items(page):
     return page.locator("[data-island=FaqAccordion] details")
 
