@@ -45,10 +45,28 @@ export function hydrateAll(root = document) {
   }
 }
 
-// A frame callback runs just before the next paint; a task queued from it runs after that
-// paint. On a slow phone, evaluating React and hydrating would otherwise hold the first paint.
+// On a slow phone, evaluating React and hydrating would otherwise hold the first paint. The
+// browser reports a paint once the frame is on screen; browsers without paint timing wait a
+// frame and a task instead, and one that never reports a paint (a tab opened in the
+// background) still gets its islands after a few seconds.
+const PAINT_FALLBACK_MS = 3000;
+
 function afterFirstPaint(callback) {
-  requestAnimationFrame(() => setTimeout(callback, 0));
+  let started = false;
+  const start = () => {
+    if (started) return;
+    started = true;
+    callback();
+  };
+  if (!PerformanceObserver.supportedEntryTypes?.includes("paint")) {
+    requestAnimationFrame(() => setTimeout(start, 0));
+    return;
+  }
+  new PerformanceObserver((_entries, observer) => {
+    observer.disconnect();
+    start();
+  }).observe({ type: "paint", buffered: true });
+  setTimeout(start, PAINT_FALLBACK_MS);
 }
 
 afterFirstPaint(() => {
