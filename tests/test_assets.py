@@ -1,6 +1,12 @@
 """Built assets: hashed files cached for a year, served precompressed."""
 
 import re
+from pathlib import Path
+
+import pytest
+
+BUILD_DIR = Path(__file__).resolve().parent.parent / "app" / "static" / "build"
+JS_BUDGET_BYTES = 70 * 1024  # issue 5: 70 KB of gzip per content page, as Lighthouse counts KB
 
 
 def fetch(client, url, **kwargs):
@@ -41,3 +47,27 @@ def test_unhashed_static_files_are_not_immutable(client):
     response = fetch(client, "/static/img/logo.svg")
     assert response.status_code == 200
     assert "immutable" not in response.headers["Cache-Control"]
+
+
+def javascript_of(html: str) -> set[str]:
+    """Every built JS file a page can load: its scripts, preloads and island modules, and
+    everything those import, statically or lazily."""
+    pending = set(re.findall(r"/static/build/([\w.-]+\.js)", html))
+    found: set[str] = set()
+    while pending:
+        name = pending.pop()
+        found.add(name)
+        code = (BUILD_DIR / name).read_text()
+        pending |= set(re.findall(r'"\./([\w.-]+\.js)"', code)) - found
+    return found
+
+
+@pytest.mark.parametrize(
+    "path", ["/", "/sell-watch-boston", "/sell-rolex-watch", "/watch-authentication", "/blog",
+             "/blog/complete-guide-watch-condition-grading", "/terms"],
+)  # fmt: skip
+def test_content_pages_ship_at_most_70_kb_of_javascript_gzip(client, path):
+    files = javascript_of(client.get(path).get_data(as_text=True))
+    assert any(name.startswith("react-") for name in files)
+    total = sum((BUILD_DIR / f"{name}.gz").stat().st_size for name in files)
+    assert total <= JS_BUDGET_BYTES, f"{path}: {total:,} B of JS gzip in {sorted(files)}"
