@@ -1170,8 +1170,8 @@ def _case_back(sf, bx: float, by: float, br: float) -> None:
     d.fill(sf, d.Ring(bx, by, br * 0.83, br * 0.78), (40, 42, 48))
 
 
-LANDSCAPE = (600, 1200)
-ARTICLE = (600, 1200)
+LANDSCAPE = (600, 900, 1200)
+ARTICLE = (600, 900, 1200)
 
 CATALOG: tuple[Art, ...] = (
     Art("hero-watch", 1200, 800, (600, 900, 1200), hero_watch),
