@@ -58,6 +58,7 @@ def picture_props(name: str, alt: str, sizes: str, priority: bool = False, class
         "width": record["width"],
         "height": record["height"],
         "src": f"{ART_URL}{name}-{widths[-1]}.jpg",
+        "avifSrcset": srcset("avif"),
         "webpSrcset": srcset("webp"),
         "jpegSrcset": srcset("jpg"),
         "sizes": sizes,

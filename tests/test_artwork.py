@@ -51,15 +51,22 @@ def test_catalog_has_every_required_image_once():
     assert set(names) == REQUIRED
 
 
-def test_every_image_exists_at_every_width_in_both_formats(art_dir):
+def test_every_image_exists_at_every_width_in_every_format(art_dir):
     for art in CATALOG:
         for width in art.widths:
             height = round(width * art.height / art.width)
-            for ext, fmt in (("webp", "WEBP"), ("jpg", "JPEG")):
+            for ext, fmt in (("avif", "AVIF"), ("webp", "WEBP"), ("jpg", "JPEG")):
                 with Image.open(art_dir / f"{art.name}-{width}.{ext}") as im:
                     assert (im.format, im.size) == (fmt, (width, height)), (
                         f"{art.name}-{width}.{ext}"
                     )
+
+
+def test_avif_is_smaller_than_webp_at_every_width(art_dir):
+    for art in CATALOG:
+        for width in art.widths:
+            avif, webp = (art_dir / f"{art.name}-{width}.{ext}" for ext in ("avif", "webp"))
+            assert avif.stat().st_size < webp.stat().st_size, avif.name
 
 
 def test_jpegs_are_progressive(art_dir):

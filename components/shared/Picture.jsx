@@ -1,4 +1,4 @@
-// One responsive image: webp and JPEG sources at the widths the layout needs, explicit size
+// One responsive image: AVIF, WebP and JPEG sources at the widths the layout needs, explicit size
 // (no layout shift), a blurred inline placeholder behind it until it paints, and a visible
 // "Failed to load image" state (set by components/runtime/images.js). Priority images load
 // eagerly with high fetch priority; all others lazily. Jinja renders it too (static markup),
@@ -8,6 +8,7 @@ export default function Picture({
   width,
   height,
   src,
+  avifSrcset,
   webpSrcset,
   jpegSrcset,
   sizes,
@@ -29,6 +30,7 @@ export default function Picture({
         />
       )}
       <picture>
+        <source type="image/avif" srcSet={avifSrcset} sizes={sizes} />
         <source type="image/webp" srcSet={webpSrcset} sizes={sizes} />
         <img
           src={src}
