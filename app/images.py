@@ -7,7 +7,7 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from flask import current_app
+from flask import Flask, current_app
 from markupsafe import Markup
 
 from app.islands import render_static
@@ -30,14 +30,19 @@ def _placeholder_data_uri(path: str) -> str:
     return "data:image/webp;base64," + base64.b64encode(Path(path).read_bytes()).decode()
 
 
-def art_folder() -> Path:
-    return Path(current_app.static_folder) / "img" / "art"
+def art_folder(app: Flask | None = None) -> Path:
+    return Path((app or current_app).static_folder) / "img" / "art"
+
+
+def art_manifest(app: Flask | None = None) -> Path:
+    """Written last by `flask artwork`: it changes whenever the pictures do."""
+    return art_folder(app) / "manifest.json"
 
 
 def image_record(name: str) -> dict:
     folder = art_folder()
     try:
-        catalog = _catalog(str(folder), (folder / "manifest.json").stat().st_mtime_ns)
+        catalog = _catalog(str(folder), art_manifest().stat().st_mtime_ns)
     except FileNotFoundError:
         raise ImageMissing(f"{folder}/manifest.json is missing: run `flask artwork`.") from None
     if name not in catalog:

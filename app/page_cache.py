@@ -2,11 +2,11 @@
 
 Pages identical for every visitor (everything but the sell form) are rendered once per content
 version and kept with their gzip and brotli bodies. A hit is answered by a small WSGI layer in
-front of Flask: a route match and a cache lookup, no request context, no render and no
-compression, so a cached page costs about what a bare WSGI app returning bytes costs. The key
-carries the content database's and the asset manifest's identity: a re-seed or a new build is
-seen by every process at once, even with the per-process SimpleCache. Conditional requests
-answer 304.
+front of Flask: no request context, no render and no compression, so a cached page costs less
+than a bare Flask view returning the same bytes. The key carries the identity of the content
+database, the islands' asset manifest and the artwork manifest: a re-seed, a new build or
+redrawn pictures are seen by every process at once, even with the per-process SimpleCache.
+Conditional requests answer 304.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from werkzeug.http import parse_accept_header, parse_etags
 from werkzeug.wrappers import Request
 
 from app.extensions import cache
+from app.images import art_manifest
 
 MIN_COMPRESS_BYTES = 512
 ENCODINGS = ("br", "gzip")
@@ -98,17 +99,28 @@ def _version(path: str) -> str:
     return f"{stat.st_ino}.{stat.st_mtime_ns}"
 
 
-def content_version(config) -> str:
-    return f"{_version(config['CONTENT_DB'])}:{_version(config['ISLANDS_MANIFEST'])}"
+def version_files(app: Flask) -> tuple[str, ...]:
+    """What a rendered page depends on besides the code: content, islands build and artwork.
+    Worked out on first use and kept: building paths on every hit doubled its cost."""
+    files = app.extensions.get("page_cache_files")
+    if files is None:
+        config = app.config
+        files = (config["CONTENT_DB"], config["ISLANDS_MANIFEST"], str(art_manifest(app)))
+        app.extensions["page_cache_files"] = files
+    return files
+
+
+def content_version(app: Flask) -> str:
+    return ":".join(_version(path) for path in version_files(app))
 
 
 def is_cacheable(view: Callable | None, method: str) -> bool:
     return method in ("GET", "HEAD") and getattr(view, "cache_page", False)
 
 
-def page_key(config, req: Request, view: Callable) -> str:
+def page_key(app: Flask, req: Request, view: Callable) -> str:
     query = "&".join(f"{name}={req.args.get(name, '')[:64]}" for name in view.cache_query)
-    return f"page:{content_version(config)}:{req.path}?{query}"
+    return f"page:{content_version(app)}:{req.path}?{query}"
 
 
 @lru_cache(maxsize=64)
@@ -139,7 +151,7 @@ def page_response(page: CachedPage, req: Request) -> Response:
 class CachedPageServer:
     """WSGI layer answering cache hits before Flask; everything else passes through.
 
-    A hit costs two stat() calls, a dict lookup and prepared headers. The first request for an
+    A hit costs three stat() calls, a dict lookup and prepared headers. The first request for an
     address (Host, path and query as sent) goes the long way: Werkzeug checks the Host against
     TRUSTED_HOSTS, the URL map finds the view, the shared cache gives the page. Hits are then
     remembered per address in a small per-process memo, which also saves unpickling
@@ -165,10 +177,10 @@ class CachedPageServer:
         view = self.app.view_functions.get(endpoint)
         if not is_cacheable(view, req.method):
             return None
-        return self.app.extensions["cache"][cache].get(page_key(self.app.config, req, view))
+        return self.app.extensions["cache"][cache].get(page_key(self.app, req, view))
 
     def cached(self, environ) -> CachedPage | None:
-        version = content_version(self.app.config)
+        version = content_version(self.app)
         address = (
             environ.get("HTTP_HOST") or environ.get("SERVER_NAME"),
             environ.get("PATH_INFO"),
@@ -213,7 +225,7 @@ def store_in_cache(response: Response) -> Response:
         content_type=response.content_type,
         etag=hashlib.sha256(body).hexdigest()[:32],
     )
-    cache.set(page_key(current_app.config, request, view), page)
+    cache.set(page_key(current_app, request, view), page)
     cached = page_response(page, request)
     for name, value in response.headers.items():
         if name not in cached.headers:

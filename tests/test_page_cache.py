@@ -1,6 +1,9 @@
 """The page cache: one render per page and content version, ETags, compressed variants."""
 
 import gzip
+import os
+import shutil
+from pathlib import Path
 
 import brotli
 import pytest
@@ -91,6 +94,23 @@ def test_reseeding_content_is_seen_at_once(tmp_path):
     seed(renamed)
     html = first.test_client().get("/terms").get_data()
     assert b"Renamed Buyers" in html
+
+
+def test_redrawn_artwork_is_seen_at_once(app, renders, tmp_path):
+    """`flask artwork` rewrites its manifest last; pages must not keep pointing at old files."""
+    art = tmp_path / "static" / "img" / "art"
+    shutil.copytree(Path(app.static_folder) / "img" / "art", art)
+    app.static_folder = str(tmp_path / "static")
+    client = app.test_client()
+    client.get("/sell-rolex-watch")
+    renders.clear()
+    client.get("/sell-rolex-watch")
+    assert renders == []
+    redrawn = art / "manifest.json.new"
+    redrawn.write_bytes((art / "manifest.json").read_bytes())
+    os.replace(redrawn, art / "manifest.json")
+    client.get("/sell-rolex-watch")
+    assert "brands/brand.html" in renders
 
 
 def test_cache_hits_still_refuse_untrusted_hosts(content_db, tmp_path):

@@ -22,12 +22,12 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import click
-from flask import current_app
 from flask.cli import with_appcontext
 from PIL import Image
 
 from app.artwork import catalog, draw
 from app.artwork.catalog import CATALOG, Art
+from app.images import art_folder
 
 VERSION = "2"  # bump to force every deployment to redraw
 MANIFEST = "manifest.json"
@@ -145,10 +145,6 @@ def generate(out_dir: Path, force: bool = False, workers: int | None = None) -> 
     return len(CATALOG)
 
 
-def art_dir() -> Path:
-    return Path(current_app.static_folder) / "img" / "art"
-
-
 @click.command("artwork")
 @click.option("--force", is_flag=True, help="Redraw even when the images are up to date.")
 @click.option(
@@ -160,7 +156,7 @@ def art_dir() -> Path:
 @with_appcontext
 def artwork_command(force: bool, workers: int | None) -> None:
     """Draw the site's original illustrations into static/img/art/."""
-    out_dir = art_dir()
+    out_dir = art_folder()
     started = time.perf_counter()
     count = generate(out_dir, force=force, workers=workers)
     if not count:
