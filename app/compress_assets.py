@@ -37,12 +37,11 @@ def files_to_compress(root: str, compressor: Compressor) -> list[str]:
     ]
 
 
-def compress_tree(root: str) -> list[str]:
-    """Write `.br` and `.gz` beside every compressible file under root; returns what it wrote."""
+def compress_tree(root: str) -> None:
+    """Write `.br` and `.gz` beside every compressible file under root."""
     compressor = ZopfliCompressor(quiet=True)
     with ThreadPoolExecutor() as pool:
-        written = pool.map(compressor.compress, files_to_compress(root, compressor))
-        return [path for paths in written for path in paths]
+        list(pool.map(compressor.compress, files_to_compress(root, compressor)))  # raise errors
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -76,6 +76,15 @@ class CachedPage:
         """The client already holds this version (weak comparison, as for any GET)."""
         return bool(if_none_match) and parse_etags(if_none_match).contains_weak(self.etag)
 
+    def answer(self, environ) -> tuple[str, list[tuple[str, str]], bytes]:
+        """Status, headers and body for a request: 304 when the client already holds this
+        version, else the page in the encoding the client prefers."""
+        if self.is_known_to(environ.get("HTTP_IF_NONE_MATCH")):
+            return "304 Not Modified", self.validators(), b""
+        encoding = preferred_encoding(environ.get("HTTP_ACCEPT_ENCODING"), self.encoded)
+        headers, body = self.variant(encoding)
+        return "200 OK", headers, body
+
 
 def encode(body: bytes, encoding: str, best: bool) -> bytes:
     """Best compression for bodies kept in the cache; quick compression for one-off pages."""
@@ -138,16 +147,6 @@ def preferred_encoding(accept_encoding: str | None, available) -> str | None:
     return None
 
 
-def page_response(page: CachedPage, req: Request) -> Response:
-    """The cached page in the encoding the client prefers, or 304 when it already has it."""
-    if page.is_known_to(req.headers.get("If-None-Match")):
-        return Response(status=304, headers=page.validators())
-    headers, body = page.variant(
-        preferred_encoding(req.headers.get("Accept-Encoding"), page.encoded)
-    )
-    return Response(body, headers=headers)
-
-
 class CachedPageServer:
     """WSGI layer answering cache hits before Flask; everything else passes through.
 
@@ -201,13 +200,8 @@ class CachedPageServer:
         page = self.cached(environ) if method in ("GET", "HEAD") else None
         if page is None:
             return self.wsgi_app(environ, start_response)
-        if page.is_known_to(environ.get("HTTP_IF_NONE_MATCH")):
-            start_response("304 Not Modified", page.validators())
-            return []
-        headers, body = page.variant(
-            preferred_encoding(environ.get("HTTP_ACCEPT_ENCODING"), page.encoded)
-        )
-        start_response("200 OK", headers)
+        status, headers, body = page.answer(environ)
+        start_response(status, headers)
         return [] if method == "HEAD" else [body]
 
 
@@ -226,7 +220,8 @@ def store_in_cache(response: Response) -> Response:
         etag=hashlib.sha256(body).hexdigest()[:32],
     )
     cache.set(page_key(current_app, request, view), page)
-    cached = page_response(page, request)
+    status, headers, body = page.answer(request.environ)
+    cached = Response(body, status=status, headers=headers)
     for name, value in response.headers.items():
         if name not in cached.headers:
             cached.headers[name] = value

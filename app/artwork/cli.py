@@ -163,7 +163,7 @@ def artwork_command(force: bool, workers: int | None) -> None:
         version = generator_version()
         click.echo(f"Artwork in {out_dir} is up to date (version {version}); --force redraws it.")
         return
-    files = [p for p in out_dir.iterdir() if p.suffix in (".avif", ".webp", ".jpg")]
+    files = [p for p in out_dir.iterdir() if p.suffix.lstrip(".") in FORMATS]
     size = sum(p.stat().st_size for p in files)
     click.echo(
         f"Drew {count} images into {out_dir}: {len(files)} files, {size / 1024:.0f} KB, "
