@@ -21,7 +21,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from contextlib import contextmanager, suppress
+from contextlib import ExitStack, contextmanager, suppress
 from functools import cache
 from pathlib import Path
 
@@ -182,6 +182,18 @@ def running(command: list[str], log: Path, ready_url: str, env: dict | None = No
         yield process
     finally:
         stop_process(process)
+
+
+def site_for(stack: ExitStack, given: str | None) -> str:
+    """The site to measure: the one given, or the site under gunicorn started for the with-block
+    that `stack` belongs to (its log is results/site.log)."""
+    if given:
+        return given
+    port = free_port()
+    site = f"http://127.0.0.1:{port}"
+    command = gunicorn_command(SITE_APP, port, "site")
+    stack.enter_context(running(command, results_dir() / "site.log", site + "/"))
+    return site
 
 
 def exit_on_sigterm() -> None:

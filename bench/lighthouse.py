@@ -336,14 +336,7 @@ def main() -> int:
                              text=True, check=False).stdout.strip()  # fmt: skip
     print(f"lighthouse {version}, {common.machine_note()}")
     with ExitStack() as stack:
-        site = args.site
-        if not site:
-            port = common.free_port()
-            site = f"http://127.0.0.1:{port}"
-            command = common.gunicorn_command(common.SITE_APP, port, "site")
-            log = common.results_dir() / "site.log"
-            stack.enter_context(common.running(command, log, site + "/"))
-        results = measure(site, args.pages)
+        results = measure(common.site_for(stack, args.site), args.pages)
     print()
     print_results(results)
     return 0

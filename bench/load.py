@@ -446,15 +446,7 @@ def main() -> int:
     print(f"gunicorn {common.gunicorn_config_args()[1]} for both site and bare")
     print(common.machine_note())
     with ExitStack() as stack:
-        site = args.site
-        if not site:
-            port = common.free_port()
-            site = f"http://127.0.0.1:{port}"
-            command = common.gunicorn_command(common.SITE_APP, port, "site")
-            stack.enter_context(
-                common.running(command, common.results_dir() / "site.log", site + "/")
-            )
-        targets, skipped = start_servers(stack, site)
+        targets, skipped = start_servers(stack, common.site_for(stack, args.site))
         results = measure(targets, args.duration, skipped)
     print()
     print_results(results, skipped, list(targets))
