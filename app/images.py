@@ -20,12 +20,12 @@ class ImageMissing(RuntimeError):
 
 
 @lru_cache(maxsize=4)
-def _catalog(folder: str, mtime_ns: int) -> dict:
-    return json.loads((Path(folder) / "manifest.json").read_text(encoding="utf-8"))["images"]
+def _catalog(manifest: str, version: int) -> dict:
+    return json.loads(Path(manifest).read_text(encoding="utf-8"))["images"]
 
 
 @lru_cache(maxsize=256)
-def _placeholder_data_uri(path: str) -> str:
+def _placeholder_data_uri(path: str, version: int) -> str:
     """Tiny enough (a few hundred bytes) to inline, saving a request per image."""
     return "data:image/webp;base64," + base64.b64encode(Path(path).read_bytes()).decode()
 
@@ -39,12 +39,17 @@ def art_manifest(app: Flask | None = None) -> Path:
     return art_folder(app) / "manifest.json"
 
 
-def image_record(name: str) -> dict:
-    folder = art_folder()
+def artwork_version() -> int:
+    """The manifest's mtime: the memoised catalog and placeholders are keyed by it, so a redraw
+    is read afresh."""
     try:
-        catalog = _catalog(str(folder), art_manifest().stat().st_mtime_ns)
+        return art_manifest().stat().st_mtime_ns
     except FileNotFoundError:
-        raise ImageMissing(f"{folder}/manifest.json is missing: run `flask artwork`.") from None
+        raise ImageMissing(f"{art_manifest()} is missing: run `flask artwork`.") from None
+
+
+def image_record(name: str) -> dict:
+    catalog = _catalog(str(art_manifest()), artwork_version())
     if name not in catalog:
         raise ImageMissing(f"No artwork named {name!r}: add it to app/artwork/catalog.py.")
     return catalog[name]
@@ -67,7 +72,9 @@ def picture_props(name: str, alt: str, sizes: str, priority: bool = False, class
         "webpSrcset": srcset("webp"),
         "jpegSrcset": srcset("jpg"),
         "sizes": sizes,
-        "placeholder": _placeholder_data_uri(str(art_folder() / f"{name}-placeholder.webp")),
+        "placeholder": _placeholder_data_uri(
+            str(art_folder() / f"{name}-placeholder.webp"), artwork_version()
+        ),
         "priority": priority,
         "className": class_name,
     }
