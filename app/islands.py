@@ -16,6 +16,7 @@ from pathlib import Path
 
 from flask import current_app, g
 from markupsafe import Markup, escape
+from py_mini_racer import MiniRacer
 
 from app import assets
 
@@ -55,8 +56,6 @@ class IslandRenderer:
         return source.decode("utf-8")
 
     def _load(self):
-        from py_mini_racer import MiniRacer
-
         source = self._read_bundle()
         context = MiniRacer()
         try:
