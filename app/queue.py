@@ -1,14 +1,23 @@
 """The one way the web app hands work to the worker: jobs named by their dotted path.
 
 With REDIS_URL set, Flask-RQ binds a queue and `flask rq worker --with-scheduler` runs the jobs
-in `worker.jobs` (retried with backoff). Without it, the same functions are looked up by the
-same names and run here, right after the lead is saved. The app never imports `worker`: it
-only names its jobs, as RQ itself does, so dependencies point one way (worker -> app).
-Either way the lead is already committed, so a Redis outage only delays the work:
-`flask leads requeue` queues whatever is still pending.
+in `worker.jobs` (retried with backoff). Without it (the embedded default), the same functions
+are looked up by the same names and run by one background thread per process, after the
+seller's answer has gone. The app never imports `worker`: it only names its jobs, as RQ itself
+does, so dependencies point one way (worker -> app). Either way the lead is committed first,
+so an outage or a crash only delays the work: see InProcessRunner, and `flask leads requeue`.
 """
 
 from __future__ import annotations
+
+import atexit
+import fcntl
+import os
+import queue
+import threading
+from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from flask import Flask, current_app
 from redis.exceptions import RedisError
@@ -17,18 +26,25 @@ from rq.job import Dependency
 from rq.utils import import_attribute
 
 from app.extensions import rq
+from app.leads import store
 
 JOB_TIMEOUT = 300
 PROCESS_PHOTOS = "worker.jobs.process_photos"
 NOTIFY_STAFF = "worker.jobs.notify_staff"
 SEND_CONVERSIONS = "worker.jobs.send_conversions"
 LEAD_JOBS = (PROCESS_PHOTOS, NOTIFY_STAFF, SEND_CONVERSIONS)  # the order they run in-process
+STALE_AFTER = timedelta(minutes=2)  # in-process work of a live process is done well before
+EXIT_GRACE_SECONDS = 20  # within gunicorn's graceful_timeout
 
 
 def init_app(app: Flask) -> None:
-    """Bind Flask-RQ when REDIS_URL is set (its connection is derived in app.config)."""
+    """Bind Flask-RQ when REDIS_URL is set (its connection is derived in app.config);
+    otherwise give the app its in-process runner, started on first use in each process."""
     if app.config["REDIS_URL"]:
         rq.init_app(app)
+    else:
+        app.extensions["lead_work"] = InProcessRunner(app)
+        app.before_request(app.extensions["lead_work"].ensure_started)
 
 
 def uses_queue() -> bool:
@@ -41,17 +57,16 @@ def retry_policy() -> Retry:
 
 
 def enqueue_lead_work(lead_id: int) -> bool:
-    """Queue (or run in-process) a lead's three jobs; False if Redis could not take them."""
+    """Hand a lead's three jobs over; False if Redis could not take them (the lead is kept)."""
     if not uses_queue():
-        run_lead_work(lead_id)
+        current_app.extensions["lead_work"].submit(lead_id)
         return True
     options = {"retry": retry_policy(), "job_timeout": JOB_TIMEOUT}
-    queue = rq.queue
     try:
-        photos = queue.enqueue(PROCESS_PHOTOS, lead_id, **options)
+        photos = rq.queue.enqueue(PROCESS_PHOTOS, lead_id, **options)
         after_photos = Dependency(jobs=[photos], allow_failure=True)
-        queue.enqueue(NOTIFY_STAFF, lead_id, depends_on=after_photos, **options)
-        queue.enqueue(SEND_CONVERSIONS, lead_id, **options)
+        rq.queue.enqueue(NOTIFY_STAFF, lead_id, depends_on=after_photos, **options)
+        rq.queue.enqueue(SEND_CONVERSIONS, lead_id, **options)
     except RedisError as error:
         current_app.logger.warning(
             "Lead %s saved but not queued (%s); `flask leads requeue` will queue it.",
@@ -63,9 +78,94 @@ def enqueue_lead_work(lead_id: int) -> bool:
 
 
 def run_lead_work(lead_id: int) -> None:
-    """Run the jobs here and now, in order; a failure is logged and left pending for requeue."""
+    """Run the jobs here and now, in order; a failure is logged and left pending."""
     for name in LEAD_JOBS:
         try:
             import_attribute(name)(lead_id)
         except Exception:
             current_app.logger.exception("Lead %s: %s failed; it stays pending.", lead_id, name)
+
+
+@contextmanager
+def sweep_lock(leads_db: str):
+    """True for the one process at a time that may sweep (a lock file beside leads.db)."""
+    path = Path(leads_db).with_name(Path(leads_db).name + ".sweep-lock")
+    with open(path, "a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+class InProcessRunner:
+    """The embedded default's job runner: one thread per process, started lazily (after any
+    fork), that runs each lead's jobs after the response. Work a crash interrupted stays
+    pending in leads.db; each new process sweeps it up at start-up (leads older than
+    STALE_AFTER, so another live process's fresh work is left alone) and once more after
+    STALE_AFTER for leads made just before it started. One process sweeps at a time."""
+
+    def __init__(self, app: Flask):
+        self.app = app
+        self.queue: queue.Queue[tuple[str, object]] = queue.Queue()
+        self.owner_pid: int | None = None
+        self.start_lock = threading.Lock()
+
+    def submit(self, lead_id: int) -> None:
+        self.ensure_started()
+        self.queue.put(("lead", lead_id))
+
+    def ensure_started(self) -> None:
+        if self.owner_pid == os.getpid():
+            return
+        with self.start_lock:
+            if self.owner_pid == os.getpid():
+                return
+            started = datetime.now(UTC)
+            self.queue = queue.Queue()  # a forked child starts with its own, empty queue
+            self.queue.put(("sweep", started - STALE_AFTER))
+            later = threading.Timer(
+                STALE_AFTER.total_seconds(), self.queue.put, [("sweep", started)]
+            )
+            later.daemon = True
+            later.start()
+            threading.Thread(target=self.run, name="lead-work", daemon=True).start()
+            self.owner_pid = os.getpid()
+            atexit.register(self.wait_until_idle, EXIT_GRACE_SECONDS)
+
+    def run(self) -> None:
+        while True:
+            kind, value = self.queue.get()
+            try:
+                with self.app.app_context():
+                    if kind == "sweep":
+                        self.sweep(value)
+                    else:
+                        run_lead_work(value)
+            except Exception:
+                self.app.logger.exception("In-process %s %s failed.", kind, value)
+            finally:
+                self.queue.task_done()
+
+    def sweep(self, created_before: datetime) -> None:
+        """Run the pending work of leads made before `created_before`, if no one else is."""
+        if not Path(self.app.config["LEADS_DB"]).exists():
+            return  # no lead was ever saved here
+        with sweep_lock(self.app.config["LEADS_DB"]) as allowed:
+            if not allowed:
+                return
+            cutoff = created_before.isoformat(timespec="seconds")
+            for lead in store.leads_with_pending_work(created_before=cutoff):
+                current_app.logger.info("Lead %s: picking up its pending work.", lead["id"])
+                run_lead_work(lead["id"])
+
+    def wait_until_idle(self, timeout: float | None = None) -> bool:
+        """Block until every submitted lead's work has run (tests, and a graceful exit)."""
+        with self.queue.all_tasks_done:
+            return self.queue.all_tasks_done.wait_for(
+                lambda: not self.queue.unfinished_tasks, timeout
+            )

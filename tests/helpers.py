@@ -121,3 +121,8 @@ class HttpReceiver:
             time.sleep(0.05)
         assert len(self.requests) >= count, f"{len(self.requests)} of {count} calls arrived"
         return self.requests
+
+
+def lead_work_done(app, timeout: float = 60) -> None:
+    """Wait for the in-process runner (no Redis) to finish every lead submitted so far."""
+    assert app.extensions["lead_work"].wait_until_idle(timeout), "lead work still running"

@@ -14,7 +14,15 @@ from aiosmtpd.controller import Controller
 
 from app.leads import store
 from tests.data.photos import photo_bytes
-from tests.helpers import JSON, SmtpInbox, finished_lead, free_port, post, wait_until
+from tests.helpers import (
+    JSON,
+    SmtpInbox,
+    finished_lead,
+    free_port,
+    lead_work_done,
+    post,
+    wait_until,
+)
 
 
 @cache
@@ -134,6 +142,7 @@ def test_smtp_down_keeps_the_lead_pending_in_process(make_app):
         SMTP_USE_TLS="0",
     )
     assert post(app.test_client(), headers=JSON).status_code == 200
+    lead_work_done(app)
     with app.app_context():
         [lead] = store.list_leads()
     assert lead["full_name"] == "Jane Doe"

@@ -4,11 +4,12 @@ import csv
 import sqlite3
 
 from app.leads import store
-from tests.helpers import JSON, photo, post
+from tests.helpers import JSON, lead_work_done, photo, post
 
 
 def add_lead(client, **fields):
     assert post(client, fields, [photo()], headers=JSON).get_json()["success"]
+    lead_work_done(client.application)
 
 
 def test_leads_db_uses_wal_and_unique_event_ids(app, client):

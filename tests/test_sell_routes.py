@@ -9,7 +9,7 @@ import pytest
 from app.leads import store
 from tests.data.photos import photo_bytes
 from tests.data.validation_cases import VALID
-from tests.helpers import JSON, csrf_token, island_props, page_html, photo, post
+from tests.helpers import JSON, csrf_token, island_props, lead_work_done, page_html, photo, post
 
 
 def test_sell_page_has_three_numbered_sections_and_submit(client):
@@ -197,6 +197,7 @@ def test_duplicate_event_id_stores_one_lead_and_answers_success(client, app):
     first = post(client, fields, [photo()], headers=JSON)
     second = post(client, fields, [photo()], headers=JSON)
     assert first.get_json()["success"] and second.get_json()["success"]
+    lead_work_done(app)
     with app.app_context():
         assert len(store.list_leads()) == 1
         assert len(list(store.incoming_dir().iterdir())) == 0  # processed, duplicate discarded

@@ -10,7 +10,7 @@ import click
 from flask.cli import AppGroup
 
 from app.leads import store
-from app.queue import enqueue_lead_work, uses_queue
+from app.queue import enqueue_lead_work, run_lead_work, uses_queue
 
 leads_command = AppGroup("leads", help="Read leads and requeue their pending work.")
 
@@ -74,11 +74,14 @@ def requeue_command() -> None:
     if not leads:
         click.echo("Nothing to requeue: every lead's work is done.")
         return
-    verb = "Queued" if uses_queue() else "Ran"
     for lead in leads:
-        if not enqueue_lead_work(lead["id"]):
+        if not uses_queue():
+            run_lead_work(lead["id"])
+            click.echo(f"Ran lead #{lead['id']} ({status(lead)}).")
+        elif enqueue_lead_work(lead["id"]):
+            click.echo(f"Queued lead #{lead['id']} ({status(lead)}).")
+        else:
             raise click.ClickException("Redis is unreachable; nothing more was queued.")
-        click.echo(f"{verb} lead #{lead['id']} ({status(lead)}).")
 
 
 @leads_command.command("backup")

@@ -179,10 +179,12 @@ def pending_work(lead: dict) -> list[str]:
     return [column for column in WORK_COLUMNS if not lead.get(column)]
 
 
-def leads_with_pending_work() -> list[dict]:
+def leads_with_pending_work(created_before: str | None = None) -> list[dict]:
+    """Leads with work not done yet, oldest first; only those created before a time if given."""
     conditions = " OR ".join(f"{column} IS NULL" for column in WORK_COLUMNS)
+    query = f"SELECT * FROM leads WHERE ({conditions}) AND created_at < ? ORDER BY id"
     with connect() as db:
-        rows = db.execute(f"SELECT * FROM leads WHERE {conditions} ORDER BY id").fetchall()
+        rows = db.execute(query, (created_before or "9999",)).fetchall()
     return [dict(row) for row in rows]
 
 
