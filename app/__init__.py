@@ -22,7 +22,6 @@ from app import (
     sell,
     sitemap,
 )
-from app.artwork.cli import artwork_command
 from app.config import (
     check_production_settings,
     config_class,
@@ -33,6 +32,7 @@ from app.config import (
 from app.content import loader, queries
 from app.extensions import cache, csrf
 from app.freeze import freeze_command
+from app.image_variants import images_command
 from app.leads.cli import leads_command
 
 
@@ -92,6 +92,6 @@ def register_template_helpers(app: Flask) -> None:
 
 def register_commands(app: Flask) -> None:
     app.cli.add_command(loader.seed_command)
-    app.cli.add_command(artwork_command)
+    app.cli.add_command(images_command)
     app.cli.add_command(freeze_command)
     app.cli.add_command(leads_command)

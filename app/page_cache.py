@@ -4,8 +4,8 @@ Pages identical for every visitor (everything but the sell form) are rendered on
 version and kept with their gzip and brotli bodies. A hit is answered by a small WSGI layer in
 front of Flask: no request context, no render and no compression, so a cached page costs less
 than a bare Flask view returning the same bytes. The key carries the identity of the content
-database, the islands' asset manifest and the artwork manifest: a re-seed, a new build or
-redrawn pictures are seen by every process at once, even with the per-process SimpleCache.
+database, the islands' asset manifest and the images' manifest: a re-seed, a new build or
+re-derived pictures are seen by every process at once, even with the per-process SimpleCache.
 Conditional requests answer 304.
 """
 
@@ -109,7 +109,7 @@ def _version(path: str) -> str:
 
 
 def version_files(app: Flask) -> tuple[str, ...]:
-    """What a rendered page depends on besides the code: content, islands build and artwork.
+    """What a rendered page depends on besides the code: content, islands build and images.
     Worked out on first use and kept: building paths on every hit doubled its cost."""
     files = app.extensions.get("page_cache_files")
     if files is None:

@@ -93,8 +93,8 @@ def test_reseeding_content_is_seen_at_once(make_app, tmp_path):
     assert b"Renamed Buyers" in html
 
 
-def test_redrawn_artwork_is_seen_at_once(app, renders, tmp_path):
-    """`flask artwork` rewrites its manifest last; pages must not keep pointing at old files."""
+def test_rederived_images_are_seen_at_once(app, renders, tmp_path):
+    """`flask images` rewrites its manifest last; pages must not keep pointing at old files."""
     art = tmp_path / "static" / "img" / "art"
     shutil.copytree(Path(app.static_folder) / "img" / "art", art)
     app.static_folder = str(tmp_path / "static")

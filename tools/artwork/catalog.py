@@ -8,8 +8,8 @@ from dataclasses import dataclass, replace
 
 from PIL import Image, ImageDraw
 
-from app.artwork import draw as d
-from app.artwork.draw import (
+from tools.artwork import draw as d
+from tools.artwork.draw import (
     BLACK,
     CARBON,
     CREAM,
@@ -34,12 +34,11 @@ from app.artwork.draw import (
 
 @dataclass(frozen=True)
 class Art:
-    """One picture: its file name stem, natural size, display widths and painter."""
+    """One picture: its name (its master's file name stem), natural size and painter."""
 
     name: str
     width: int
     height: int
-    widths: tuple[int, ...]
     paint: Callable[[Canvas], None]
 
     def render(self) -> Image.Image:
@@ -1170,40 +1169,34 @@ def _case_back(sf, bx: float, by: float, br: float) -> None:
     d.fill(sf, d.Ring(bx, by, br * 0.83, br * 0.78), (40, 42, 48))
 
 
-LANDSCAPE = (600, 900, 1200)
-ARTICLE = (600, 900, 1200)
-
 CATALOG: tuple[Art, ...] = (
-    Art("hero-watch", 1200, 800, (600, 900, 1200), hero_watch),
-    Art("brand-rolex", 1200, 800, LANDSCAPE, brand_rolex),
-    Art("brand-patek-philippe", 1200, 800, LANDSCAPE, brand_patek),
-    Art("brand-audemars-piguet", 1200, 800, LANDSCAPE, brand_ap),
-    Art("brand-richard-mille", 1200, 800, LANDSCAPE, brand_rm),
-    Art("brand-vacheron-constantin", 1200, 800, LANDSCAPE, brand_vc),
-    Art("brand-fp-journe", 1200, 800, LANDSCAPE, brand_journe),
-    Art("brand-cartier", 1200, 800, LANDSCAPE, brand_cartier),
-    Art("auth-inspection", 1200, 800, LANDSCAPE, auth_inspection),
+    Art("hero-watch", 1200, 800, hero_watch),
+    Art("brand-rolex", 1200, 800, brand_rolex),
+    Art("brand-patek-philippe", 1200, 800, brand_patek),
+    Art("brand-audemars-piguet", 1200, 800, brand_ap),
+    Art("brand-richard-mille", 1200, 800, brand_rm),
+    Art("brand-vacheron-constantin", 1200, 800, brand_vc),
+    Art("brand-fp-journe", 1200, 800, brand_journe),
+    Art("brand-cartier", 1200, 800, brand_cartier),
+    Art("auth-inspection", 1200, 800, auth_inspection),
     *(
-        Art(f"purchase-{i + 1}", 800, 800, (400, 800), _flatlay(w, bg, tilt))
+        Art(f"purchase-{i + 1}", 800, 800, _flatlay(w, bg, tilt))
         for i, (w, bg, tilt) in enumerate(
             zip(PURCHASES, PURCHASE_BACKGROUNDS, PURCHASE_TILTS, strict=True)
         )
     ),
-    Art("article-where-to-sell-rolex-usa-2025-guide", 1200, 630, ARTICLE, art_where_to_sell),
-    Art("article-complete-guide-selling-rolex-usa", 1200, 630, ARTICLE, art_complete_guide_rolex),
-    Art("article-luxury-watch-market-usa", 1200, 630, ARTICLE, art_market_usa),
-    Art("article-authenticate-vintage-omega-speedmaster", 1200, 630, ARTICLE, art_speedmaster),
-    Art(
-        "article-patek-philippe-vs-audemars-piguet-investment", 1200, 630, ARTICLE, art_patek_vs_ap
-    ),
-    Art("article-watch-market-trends-usa-2025", 1200, 630, ARTICLE, art_trends),
-    Art("article-complete-guide-watch-condition-grading", 1200, 630, ARTICLE, art_grading),
+    Art("article-where-to-sell-rolex-usa-2025-guide", 1200, 630, art_where_to_sell),
+    Art("article-complete-guide-selling-rolex-usa", 1200, 630, art_complete_guide_rolex),
+    Art("article-luxury-watch-market-usa", 1200, 630, art_market_usa),
+    Art("article-authenticate-vintage-omega-speedmaster", 1200, 630, art_speedmaster),
+    Art("article-patek-philippe-vs-audemars-piguet-investment", 1200, 630, art_patek_vs_ap),
+    Art("article-watch-market-trends-usa-2025", 1200, 630, art_trends),
+    Art("article-complete-guide-watch-condition-grading", 1200, 630, art_grading),
     Art(
         "article-best-places-sell-patek-philippe-usa-2025",
         1200,
         630,
-        ARTICLE,
         art_best_places_patek,
     ),
-    Art("og-default", 1200, 630, (1200,), og_default),
+    Art("og-default", 1200, 630, og_default),
 )

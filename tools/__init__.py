@@ -1,0 +1,1 @@
+"""Maintainers' tools, run by hand from the repository root; app/ and worker/ never import them."""

@@ -1,0 +1,10 @@
+"""The drawing program behind the site's original illustrations (a maintainer's tool).
+
+``python -m tools.artwork content/images`` paints every picture of catalog.py at its natural
+size and writes it as a lossless WebP master; the masters are committed, and the app's
+``flask images`` derives the served variants from them. Nothing the web app or the worker
+imports touches this package.
+
+draw.py holds the drawing primitives (supersampled canvas, gradients, watch parts), catalog.py
+the list of pictures and how each is composed.
+"""
