@@ -217,11 +217,11 @@ WEBP = photo_bytes(size=(400, 300), fmt="WEBP")
 @pytest.mark.parametrize(
     "content, name, message",
     [
-        (SVG, "watch.svg", "is not a PNG, JPG or WebP image"),
-        (SVG, "watch.jpg", "is not a PNG, JPG or WebP image"),
-        (HTML, "watch.png", "is not a PNG, JPG or WebP image"),
-        (b"<?php system($_GET['c']); ?>", "watch.jpg.php", "is not a PNG, JPG or WebP image"),
-        (b"GIF89a" + b"\x00" * 50, "watch.gif", "is not a PNG, JPG or WebP image"),
+        (SVG, "watch.svg", "is not a PNG, JPEG, WebP or HEIC photo"),
+        (SVG, "watch.jpg", "is not a PNG, JPEG, WebP or HEIC photo"),
+        (HTML, "watch.png", "is not a PNG, JPEG, WebP or HEIC photo"),
+        (b"<?php system($_GET['c']); ?>", "watch.jpg.php", "is not a PNG, JPEG, WebP or HEIC"),
+        (b"GIF89a" + b"\x00" * 50, "watch.gif", "is not a PNG, JPEG, WebP or HEIC photo"),
         (b"\xff\xd8\xff\xe0" + HTML, "watch.jpg", "is damaged or incomplete"),
         (JPEG[: len(JPEG) // 2], "half.jpg", "is damaged or incomplete"),
         (PNG[: len(PNG) // 2], "half.png", "is damaged or incomplete"),

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from app.content import queries
-from app.content.loader import ContentError, read_article, seed
+from app.content.loader import ContentError, link_answers, read_article, seed
 from app.extensions import cache
 
 CONTENT = Path(__file__).resolve().parent.parent / "content"
@@ -124,3 +124,20 @@ def test_categories_come_from_articles_newest_first(app):
     assert dates == sorted(dates, reverse=True)
     assert categories[0] == articles[0]["category"]
     assert len(categories) == len(set(a["category"] for a in articles))
+
+
+def test_answer_links_become_parts_and_plain_text():
+    faq = link_answers({"answer": "Submit it on [our sell form](/sell) today."})
+    assert faq["answer"] == "Submit it on our sell form today."
+    assert faq["answer_parts"] == [
+        {"text": "Submit it on "},
+        {"text": "our sell form", "href": "/sell"},
+        {"text": " today."},
+    ]
+
+
+def test_only_site_paths_become_links_in_answers():
+    answer = "See [this](https://a.example), [that](//b.example) or [it](javascript:alert(1))."
+    faq = link_answers({"answer": answer})
+    assert faq["answer"] == answer
+    assert faq["answer_parts"] == [{"text": answer}]

@@ -145,14 +145,14 @@ def test_article_has_blog_posting_and_breadcrumb(client):
 def test_home_has_every_section_the_spec_lists(client):
     html = client.get("/").get_data(as_text=True)
     for text in (
-        "Get Instant Valuation",
+        "Get Your Free Valuation",
         "100% Secure",
-        "Instant Payment",
+        "Same-Day Payment",
         "USA Wide",
         "Best Prices",
         "Movement Verification",
         "People Also Ask",
-        "Get Instant Quote",
+        "Get a Free Quote",
         "Speak to Expert",
         "How to Sell Your Luxury Watch",
     ):
@@ -184,7 +184,7 @@ def test_brand_page_lists_eight_models_and_links_to_prefilled_form(client):
     models = html.split('id="models"')[1].split("</section>")[0]
     assert models.count("<li") == 8
     assert 'href="/sell?brand=F.P.%20Journe"' in html
-    assert "20-35%" in html and "24hr" in html and "100%" in html
+    assert "20-35%" in html and "24-48h" in html and "100%" in html
 
 
 def test_legal_pages_show_last_updated_and_required_sections(client):

@@ -19,7 +19,7 @@ def test_sell_page_has_three_numbered_sections_and_submit(client):
     ):
         assert re.search(rf">{number}</span>.*?{number}\. </span>{title}</h2>", html, re.S)
     assert 'type="submit"' in html
-    assert "PNG, JPG or JPEG up to 10MB each" in html
+    assert "PNG, JPEG, WebP or HEIC up to 10MB each" in html
     for tip in ("dial, face-on", "caseback", "clasp", "serial between the lugs", "papers"):
         assert tip in html
 
@@ -222,7 +222,8 @@ def test_ten_photos_are_accepted(client, app):
 def test_text_file_named_jpg_is_refused_by_content(client):
     fake = (io.BytesIO(b"just some notes, not a photo\n" * 20), "notes.jpg")
     response = post(client, photos=[fake], headers=JSON)
-    assert response.get_json()["errors"] == {"photos": "notes.jpg is not a PNG, JPG or WebP image."}
+    message = "notes.jpg is not a PNG, JPEG, WebP or HEIC photo."
+    assert response.get_json()["errors"] == {"photos": message}
 
 
 @pytest.mark.parametrize("fmt", ["PNG", "WEBP"])

@@ -45,6 +45,7 @@ ARTICLE_TAGS = [
 ARTICLE_ATTRIBUTES = {"a": ["href", "title"], "th": ["scope"]}
 WORDS_PER_MINUTE = 200
 FRONT_MATTER = re.compile(r"\A\+\+\+\n(.*?)\n\+\+\+\n(.*)\Z", re.DOTALL)
+ANSWER_LINK = re.compile(r"\[([^\[\]]+)\]\((/(?!/)[^()\s]*)\)")  # site paths only, not //host
 
 
 class ContentError(ValueError):
@@ -132,6 +133,35 @@ def sanitise_bodies(value):
     return value
 
 
+def answer_parts(answer: str) -> list[dict]:
+    """An answer as runs of text and site links, for the FAQ island to render without HTML."""
+    parts, end = [], 0
+    for match in ANSWER_LINK.finditer(answer):
+        if match.start() > end:
+            parts.append({"text": answer[end : match.start()]})
+        parts.append({"text": match.group(1), "href": match.group(2)})
+        end = match.end()
+    if end < len(answer):
+        parts.append({"text": answer[end:]})
+    return parts
+
+
+def link_answers(value):
+    """Every `answer` may link a page as `[words](/path)`: kept as parts, and as plain text.
+
+    Answers stay plain text in content/ (nothing to sanitise), yet a reader can follow a link.
+    """
+    if isinstance(value, list):
+        return [link_answers(item) for item in value]
+    if isinstance(value, dict):
+        linked = {key: link_answers(item) for key, item in value.items()}
+        if isinstance(value.get("answer"), str):
+            linked["answer"] = ANSWER_LINK.sub(r"\1", value["answer"])
+            linked["answer_parts"] = answer_parts(value["answer"])
+        return linked
+    return value
+
+
 def read_keyed_files(folder: Path) -> list[dict]:
     """One record per TOML file, keyed by file name, in the files' own `order`."""
     records = [
@@ -166,7 +196,7 @@ def read_content(content_dir: Path, tokens: dict[str, str]) -> dict[str, list[di
         "brands": brands,
         "articles": articles,
     }
-    return fill_tokens(tables, tokens)
+    return link_answers(fill_tokens(tables, tokens))
 
 
 def write_database(path: Path, tables: dict[str, list[dict]]) -> None:

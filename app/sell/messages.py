@@ -26,9 +26,11 @@ TOO_MANY_REQUESTS = (
 )
 SESSION_EXPIRED = "Your session expired before the form was sent. Please submit it again."
 # Photo messages; {name} is the file's cleaned name, filled where the file is known.
-PHOTO_HINT = "PNG, JPG or JPEG up to {mb}MB each"
+# The formats app.sell.uploads recognises by content; the hint and the refusal name the same.
+PHOTO_FORMATS = "PNG, JPEG, WebP or HEIC"
+PHOTO_HINT = PHOTO_FORMATS + " up to {mb}MB each"
 TOO_MANY_PHOTOS = "Please upload a maximum of {count} photos."
-NOT_AN_IMAGE = "{name} is not a PNG, JPG or WebP image."
+NOT_AN_IMAGE = "{name} is not a " + PHOTO_FORMATS + " photo."
 PHOTO_TOO_LARGE = "{name} is larger than {mb}MB."
 PHOTO_DAMAGED = "{name} is damaged or incomplete. Please choose it again or use another photo."
 PHOTO_TOO_MANY_PIXELS = "{name} is too large in pixels (over {megapixels} megapixels)."

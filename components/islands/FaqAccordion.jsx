@@ -1,8 +1,25 @@
 // Questions and answers, one open at a time, each collapsible. Native <details name> gives
 // exactly that with JavaScript off; hydrated, React owns which item is open so browsers
 // without exclusive <details> behave the same, and arrow keys move between questions.
-import { useRef, useState } from "react";
+import { Fragment, useRef, useState } from "react";
 import { ChevronDownIcon } from "../shared/icons.jsx";
+
+// An answer's text with the site links `flask seed` found in it (`[words](/path)` in content/).
+function AnswerText({ parts }) {
+  return parts.map((part, index) =>
+    part.href ? (
+      <a
+        key={index}
+        href={part.href}
+        className="font-medium text-gold-800 underline decoration-gold-300 underline-offset-4 hover:decoration-gold-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-gold-600"
+      >
+        {part.text}
+      </a>
+    ) : (
+      <Fragment key={index}>{part.text}</Fragment>
+    ),
+  );
+}
 
 export default function FaqAccordion({ items, group, headingLevel = 3 }) {
   const [openIndex, setOpenIndex] = useState(null);
@@ -45,7 +62,9 @@ export default function FaqAccordion({ items, group, headingLevel = 3 }) {
             <ChevronDownIcon className="h-5 w-5 shrink-0 text-ink-600 transition-transform group-open:rotate-180" />
           </summary>
           <div className="px-5 pb-5 text-base leading-relaxed text-ink-700 sm:px-6">
-            <p>{item.answer}</p>
+            <p>
+              <AnswerText parts={item.answer_parts ?? [{ text: item.answer }]} />
+            </p>
           </div>
         </details>
       ))}

@@ -170,7 +170,7 @@ def test_text_file_named_jpg_is_refused_by_server_and_entries_stay(page, live_se
     page.click("button[type=submit]")
     expect(page.get_by_role("alert").filter(has_text=FAILURE)).to_be_visible()
     expect(page.locator("#field-photos-error")).to_have_text(
-        "notes.jpg is not a PNG, JPG or WebP image."
+        "notes.jpg is not a PNG, JPEG, WebP or HEIC photo."
     )
     expect(page.locator("#field-fullName")).to_have_value("Jane Doe")
     expect(page.locator("ul[aria-label='Chosen photos'] img")).to_have_count(1)
@@ -185,7 +185,9 @@ def test_toasts_sit_bottom_right_at_most_three_and_leave_after_four_seconds(page
     page.set_input_files("#field-photos", files=files)
     toasts = page.locator("[data-toast]")
     expect(toasts).to_have_count(3)
-    expect(toasts.last).to_have_text(re.compile("note-3.txt is not a PNG, JPG or WebP image."))
+    expect(toasts.last).to_have_text(
+        re.compile("note-3.txt is not a PNG, JPEG, WebP or HEIC photo.")
+    )
     box = toasts.last.bounding_box()
     assert box["x"] + box["width"] > 1280 - 40 and box["y"] + box["height"] > 900 - 40
     expect(page.get_by_role("region", name="Notifications")).to_have_attribute(
