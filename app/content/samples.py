@@ -183,9 +183,13 @@ def summary(findings: list[Finding], config) -> str:
     visible = sum(finding.shown for finding in findings)
     setting = "on" if config["SHOW_SAMPLE_CONTENT"] else "off"
     return (
-        f"{samples} samples and {placeholders} placeholders; {visible} shown with "
-        f"APP_ENV={config['ENV_NAME']} and SHOW_SAMPLE_CONTENT {setting}."
+        f"{counted(samples, 'sample')} and {counted(placeholders, 'placeholder')}; {visible} "
+        f"shown with APP_ENV={config['ENV_NAME']} and SHOW_SAMPLE_CONTENT {setting}."
     )
+
+
+def counted(number: int, noun: str) -> str:
+    return f"{number} {noun}" + ("" if number == 1 else "s")
 
 
 @click.group("content")
