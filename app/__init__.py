@@ -29,7 +29,7 @@ from app.config import (
     settings_from_environment,
     typed_settings,
 )
-from app.content import loader, queries
+from app.content import loader, queries, samples
 from app.extensions import cache, csrf
 from app.freeze import freeze_command
 from app.image_variants import images_command
@@ -87,11 +87,14 @@ def register_template_helpers(app: Flask) -> None:
         post_card=images.post_card,
         icon=images.icon,
     )
+    app.jinja_env.filters["shown"] = samples.shown
+    app.jinja_env.tests["shown"] = samples.is_shown
     app.context_processor(layout.layout_context)
 
 
 def register_commands(app: Flask) -> None:
     app.cli.add_command(loader.seed_command)
     app.cli.add_command(images_command)
+    app.cli.add_command(samples.content_command)
     app.cli.add_command(freeze_command)
     app.cli.add_command(leads_command)

@@ -1,7 +1,8 @@
 """Configuration: safe defaults for local use, environment variables for everything else.
 
 Every setting can be given as an environment variable of the same name. `APP_ENV=production`
-selects `ProductionConfig`, which refuses to start without a real SECRET_KEY and SITE_URL.
+selects `ProductionConfig`, which refuses to start without a real SECRET_KEY and SITE_URL, or
+with the placeholder contact details the defaults use.
 Settings are typed once, here, after every layer is applied (text from the environment or a
 test becomes the type of the class default), so no code elsewhere parses a setting.
 """
@@ -9,6 +10,7 @@ test becomes the type of the class default), so no code elsewhere parses a setti
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -16,6 +18,12 @@ from redis.connection import parse_url
 
 DEV_SECRET_KEY = "dev-only-not-secret"
 ROOT = Path(__file__).resolve().parent.parent
+
+
+# Contact details reserved for examples: RFC 2606 domains and the 555-0100..0199 numbers that
+# US numbering keeps for fiction. The defaults use them, so a local site never shows a stranger's.
+EXAMPLE_DOMAIN = re.compile(r"(^|\.)(example\.(com|net|org)|example|test|invalid|localhost)$")
+FICTIONAL_NUMBER = re.compile(r"55501\d\d$")
 
 
 class ConfigError(RuntimeError):
@@ -30,6 +38,9 @@ class Config:
     SITE_PHONE_E164 = "+12125550147"
     SITE_EMAIL = "offers@example.com"
     SOCIAL_PROFILE_URL = "https://www.instagram.com/"
+    # Items marked `sample = true` in content/ (made-up testimonials, recent purchases, rating
+    # text) are shown only where this is on: never in production unless set explicitly.
+    SHOW_SAMPLE_CONTENT = True
     REDIS_URL = ""
     CONTENT_DIR = str(ROOT / "content")
     CONTENT_DB = ""  # default: <instance>/content.db
@@ -89,6 +100,7 @@ class ProductionConfig(Config):
     ENV_NAME = "production"
     SECRET_KEY = ""
     SITE_URL = ""
+    SHOW_SAMPLE_CONTENT = False
     SESSION_COOKIE_SECURE = True
     SESSION_COOKIE_NAME = "__Host-session"  # browsers take it only over HTTPS, host-wide
     SESSION_COOKIE_DOMAIN = None
@@ -113,6 +125,7 @@ ENV_SETTINGS = (
     "SITE_PHONE_E164",
     "SITE_EMAIL",
     "SOCIAL_PROFILE_URL",
+    "SHOW_SAMPLE_CONTENT",
     "REDIS_URL",
     "CONTENT_DIR",
     "CONTENT_DB",
@@ -215,8 +228,31 @@ def trusted_hosts(config) -> tuple[str, ...]:
     return tuple(config["TRUSTED_HOSTS"])
 
 
+def is_example_email(address: str) -> bool:
+    """An address on a domain reserved for examples (offers@example.com), or no domain at all."""
+    domain = address.rpartition("@")[2].strip().lower()
+    return not domain or bool(EXAMPLE_DOMAIN.search(domain))
+
+
+def is_fictional_phone(number: str) -> bool:
+    """A US number in 555-0100..0199, the range reserved for fiction: nobody answers it."""
+    return bool(FICTIONAL_NUMBER.search("".join(char for char in number if char.isdigit())))
+
+
+def placeholder_contacts(config) -> dict[str, str]:
+    """The configured contact settings that still hold example values, by setting name."""
+    found = {}
+    if is_example_email(config.get("SITE_EMAIL", "")):
+        found["SITE_EMAIL"] = config.get("SITE_EMAIL", "")
+    for name in ("SITE_PHONE", "SITE_PHONE_E164"):
+        if is_fictional_phone(config.get(name, "")):
+            found[name] = config[name]
+    return found
+
+
 def check_production_settings(config) -> None:
-    """Refuse to serve production with a guessable secret or a site URL taken from requests."""
+    """Refuse to serve production with a guessable secret, a site URL taken from requests,
+    debug on, or contact details that reach nobody (the development defaults)."""
     problems = []
     if not config.get("SECRET_KEY") or config["SECRET_KEY"] == DEV_SECRET_KEY:
         problems.append("SECRET_KEY must be set to a long random value")
@@ -224,5 +260,7 @@ def check_production_settings(config) -> None:
         problems.append("SITE_URL must be set to the site's public https:// address")
     if config.get("DEBUG"):
         problems.append("debug must be off: it shows code to anyone")
+    for name, value in placeholder_contacts(config).items():
+        problems.append(f"{name} is the placeholder {value!r}: set the business's real one")
     if problems:
         raise ConfigError("Refusing to start in production: " + "; ".join(problems) + ".")

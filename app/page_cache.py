@@ -128,8 +128,11 @@ def is_cacheable(view: Callable | None, method: str) -> bool:
 
 
 def page_key(app: Flask, req: Request, view: Callable) -> str:
+    """Samples on or off is part of the key: a shared Redis cache must not hand a process that
+    hides sample reviews a page rendered by one that showed them."""
     query = "&".join(f"{name}={req.args.get(name, '')[:64]}" for name in view.cache_query)
-    return f"page:{content_version(app)}:{req.path}?{query}"
+    samples = int(bool(app.config["SHOW_SAMPLE_CONTENT"]))
+    return f"page:{content_version(app)}:s{samples}:{req.path}?{query}"
 
 
 @lru_cache(maxsize=64)

@@ -22,6 +22,12 @@ BUSINESS_HOURS = {
 }
 
 
+# Appointments and insured collection reach this far from each listed city's centre (the spec's
+# "service radius 50"; the city pages say "within 50 miles").
+SERVICE_RADIUS_MILES = 50
+METRES_PER_MILE = 1609.344
+
+
 def absolute(path: str) -> str:
     return current_app.config["SITE_URL"].rstrip("/") + path
 
@@ -111,7 +117,14 @@ def breadcrumbs(*crumbs: tuple[str, str]) -> dict:
 
 
 def city_service(city: dict, path: str) -> dict:
-    """The one business's service in a city: areaServed with the city's centre, no address."""
+    """The one business's service in a city, no address: areaServed is the city itself and the
+    circle of SERVICE_RADIUS_MILES around its centre (geoRadius in metres, as schema.org reads
+    a bare number)."""
+    centre = {
+        "@type": "GeoCoordinates",
+        "latitude": city["latitude"],
+        "longitude": city["longitude"],
+    }
     return {
         "@type": "Service",
         "name": f"Sell your luxury watch in {city['city']}, {city['state']}",
@@ -119,16 +132,20 @@ def city_service(city: dict, path: str) -> dict:
         "description": city["meta_description"],
         "url": absolute(path),
         "provider": {"@id": organization_id()},
-        "areaServed": {
-            "@type": "City",
-            "name": city["city"],
-            "containedInPlace": {"@type": "State", "name": city["state_name"]},
-            "geo": {
-                "@type": "GeoCoordinates",
-                "latitude": city["latitude"],
-                "longitude": city["longitude"],
+        "areaServed": [
+            {
+                "@type": "City",
+                "name": city["city"],
+                "containedInPlace": {"@type": "State", "name": city["state_name"]},
+                "geo": centre,
             },
-        },
+            {
+                "@type": "GeoCircle",
+                "geoMidpoint": centre,
+                "geoRadius": round(SERVICE_RADIUS_MILES * METRES_PER_MILE),
+                "description": f"Within {SERVICE_RADIUS_MILES} miles of {city['city']}",
+            },
+        ],
         "hoursAvailable": BUSINESS_HOURS,
     }
 

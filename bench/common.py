@@ -48,6 +48,9 @@ def site_env() -> dict[str, str]:
     env["APP_ENV"] = "production"
     env.setdefault("SECRET_KEY", secrets.token_hex(32))
     env.setdefault("SITE_URL", "https://bench.example")
+    env.setdefault("SITE_EMAIL", "offers@uswatchbuyers.com")  # not example.com: refused there
+    env.setdefault("SITE_PHONE", "(212) 908-4417")  # nor a 555-01xx number
+    env.setdefault("SITE_PHONE_E164", "+12129084417")
     env["TRUSTED_HOSTS"] = BENCH_HOSTS
     return env
 

@@ -72,7 +72,12 @@ def fetch_local():
     import os
 
     os.environ.update(
-        APP_ENV="production", SECRET_KEY=os.urandom(24).hex(), SITE_URL="https://watches.example"
+        APP_ENV="production",
+        SECRET_KEY=os.urandom(24).hex(),
+        SITE_URL="https://watches.example",
+        SITE_EMAIL="offers@uswatchbuyers.com",  # production refuses example.com and 555-01xx
+        SITE_PHONE="(212) 908-4417",
+        SITE_PHONE_E164="+12129084417",
     )
     from app import create_app
 

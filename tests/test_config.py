@@ -7,7 +7,7 @@ import pytest
 
 from app import create_app
 from app.config import ConfigError
-from tests.helpers import ROOT
+from tests.helpers import PRODUCTION, PRODUCTION_CONTACTS, ROOT
 
 
 def test_production_refuses_to_start_without_secret_key_and_site_url(monkeypatch):
@@ -23,12 +23,53 @@ def test_production_refuses_the_development_secret(monkeypatch):
         create_app({"ENV_NAME": "production", "SECRET_KEY": "dev-only-not-secret"})
 
 
+def test_production_refuses_placeholder_contact_details(monkeypatch):
+    monkeypatch.setenv("SECRET_KEY", "x" * 40)
+    monkeypatch.setenv("SITE_URL", "https://watches.example")
+    with pytest.raises(ConfigError) as refused:
+        create_app({"ENV_NAME": "production"})  # the defaults: example.com and 555-0147
+    message = str(refused.value)
+    assert "SITE_EMAIL is the placeholder 'offers@example.com'" in message
+    assert "SITE_PHONE is the placeholder '(212) 555-0147'" in message
+    assert "SITE_PHONE_E164 is the placeholder '+12125550147'" in message
+
+
+@pytest.mark.parametrize(
+    "setting, value",
+    [
+        ("SITE_EMAIL", "hello@shop.example"),
+        ("SITE_EMAIL", "hello@example.org"),
+        ("SITE_EMAIL", "hello@watches.test"),
+        ("SITE_PHONE", "+1 (646) 555-0199"),
+        ("SITE_PHONE_E164", "+13125550100"),
+    ],
+)
+def test_production_refuses_each_reserved_example_contact(make_app, setting, value):
+    with pytest.raises(ConfigError, match=f"{setting} is the placeholder"):
+        make_app(**{**PRODUCTION, setting: value})
+
+
 def test_production_starts_with_real_settings(monkeypatch):
     monkeypatch.setenv("SECRET_KEY", "x" * 40)
     monkeypatch.setenv("SITE_URL", "https://watches.example")
+    for name, value in PRODUCTION_CONTACTS.items():
+        monkeypatch.setenv(name, value)
     app = create_app({"ENV_NAME": "production"})
     assert app.config["SITE_URL"] == "https://watches.example"
     assert app.config["SESSION_COOKIE_SECURE"] is True
+    assert app.config["SITE_PHONE"] == "(212) 908-4417"
+    assert app.config["SHOW_SAMPLE_CONTENT"] is False
+
+
+def test_samples_are_shown_by_default_outside_production(make_app):
+    assert make_app().config["SHOW_SAMPLE_CONTENT"] is True
+    assert make_app(ENV_NAME="development").config["SHOW_SAMPLE_CONTENT"] is True
+
+
+@pytest.mark.parametrize("text, expected", [("0", False), ("off", False), ("yes", True)])
+def test_show_sample_content_from_the_environment_is_a_bool(monkeypatch, make_app, text, expected):
+    monkeypatch.setenv("SHOW_SAMPLE_CONTENT", text)
+    assert make_app(**PRODUCTION).config["SHOW_SAMPLE_CONTENT"] is expected
 
 
 def test_unknown_app_env_is_a_clear_error(monkeypatch):
@@ -64,9 +105,7 @@ def test_a_setting_of_the_wrong_type_is_a_clear_error(make_app):
 
 
 def test_production_trusts_its_own_host_when_none_are_configured(make_app):
-    config = make_app(
-        ENV_NAME="production", SECRET_KEY="k" * 40, SITE_URL="https://w.example"
-    ).config
+    config = make_app(**{**PRODUCTION, "SITE_URL": "https://w.example"}).config
     assert config["TRUSTED_HOSTS"] == ("w.example",)
     assert config["SESSION_COOKIE_NAME"] == "__Host-session"
 

@@ -114,12 +114,23 @@ def test_home_has_organization_and_website_data_without_ratings(client):
 def test_city_page_describes_the_service_in_that_city_without_an_address(client):
     blocks = types_of(parse(client, "/sell-watch-boston"))
     service = blocks["Service"]
-    assert service["areaServed"]["name"] == "Boston"
-    assert service["areaServed"]["geo"]["latitude"] == pytest.approx(42.36, abs=0.1)
+    city, circle = service["areaServed"]
+    assert city["name"] == "Boston"
+    assert city["geo"]["latitude"] == pytest.approx(42.36, abs=0.1)
     assert service["provider"]["@id"].endswith("/#organization")
     assert "address" not in json.dumps(service)
     crumbs = blocks["BreadcrumbList"]["itemListElement"]
     assert [c["position"] for c in crumbs] == [1, 2]
+
+
+def test_city_service_area_is_the_50_mile_circle_round_the_city_centre(client):
+    service = types_of(parse(client, "/sell-watch-seattle"))["Service"]
+    city, circle = service["areaServed"]
+    assert circle["@type"] == "GeoCircle"
+    assert circle["geoMidpoint"] == city["geo"]
+    assert circle["geoMidpoint"]["latitude"] == pytest.approx(47.61, abs=0.1)
+    assert circle["geoRadius"] == 80467  # 50 miles in metres
+    assert "50 miles" in circle["description"]
 
 
 def test_brand_page_has_two_structured_data_blocks(client):

@@ -49,9 +49,18 @@ def test_pixel_and_analytics_hosts_are_allowed_only_when_configured(make_app):
     app = make_app(META_PIXEL_ID="1234", GA4_MEASUREMENT_ID="G-TEST")
     csp = csp_directives(app.test_client().get("/sell"))
     assert "https://connect.facebook.net" in csp["script-src"]
+    assert "https://www.facebook.com" in csp["img-src"]  # the noscript pixel
     assert "https://www.googletagmanager.com" in csp["script-src"]
     assert "https://*.google-analytics.com" in csp["connect-src"]
     assert "'unsafe-inline'" not in csp["script-src"]
+
+
+def test_no_tracking_host_is_allowed_without_the_ids(client):
+    csp = csp_directives(client.get("/sell"))
+    assert csp["img-src"] == ["'self'", "data:", "blob:"]
+    assert not any(
+        "facebook" in host or "google" in host for hosts in csp.values() for host in hosts
+    )
 
 
 def test_pages_have_no_inline_script_or_style(client):

@@ -282,3 +282,14 @@ def test_tracking_ids_reach_the_page_only_when_configured(app, client):
     html = page_html(client)
     assert '<meta name="meta-pixel-id" content="123456">' in html
     assert '<meta name="ga4-measurement-id" content="G-ABC">' in html
+
+
+def test_noscript_pixel_is_on_the_sell_page_only_when_the_pixel_id_is_set(app, client):
+    assert "<noscript>" not in page_html(client)
+    assert "facebook.com/tr" not in page_html(client)
+    app.config.update(META_PIXEL_ID="123456")
+    noscript = page_html(client).split("<noscript>")[1].split("</noscript>")[0]
+    assert noscript == (
+        '<img class="hidden" width="1" height="1" alt="" '
+        'src="https://www.facebook.com/tr?id=123456&amp;ev=PageView&amp;noscript=1">'
+    )

@@ -98,6 +98,11 @@ def article(slug: str) -> dict | None:
     return _one("articles", "slug", slug)
 
 
+def every_row() -> dict[str, list[dict]]:
+    """Every row of every table, by table: what `flask content check` scans for placeholders."""
+    return {table: _rows(table) for table in JSON_COLUMNS}
+
+
 def categories() -> list[str]:
     """Distinct categories in the order their newest article appears."""
     seen: dict[str, None] = {}

@@ -74,3 +74,7 @@ afterFirstPaint(() => {
   watchImages();
   hydrateAll();
 });
+
+// The web-vitals logger (./vitals.js) waits for the load event and an idle moment: nothing a
+// visitor waits for. A module script runs before "load", so the listener cannot miss it.
+window.addEventListener("load", () => whenIdle(() => import("./vitals.js")), { once: true });

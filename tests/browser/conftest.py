@@ -15,15 +15,34 @@ from werkzeug.serving import make_server
 from tests.browser.helpers import CHROMIUM, CHROMIUM_ARGS, DESKTOP, MOBILE, open_page
 
 
-@pytest.fixture(scope="session")
-def live_server(make_app):
-    app = make_app()
+def start_server(app):
+    """Serve the app on a free loopback port in a thread; the caller shuts it down."""
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     server.url = f"http://127.0.0.1:{server.server_port}"
+    return server
+
+
+@pytest.fixture(scope="session")
+def live_server(make_app):
+    server = start_server(make_app())
     yield server
     server.shutdown()
+
+
+@pytest.fixture
+def make_live_server(make_app):
+    """Live servers of apps with settings of their own (`make_live_server(META_PIXEL_ID=...)`)."""
+    servers = []
+
+    def make(**overrides):
+        servers.append(start_server(make_app(**overrides)))
+        return servers[-1]
+
+    yield make
+    for server in servers:
+        server.shutdown()
 
 
 @pytest.fixture(scope="session")
