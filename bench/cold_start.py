@@ -21,16 +21,12 @@ import common
 def one_cold_start(run: int) -> float:
     """Launch gunicorn and poll / every 5 ms; the clock starts just before the launch."""
     port = common.free_port()
-    command = common.gunicorn_command(common.SITE_APP, port, f"cold{run}")
+    command = common.gunicorn_command(common.SITE_APP, port)
     log = common.results_dir() / f"cold-start-{run}.log"
     log.unlink(missing_ok=True)
-    started = time.monotonic()
-    process = common.start(command, log)
-    try:
-        common.wait_for(f"http://127.0.0.1:{port}/", timeout=120, process=process, log=log)
-        return time.monotonic() - started
-    finally:
-        common.stop_process(process)
+    begun = time.monotonic()
+    with common.server(command, log, f"http://127.0.0.1:{port}/"):
+        return time.monotonic() - begun
 
 
 def main() -> int:
@@ -40,7 +36,7 @@ def main() -> int:
     common.exit_on_sigterm()
 
     common.section("Cold start: gunicorn launch to first 200 on /")
-    print(f"gunicorn {common.gunicorn_config_args()[1]}")
+    print("gunicorn -c deploy/gunicorn.conf.py")
     times = [one_cold_start(run) for run in range(1, args.runs + 1)]
     median = statistics.median(times)
     print(

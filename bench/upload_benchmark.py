@@ -23,7 +23,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.conftest import RedisServer, free_port, wait_for_port  # noqa: E402
+import common  # noqa: E402
+
+from tests.conftest import RedisServer  # noqa: E402
 from tests.data.photos import write_photos  # noqa: E402
 
 PHOTOS = 10
@@ -160,7 +162,7 @@ def main() -> None:
 
     redis = RedisServer(work)
     redis.start()  # jobs are queued, not run by the web process, as in production
-    port = free_port()
+    port = common.free_port()
     env = {
         **os.environ,
         "FLASK_APP": "app",
@@ -168,22 +170,14 @@ def main() -> None:
         "REDIS_URL": redis.url,
         "SELL_RATELIMIT": "100 per minute",
     }
-    web = subprocess.Popen(
-        [sys.executable, "-m", "flask", "run", "--port", str(port), "--no-reload"],
-        env=env,
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    flask = [sys.executable, "-m", "flask", "run", "--port", str(port), "--no-reload"]
     try:
-        wait_for_port(port)
-        csrf_session(port)  # warm up: templates, the island renderer
-        growth = measure_upload(port, web.pid, photos, work)
-        job = measure_photo_job(env)
-        uploaded = measure_browser_upload(port, photos)
+        with common.server(flask, work / "web.log", f"http://127.0.0.1:{port}/sell", env) as web:
+            csrf_session(port)  # warm up: templates, the island renderer
+            growth = measure_upload(port, web.pid, photos, work)
+            job = measure_photo_job(env)
+            uploaded = measure_browser_upload(port, photos)
     finally:
-        web.terminate()
-        web.wait()
         redis.stop()
 
     print(f"Web process peak RSS growth during upload: {growth / 2**20:.1f} MB (target < 50)")

@@ -4,6 +4,7 @@ import getpass
 import gzip
 import http.client
 import shutil
+import string
 import subprocess
 import threading
 from pathlib import Path
@@ -80,11 +81,13 @@ def nginx_front(frozen_app, tmp_path):
     threading.Thread(target=upstream.serve_forever, daemon=True).start()
     instance = Path(frozen_app.config["PAGES_DIR"]).parent
     port = free_port()
-    site = (ROOT / "deploy" / "nginx.conf").read_text()
-    site = site.replace("/srv/watchbuyers/instance", str(instance))
-    site = site.replace("/srv/watchbuyers", str(ROOT))
-    site = site.replace("127.0.0.1:8000", f"127.0.0.1:{upstream.server_port}")
-    site = site.replace("listen 80;", f"listen 127.0.0.1:{port};")
+    site = string.Template((ROOT / "deploy" / "nginx.conf").read_text()).safe_substitute(
+        CHECKOUT=ROOT,
+        INSTANCE=instance,
+        APP_SERVER=f"127.0.0.1:{upstream.server_port}",
+        LISTEN=f"127.0.0.1:{port}",
+        SERVER_NAME="_",
+    )
     conf = tmp_path / "nginx.conf"
     conf.write_text(
         # Workers read this test's private temp folders, so they run as the test's own user.
