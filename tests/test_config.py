@@ -33,8 +33,8 @@ def test_unknown_app_env_is_a_clear_error(monkeypatch):
         create_app()
 
 
-def test_environment_overrides_site_phone(monkeypatch, content_db):
+def test_environment_overrides_site_phone(monkeypatch, make_app):
     monkeypatch.setenv("SITE_PHONE", "(555) 010-0000")
-    app = create_app({"ENV_NAME": "testing", "CONTENT_DB": str(content_db)})
+    app = make_app()
     html = app.test_client().get("/").get_data(as_text=True)
     assert "(555) 010-0000" in html

@@ -11,10 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app import create_app
 from app.leads import store
 from app.sell.forms import BRANDS, CONDITIONS, EMAIL_PATTERN, PHONE_PATTERN
-from tests.test_sell_routes import JSON, csrf_token, post
+from tests.helpers import JSON, csrf_token, post
 
 FIELDS = [
     "fullName",
@@ -46,15 +45,9 @@ any_text = st.one_of(
 
 
 @pytest.fixture(scope="module")
-def form_client(content_db, tmp_path_factory):
+def form_client(make_app):
     """One app for every example: each valid example adds one lead, checked as it comes."""
-    app = create_app(
-        {
-            "ENV_NAME": "testing",
-            "CONTENT_DB": str(content_db),
-            "LEADS_DB": str(tmp_path_factory.mktemp("props") / "leads.db"),
-        }
-    )
+    app = make_app()
     client = app.test_client()
     return app, client, csrf_token(client)
 

@@ -5,48 +5,11 @@ import json
 import re
 
 import pytest
-from werkzeug.datastructures import FileStorage, MultiDict
-from werkzeug.test import stream_encode_multipart
 
 from app.leads import store
 from tests.data.photos import photo_bytes
 from tests.data.validation_cases import VALID
-
-JSON = {"Accept": "application/json"}
-
-
-def page_html(client, path="/sell") -> str:
-    """The page without React's text separators (<!-- -->), which only split text nodes."""
-    return client.get(path).get_data(as_text=True).replace("<!-- -->", "")
-
-
-def csrf_token(client) -> str:
-    html = page_html(client)
-    return re.search(r'<meta name="csrf-token" content="([^"]+)"', html).group(1)
-
-
-def photo(name="watch.jpg", **options):
-    return (io.BytesIO(photo_bytes(**options)), name)
-
-
-def post(client, fields=None, photos=(), headers=None, token=None):
-    data = MultiDict({"csrf_token": token or csrf_token(client), **VALID, **(fields or {})})
-    for stream, name in photos:
-        data.add("photos", FileStorage(stream, filename=name))
-    # Encoded in memory: the test client would spool a big body to a file it never closes.
-    body, length, boundary = stream_encode_multipart(data, use_tempfile=False)
-    return client.post(
-        "/sell",
-        input_stream=body,
-        content_length=length,
-        content_type=f"multipart/form-data; boundary={boundary}",
-        headers=headers or {},
-    )
-
-
-def island_props(html: str) -> dict:
-    script = re.search(r'data-island-props="sellform-1">(.*?)</script>', html, re.S).group(1)
-    return json.loads(script)
+from tests.helpers import JSON, csrf_token, island_props, page_html, photo, post
 
 
 def test_sell_page_has_three_numbered_sections_and_submit(client):
@@ -255,18 +218,8 @@ def test_honeypot_submission_looks_successful_but_is_not_saved(client, app):
         assert store.list_leads() == []
 
 
-def test_submissions_are_rate_limited_per_ip_with_a_clear_429(content_db, tmp_path):
-    from app import create_app
-
-    app = create_app(
-        {
-            "ENV_NAME": "testing",
-            "CONTENT_DB": str(content_db),
-            "LEADS_DB": str(tmp_path / "leads.db"),
-            "RATELIMIT_ENABLED": True,
-            "SELL_RATELIMIT": "2 per minute",
-        }
-    )
+def test_submissions_are_rate_limited_per_ip_with_a_clear_429(make_app):
+    app = make_app(RATELIMIT_ENABLED=True, SELL_RATELIMIT="2 per minute")
     client = app.test_client()
     token = csrf_token(client)
     statuses = [post(client, headers=JSON, token=token).status_code for _ in range(3)]
