@@ -49,6 +49,8 @@ class Config:
     SMTP_USER = ""
     SMTP_PASSWORD = ""
     SMTP_USE_TLS = True
+    # Where the business is: appointment dates and times staff enter are in this time zone.
+    BUSINESS_TIMEZONE = "America/New_York"
     META_PIXEL_ID = ""
     META_CAPI_TOKEN = ""
     META_CAPI_URL = "https://graph.facebook.com/v21.0/{pixel_id}/events"
@@ -118,6 +120,7 @@ ENV_SETTINGS = (
     "SMTP_USER",
     "SMTP_PASSWORD",
     "SMTP_USE_TLS",
+    "BUSINESS_TIMEZONE",
     "META_PIXEL_ID",
     "META_CAPI_TOKEN",
     "META_CAPI_URL",

@@ -48,6 +48,14 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     "bought": ("amount", "paid_on"),
     "closed": ("reason",),
 }
+# The e-mail (worker/seller_mail.py) a seller is sent when their lead enters each state.
+SELLER_EMAILS = {
+    "quoted": "quote",
+    "appointment": "appointment",
+    "offered": "offer",
+    "bought": "completed",
+    "closed": "closed",
+}
 # Event data that may hold personal details in people's own words: removed on erasure.
 FREE_TEXT_KEYS = ("note", "message", "place")
 # Blanked on erasure. Kept: reference, brand, model, condition, dates, campaign, outcome.
@@ -85,6 +93,12 @@ class StaleState(TransitionError):
 
 class LeadNotFound(LookupError):
     pass
+
+
+def seller_status_url(lead: dict) -> str | None:
+    """Where the seller follows their lead. The status page is not built yet: None until it is,
+    and the seller e-mails leave the link out meanwhile."""
+    return None
 
 
 def allowed_moves(state: str) -> frozenset[str]:
