@@ -10,17 +10,16 @@ between sending and recording) mail clients see one message.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from email.headerregistry import Address
 from email.message import EmailMessage
 from urllib.parse import urlsplit
-from zoneinfo import ZoneInfo
 
 from flask import current_app
 from icalendar import Calendar, Event, vCalAddress
 
-from app.blog.posts import display_date
 from app.leads import lifecycle
+from app.leads.display import appointment_start, clock, display_date, quote_amount, usd
 from worker.mail import render
 
 APPOINTMENT_LENGTH = timedelta(hours=1)
@@ -36,32 +35,12 @@ class Letter:
     calendar: bytes | None = None
 
 
-def usd(amount) -> str:
-    return f"${int(amount):,}"
-
-
-def quote_amount(data: dict) -> str:
-    low, high = int(data["amount_low"]), int(data["amount_high"])
-    return usd(low) if low == high else f"{usd(low)} to {usd(high)}"
-
-
 def watch_name(lead: dict) -> str:
     return " ".join(part for part in (lead["watch_brand"], lead["watch_model"]) if part)
 
 
 def first_name(lead: dict) -> str:
     return lead["full_name"].split()[0] if lead["full_name"].strip() else "there"
-
-
-def appointment_start(data: dict) -> datetime:
-    zone = ZoneInfo(current_app.config["BUSINESS_TIMEZONE"])
-    day, time = date.fromisoformat(data["date"]), datetime.strptime(data["time"], "%H:%M").time()
-    return datetime.combine(day, time, tzinfo=zone)
-
-
-def clock(moment: datetime) -> str:
-    """'10:30 am EST': the time as people read it, with the business's zone."""
-    return f"{moment:%-I:%M} {moment:%p}".lower() + f" {moment:%Z}"
 
 
 def contact_line() -> str:

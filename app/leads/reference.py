@@ -3,7 +3,7 @@
 Random (from `secrets`), not sequential, so a reference says nothing about how many leads there
 are; drawn from 31 characters with none that are easily confused when read or heard (no 0/O,
 1/I/L), which gives 31^6, about 887 million, references. Uniqueness is the database's job (a
-unique index); the writer draws again on a collision.
+unique index); the writer draws again on a collision. Photo ids for staff URLs are drawn here too.
 """
 
 from __future__ import annotations
@@ -19,6 +19,11 @@ PATTERN = re.compile(rf"{PREFIX}[{ALPHABET}]{{{LENGTH}}}")
 
 def new_reference() -> str:
     return PREFIX + "".join(secrets.choice(ALPHABET) for _ in range(LENGTH))
+
+
+def new_photo_id() -> str:
+    """A photo's handle in staff URLs: 128 random bits, so one cannot be guessed from another."""
+    return secrets.token_urlsafe(16)
 
 
 def normalise(text: str) -> str:

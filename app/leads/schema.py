@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
-from app.leads.reference import new_reference
+from app.leads.reference import new_photo_id, new_reference
 
 BASE_TABLES = (
     """CREATE TABLE IF NOT EXISTS leads (
@@ -90,6 +90,12 @@ LIFECYCLE_TABLES = (
 )
 
 
+PHOTO_IDS = (
+    "ALTER TABLE lead_photos ADD COLUMN public_id TEXT",
+    "CREATE UNIQUE INDEX lead_photos_public_id ON lead_photos(public_id)",
+)
+
+
 def run(statements: tuple[str, ...]) -> Callable[[sqlite3.Connection], None]:
     def step(db: sqlite3.Connection) -> None:
         for statement in statements:
@@ -117,10 +123,19 @@ def give_references(db: sqlite3.Connection) -> None:
         )
 
 
+def give_photo_ids(db: sqlite3.Connection) -> None:
+    """Photos saved before public ids existed get one (the staff photo route's only handle)."""
+    rows = db.execute("SELECT id FROM lead_photos WHERE public_id IS NULL").fetchall()
+    for (photo_id,) in rows:
+        db.execute("UPDATE lead_photos SET public_id = ? WHERE id = ?", (new_photo_id(), photo_id))
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     run(BASE_TABLES),  # 1: the sell form's leads and photos
     run(LIFECYCLE_TABLES),  # 2: states, references, the timeline
     give_references,  # 3: references and submitted events for leads older than step 2
+    run(PHOTO_IDS),  # 4: unguessable photo ids for the staff photo route
+    give_photo_ids,  # 5: those ids for photos older than step 4
 )
 VERSION = len(MIGRATIONS)
 

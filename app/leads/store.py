@@ -17,7 +17,7 @@ from pathlib import Path
 from flask import current_app
 
 from app.leads import schema
-from app.leads.reference import new_reference
+from app.leads.reference import new_photo_id, new_reference
 
 BUSY_TIMEOUT_MS = 5000
 WORK_COLUMNS = ("photos_processed_at", "staff_notified_at", "conversions_sent_at")
@@ -83,10 +83,10 @@ def save_lead(lead: dict, photos: list[dict]) -> tuple[int, bool]:
             return existing["id"], False
         lead_id = cursor.lastrowid
         db.executemany(
-            "INSERT INTO lead_photos (lead_id, position, original_name, upload_name) "
-            "VALUES (?, ?, ?, ?)",
+            "INSERT INTO lead_photos (lead_id, position, original_name, upload_name, public_id) "
+            "VALUES (?, ?, ?, ?, ?)",
             [
-                (lead_id, position, photo["original_name"], photo["upload_name"])
+                (lead_id, position, photo["original_name"], photo["upload_name"], new_photo_id())
                 for position, photo in enumerate(photos, start=1)
             ],
         )
@@ -127,12 +127,102 @@ def list_leads() -> list[dict]:
     return [dict(row) for row in rows]
 
 
+# The staff inbox: one filter shape for the list, the tab counts and the CSV export.
+
+PHONE_DIGITS = (
+    "replace(replace(replace(replace(replace(replace(phone, ' ', ''), '(', ''), ')', ''), "
+    "'-', ''), '.', ''), '+', '')"
+)
+
+
+def like_pattern(text: str) -> str:
+    """`text` as a LIKE pattern matching it anywhere, its own % and _ taken literally."""
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+def filter_clause(filters: dict) -> tuple[str, dict]:
+    """WHERE conditions for the inbox filters that are set: `text` (name, e-mail, model),
+    `digits` (phone), `reference`, `brand`, `source` ('' = none), `state`, `created_from` and
+    `created_to` (ISO dates, inclusive)."""
+    conditions, params = [], {}
+    searches = []
+    if filters.get("text"):
+        params["text"] = like_pattern(filters["text"])
+        searches += [
+            f"{column} LIKE :text ESCAPE '\\'" for column in ("full_name", "email", "watch_model")
+        ]
+    if filters.get("digits"):
+        params["digits"] = like_pattern(filters["digits"])
+        searches.append(f"{PHONE_DIGITS} LIKE :digits ESCAPE '\\'")
+    if filters.get("reference"):
+        params["reference"] = filters["reference"]
+        searches.append("reference = :reference")
+    if searches:
+        conditions.append("(" + " OR ".join(searches) + ")")
+    for key, condition in (
+        ("state", "state = :state"),
+        ("brand", "watch_brand = :brand"),
+        ("created_from", "substr(created_at, 1, 10) >= :created_from"),
+        ("created_to", "substr(created_at, 1, 10) <= :created_to"),
+    ):
+        if filters.get(key):
+            conditions.append(condition)
+            params[key] = filters[key]
+    if filters.get("source") is not None:
+        conditions.append("coalesce(utm_source, '') = :source")
+        params["source"] = filters["source"]
+    return (" WHERE " + " AND ".join(conditions)) if conditions else "", params
+
+
+def find_leads(filters: dict, limit: int | None = None, offset: int = 0) -> list[dict]:
+    """Leads matching `filters`, newest first, with their photo count."""
+    where, params = filter_clause(filters)
+    page = " LIMIT :limit OFFSET :offset" if limit is not None else ""
+    with connect() as db:
+        rows = db.execute(
+            "SELECT leads.*, (SELECT count(*) FROM lead_photos WHERE lead_id = leads.id) "
+            f"AS photo_count FROM leads{where} ORDER BY id DESC{page}",
+            params | {"limit": limit, "offset": offset},
+        ).fetchall()
+    return [dict(row) for row in rows]
+
+
+def count_by_state(filters: dict) -> dict[str, int]:
+    """How many leads match `filters` (whatever their state) in each state."""
+    where, params = filter_clause({key: value for key, value in filters.items() if key != "state"})
+    with connect() as db:
+        rows = db.execute(
+            f"SELECT state, count(*) AS n FROM leads{where} GROUP BY state", params
+        ).fetchall()
+    return {row["state"]: row["n"] for row in rows}
+
+
+def filter_choices() -> dict[str, list[str]]:
+    """The brands and campaign sources that occur among leads, for the filter bar."""
+    with connect() as db:
+        brands = db.execute("SELECT DISTINCT watch_brand FROM leads ORDER BY 1").fetchall()
+        sources = db.execute(
+            "SELECT DISTINCT utm_source FROM leads WHERE utm_source IS NOT NULL ORDER BY 1"
+        ).fetchall()
+    return {"brands": [row[0] for row in brands], "sources": [row[0] for row in sources]}
+
+
 def lead_photos(lead_id: int) -> list[dict]:
     with connect() as db:
         rows = db.execute(
             "SELECT * FROM lead_photos WHERE lead_id = ? ORDER BY position", (lead_id,)
         ).fetchall()
     return [dict(row) for row in rows]
+
+
+def lead_photo(lead_id: int, public_id: str) -> dict | None:
+    """One photo by its public id, only if it belongs to `lead_id`."""
+    with connect() as db:
+        row = db.execute(
+            "SELECT * FROM lead_photos WHERE lead_id = ? AND public_id = ?", (lead_id, public_id)
+        ).fetchone()
+    return dict(row) if row else None
 
 
 def record_photo(photo_id: int, **result) -> None:
