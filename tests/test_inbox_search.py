@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import sqlite3
 
-from app.leads import lifecycle, schema, store
+from app.leads import export, lifecycle, schema, store
 from tests.helpers import save_sample_lead
 
 
@@ -93,3 +95,16 @@ def test_photos_saved_before_public_ids_get_one_on_migration(app):
     with app.app_context():
         [photo] = store.lead_photos(1)
     assert photo["public_id"] and len(photo["public_id"]) >= 22
+
+
+def test_csv_cells_never_start_a_spreadsheet_formula(app):
+    save_sample_lead(
+        app, full_name='=HYPERLINK("http://evil.example","x")', phone="+1 212 555 0100"
+    )
+    buffer = io.StringIO()
+    with app.app_context():
+        export.write_csv(buffer, store.find_leads({}))
+    [row] = list(csv.DictReader(io.StringIO(buffer.getvalue())))
+    assert row["full_name"] == '\'=HYPERLINK("http://evil.example","x")'
+    assert row["phone"] == "'+1 212 555 0100"
+    assert row["reference"].startswith("USWB-") and row["state"] == "new"

@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import csv
 import sqlite3
 from pathlib import Path
 
 import click
 from flask.cli import AppGroup
 
-from app.leads import store
+from app.leads import export, store
 
 leads_command = AppGroup("leads", help="Read leads and requeue their pending work.")
-
-EXPORT_COLUMNS = ("id", "created_at", *store.LEAD_FIELDS, *store.WORK_COLUMNS)
 
 
 def status(lead: dict) -> str:
@@ -58,11 +55,7 @@ def export_command(path: str) -> None:
     """Write every lead to a CSV file (photo files listed in one column)."""
     leads = store.list_leads()
     with open(path, "w", newline="", encoding="utf-8") as file:
-        writer = csv.writer(file)
-        writer.writerow([*EXPORT_COLUMNS, "photos"])
-        for lead in reversed(leads):
-            names = [p["image_name"] or p["original_name"] for p in store.lead_photos(lead["id"])]
-            writer.writerow([*(lead[column] for column in EXPORT_COLUMNS), " ".join(names)])
+        export.write_csv(file, list(reversed(leads)))
     click.echo(f"Exported {len(leads)} leads to {path}.")
 
 

@@ -41,14 +41,20 @@ def clock(moment: datetime) -> str:
     return f"{moment:%-I:%M} {moment:%p}".lower() + f" {moment:%Z}"
 
 
+def stored_time(iso: str) -> datetime:
+    """A stored timestamp; the store writes UTC, so one without an offset is UTC too."""
+    moment = datetime.fromisoformat(iso)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
 def local_time(iso: str) -> str:
     """A stored UTC timestamp as '3 December 2026, 2:30 pm EST' in the business's zone."""
-    moment = datetime.fromisoformat(iso).astimezone(business_zone())
+    moment = stored_time(iso).astimezone(business_zone())
     return f"{display_date(moment.date().isoformat())}, {clock(moment)}"
 
 
 def age(iso: str, now: datetime | None = None) -> timedelta:
-    return (now or datetime.now(UTC)) - datetime.fromisoformat(iso)
+    return (now or datetime.now(UTC)) - stored_time(iso)
 
 
 def short_age(iso: str, now: datetime | None = None) -> str:
