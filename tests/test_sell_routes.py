@@ -127,6 +127,44 @@ def test_island_gets_json_errors_with_spec_messages(client):
     }
 
 
+@pytest.mark.parametrize("address", ["jane..doe@example.com", "jane@example.invalid"])
+def test_address_only_email_validator_refuses_gets_the_field_message_on_both_paths(
+    client, app, address
+):
+    """The browser's quick pattern lets these through; the server's full check does not."""
+    body = post(client, {"email": address}, headers=JSON).get_json()
+    assert body["errors"] == {"email": "Please enter a valid email address"}
+    html = post(client, {"email": address}).get_data(as_text=True)
+    assert re.search(r'id="field-email"[^>]*aria-invalid="true"', html)
+    assert "Please enter a valid email address" in html
+    with app.app_context():
+        assert store.list_leads() == []
+
+
+def test_email_is_stored_normalised(client, app):
+    assert post(client, {"email": " Jane.Doe@EXAMPLE.Com "}, headers=JSON).status_code == 200
+    with app.app_context():
+        [lead] = store.list_leads()
+    assert lead["email"] == "Jane.Doe@example.com"
+
+
+def test_island_gets_every_message_and_limit_from_the_server(client, app):
+    props = island_props(page_html(client))
+    assert props["messages"]["success"].startswith("Form submitted successfully!")
+    assert props["messages"]["failure"].endswith("call us directly at (212) 555-0147.")
+    assert props["messages"]["tooManyPhotos"] == "Please upload a maximum of 10 photos."
+    assert props["messages"]["photoTooLarge"] == "{name} is larger than 10MB."
+    assert props["photos"]["maxBytes"] == app.config["PHOTO_MAX_BYTES"]
+
+
+def test_limits_in_messages_follow_the_settings(make_app):
+    client = make_app(PHOTO_MAX_COUNT=4, PHOTO_MAX_BYTES=5 * 1024 * 1024).test_client()
+    messages = island_props(page_html(client))["messages"]
+    assert messages["tooManyPhotos"] == "Please upload a maximum of 4 photos."
+    assert messages["photoTooLarge"] == "{name} is larger than 5MB."
+    assert "up to 5MB each" in messages["photoHint"]
+
+
 def test_csrf_header_alone_is_accepted(client, app):
     token = csrf_token(client)
     data = {**VALID, "photos": []}
