@@ -23,6 +23,7 @@ PROCESS_PHOTOS = "worker.jobs.process_photos"
 NOTIFY_STAFF = "worker.jobs.notify_staff"
 SEND_CONVERSIONS = "worker.jobs.send_conversions"
 LEAD_JOBS = (PROCESS_PHOTOS, NOTIFY_STAFF, SEND_CONVERSIONS)  # the order they run in-process
+SEND_SELLER_EMAIL = "worker.jobs.send_seller_email"
 
 
 def init_app(app: Flask) -> None:
@@ -69,3 +70,29 @@ def run_lead_work(lead_id: int) -> None:
             import_attribute(name)(lead_id)
         except Exception:
             current_app.logger.exception("Lead %s: %s failed; it stays pending.", lead_id, name)
+
+
+def enqueue_seller_email(lead_id: int, event_id: int) -> bool:
+    """Queue (or run in-process) the e-mail announcing one state change to the seller; False if
+    Redis could not take it (the change is saved; `flask leads requeue` sends it later)."""
+    if not uses_queue():
+        try:
+            import_attribute(SEND_SELLER_EMAIL)(lead_id, event_id)
+        except Exception:
+            current_app.logger.exception(
+                "Lead %s: seller e-mail for event %s failed; it stays pending.", lead_id, event_id
+            )
+        return True
+    try:
+        rq.queue.enqueue(
+            SEND_SELLER_EMAIL, lead_id, event_id, retry=retry_policy(), job_timeout=JOB_TIMEOUT
+        )
+    except RedisError as error:
+        current_app.logger.warning(
+            "Lead %s: seller e-mail for event %s not queued (%s); requeue will send it.",
+            lead_id,
+            event_id,
+            error,
+        )
+        return False
+    return True

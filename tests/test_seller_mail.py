@@ -43,8 +43,13 @@ def act(app, lead_id: int, to_state: str, data: dict, from_state: str) -> int:
 
 
 def send(app, lead_id: int, event_id: int) -> str:
+    """Run the e-mail job again, as a retry or a requeue would."""
     with app.app_context():
         return send_seller_email(lead_id, event_id)
+
+
+def attachment_event(message):
+    return Calendar.from_ical(next(message.iter_attachments()).get_content()).walk("VEVENT")[0]
 
 
 def subject(message) -> str:
@@ -61,15 +66,15 @@ def bodies(message) -> tuple[str, str]:
 
 def test_quote_email_has_text_and_html_parts_with_the_quote(mail_app, smtp_server):
     lead_id = save_sample_lead(mail_app, full_name=EVIL_NAME, email="seller@example.com")
-    event_id = act(mail_app, lead_id, "quoted", QUOTE, "new")
-    assert send(mail_app, lead_id, event_id) == "sent"
+    event_id = act(mail_app, lead_id, "quoted", QUOTE, "new")  # sent in-process (no Redis)
     [message] = smtp_server.wait_for(1)
     with mail_app.app_context():
         reference = store.get_lead(lead_id)["reference"]
+        assert store.email_sent(event_id)
     assert message["To"] == "seller@example.com"
     assert message["From"] == "US Watch Buyers <offers@watches.example>"
     assert message["Reply-To"] == "offers@example.com"
-    assert subject(message) == (f"Your preliminary quote for your Rolex Submariner ({reference})")
+    assert subject(message) == f"Your preliminary quote for your Rolex Submariner ({reference})"
     assert message["Message-ID"] == f"<lead-{lead_id}-event-{event_id}@watches.example>"
     text, html = bodies(message)
     for body in (text, html):
@@ -84,39 +89,41 @@ def test_quote_email_has_text_and_html_parts_with_the_quote(mail_app, smtp_serve
 def test_one_email_per_event_however_often_the_job_runs(mail_app, smtp_server):
     lead_id = save_sample_lead(mail_app)
     event_id = act(mail_app, lead_id, "quoted", QUOTE, "new")
-    assert send(mail_app, lead_id, event_id) == "sent"
+    smtp_server.wait_for(1)
+    assert send(mail_app, lead_id, event_id) == "already sent"
     assert send(mail_app, lead_id, event_id) == "already sent"
     with mail_app.app_context():
         assert store.record_email(lead_id, event_id, "quote") is False
         sent = [e for e in store.lead_events(lead_id) if e["kind"] == "email_sent"]
-    assert len(smtp_server.wait_for(1)) == 1
+    assert len(smtp_server.messages) == 1
     assert [e["data"] for e in sent] == [{"event_id": event_id, "template": "quote"}]
 
 
 def test_revised_quote_is_a_second_email_saying_so(mail_app, smtp_server):
     lead_id = save_sample_lead(mail_app)
-    first = act(mail_app, lead_id, "quoted", QUOTE, "new")
-    second = act(mail_app, lead_id, "quoted", QUOTE | {"amount_low": 9000}, "quoted")
-    send(mail_app, lead_id, first)
-    send(mail_app, lead_id, second)
+    act(mail_app, lead_id, "quoted", QUOTE, "new")
+    act(mail_app, lead_id, "quoted", QUOTE | {"amount_low": 9000}, "quoted")
     messages = smtp_server.wait_for(2)
     assert subject(messages[1]).startswith("Your revised preliminary quote")
     assert "it is now $9,000 to $9,500" in bodies(messages[1])[0]
 
 
+def book(app, lead_id: int, appointment: dict = APPOINTMENT) -> int:
+    act(app, lead_id, "quoted", QUOTE, "new")
+    act(app, lead_id, "accepted", {"via": "phone"}, "quoted")
+    return act(app, lead_id, "appointment", appointment, "accepted")
+
+
 def test_appointment_email_carries_an_ics_invitation(mail_app, smtp_server):
     lead_id = save_sample_lead(mail_app)
-    act(mail_app, lead_id, "quoted", QUOTE, "new")
-    act(mail_app, lead_id, "accepted", {"via": "phone"}, "quoted")
-    event_id = act(mail_app, lead_id, "appointment", APPOINTMENT, "accepted")
-    send(mail_app, lead_id, event_id)
-    [message] = smtp_server.wait_for(1)
+    event_id = book(mail_app, lead_id)
+    message = smtp_server.wait_for(2)[1]
     text, html = bodies(message)
     assert "3 December 2026" in subject(message)
     for body in (text, html):
         assert "2:30 pm EST" in body and "12 Elm St, Brooklyn, NY" in body
         assert "Insured collection" in body
-    [attachment] = [part for part in message.iter_attachments()]
+    [attachment] = list(message.iter_attachments())
     assert attachment.get_content_type() == "text/calendar"
     assert attachment.get_filename() == "appointment.ics"
     assert attachment.get_param("method") == "REQUEST"
@@ -139,34 +146,21 @@ def test_appointment_email_carries_an_ics_invitation(mail_app, smtp_server):
 
 def test_rebooked_appointment_updates_the_same_calendar_event(mail_app, smtp_server):
     lead_id = save_sample_lead(mail_app)
-    act(mail_app, lead_id, "quoted", QUOTE, "new")
-    act(mail_app, lead_id, "accepted", {}, "quoted")
-    first = act(mail_app, lead_id, "appointment", APPOINTMENT, "accepted")
-    second = act(mail_app, lead_id, "appointment", APPOINTMENT | {"time": "16:00"}, "appointment")
-    send(mail_app, lead_id, first)
-    send(mail_app, lead_id, second)
-    events = [
-        Calendar.from_ical(next(m.iter_attachments()).get_content()).walk("VEVENT")[0]
-        for m in smtp_server.wait_for(2)
-    ]
-    assert events[0]["UID"] == events[1]["UID"]
-    assert events[1]["SEQUENCE"] > events[0]["SEQUENCE"]
-    assert subject(smtp_server.messages[1]).startswith("Your authentication appointment has")
+    book(mail_app, lead_id)
+    act(mail_app, lead_id, "appointment", APPOINTMENT | {"time": "16:00"}, "appointment")
+    first, second = smtp_server.wait_for(3)[1:]
+    assert attachment_event(first)["UID"] == attachment_event(second)["UID"]
+    assert attachment_event(second)["SEQUENCE"] > attachment_event(first)["SEQUENCE"]
+    assert subject(second).startswith("Your authentication appointment has moved")
+    assert "4:00 pm EST" in bodies(second)[0]
 
 
-def test_offer_completed_and_closed_emails(mail_app, smtp_server):
+def test_offer_and_completed_emails(mail_app, smtp_server):
     lead_id = save_sample_lead(mail_app)
-    steps = [
-        ("quoted", QUOTE, "new"),
-        ("accepted", {}, "quoted"),
-        ("appointment", APPOINTMENT | {"mode": "office"}, "accepted"),
-        ("offered", {"amount": 9100}, "appointment"),
-        ("bought", {"amount": 9100, "paid_on": "2026-12-04"}, "offered"),
-    ]
-    events = [act(mail_app, lead_id, *step) for step in steps]
-    send(mail_app, lead_id, events[3])
-    send(mail_app, lead_id, events[4])
-    offer, completed = smtp_server.wait_for(2)
+    book(mail_app, lead_id, APPOINTMENT | {"mode": "office"})
+    act(mail_app, lead_id, "offered", {"amount": 9100}, "appointment")
+    act(mail_app, lead_id, "bought", {"amount": 9100, "paid_on": "2026-12-04"}, "offered")
+    offer, completed = smtp_server.wait_for(4)[2:]
     assert "Our final offer is $9,100." in bodies(offer)[0]
     assert "return your watch at our expense" in bodies(offer)[0]
     assert subject(completed).startswith("Payment sent for your Rolex Submariner")
@@ -176,8 +170,7 @@ def test_offer_completed_and_closed_emails(mail_app, smtp_server):
 @pytest.mark.parametrize("reason", lifecycle.CLOSE_REASONS)
 def test_closed_email_says_why(mail_app, smtp_server, reason):
     lead_id = save_sample_lead(mail_app)
-    event_id = act(mail_app, lead_id, "closed", {"reason": reason}, "new")
-    send(mail_app, lead_id, event_id)
+    act(mail_app, lead_id, "closed", {"reason": reason}, "new")
     [message] = smtp_server.wait_for(1)
     text = bodies(message)[0]
     assert subject(message).startswith("Your enquiry about your Rolex Submariner is closed")
@@ -190,23 +183,41 @@ def test_closed_email_says_why(mail_app, smtp_server, reason):
     assert expected[reason] in text
 
 
-def test_no_email_for_contacted_erased_or_unconfigured(mail_app, make_app, smtp_server):
+def test_no_email_for_contacted_or_accepted(mail_app, smtp_server):
     lead_id = save_sample_lead(mail_app)
     contacted = act(mail_app, lead_id, "contacted", {}, "new")
     assert send(mail_app, lead_id, contacted) == "no e-mail for this change"
-    closed = act(mail_app, lead_id, "closed", {"reason": "not_a_fit"}, "contacted")
-    with mail_app.app_context():
-        lifecycle.erase(lead_id, "staff:1")
-    assert send(mail_app, lead_id, closed) == "lead erased"
-    bare = make_app()
-    other = save_sample_lead(bare)
-    quote = act(bare, other, "quoted", QUOTE, "new")
-    assert send(bare, other, quote) == "not configured"
+    act(mail_app, lead_id, "quoted", QUOTE, "contacted")
+    accepted = act(mail_app, lead_id, "accepted", {}, "quoted")
+    assert send(mail_app, lead_id, accepted) == "no e-mail for this change"
+    with pytest.raises(LookupError):
+        send(mail_app, lead_id, accepted + 1000)
+    assert len(smtp_server.wait_for(1)) == 1  # the quote only
+
+
+def test_unsent_emails_wait_for_smtp_and_requeue_sends_them(make_app, smtp_server):
+    bare = make_app()  # no SMTP_HOST: the e-mail stays pending
+    quoted_lead, erased_lead = save_sample_lead(bare), save_sample_lead(bare)
+    quote = act(bare, quoted_lead, "quoted", QUOTE, "new")
+    closed = act(bare, erased_lead, "closed", {"reason": "not_a_fit"}, "new")
     with bare.app_context():
         assert not store.email_sent(quote)
-    with pytest.raises(LookupError):
-        send(mail_app, lead_id, quote + 1000)
-    assert smtp_server.messages == []
+        lifecycle.erase(erased_lead, "staff:1")
+    assert send(bare, quoted_lead, quote) == "not configured"
+    assert send(bare, erased_lead, closed) == "lead erased"
+    configured = make_app(
+        LEADS_DB=bare.config["LEADS_DB"],
+        SMTP_HOST=smtp_server.host,
+        SMTP_PORT=str(smtp_server.port),
+        SMTP_USE_TLS="0",
+    )
+    result = configured.test_cli_runner().invoke(args=["leads", "requeue"])
+    assert f"Ran the seller e-mail of lead #{quoted_lead} (event {quote})." in result.output
+    assert f"lead #{erased_lead}" not in result.output  # erased: no work, no e-mail
+    [message] = smtp_server.wait_for(1)
+    assert "$8,000 to $9,500" in bodies(message)[0]
+    again = configured.test_cli_runner().invoke(args=["leads", "requeue"])
+    assert "seller e-mail" not in again.output
 
 
 def test_rq_worker_sends_the_seller_email(
@@ -216,9 +227,7 @@ def test_rq_worker_sends_the_seller_email(
     app = make_app(**settings)
     start_rq_worker(settings)
     lead_id = save_sample_lead(app)
-    event_id = act(app, lead_id, "quoted", QUOTE, "new")
-    with app.app_context():
-        send_seller_email.enqueue(lead_id, event_id)
+    event_id = act(app, lead_id, "quoted", QUOTE, "new")  # queued to Redis
     [message] = smtp_server.wait_for(1, timeout=60)
     assert "$8,000 to $9,500" in bodies(message)[0]
 

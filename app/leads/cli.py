@@ -8,8 +8,8 @@ from pathlib import Path
 import click
 from flask.cli import AppGroup
 
-from app.leads import export, store
-from app.queue import enqueue_lead_work, uses_queue
+from app.leads import export, lifecycle, store
+from app.queue import enqueue_lead_work, enqueue_seller_email, uses_queue
 
 leads_command = AppGroup("leads", help="Read leads and requeue their pending work.")
 
@@ -62,16 +62,23 @@ def export_command(path: str) -> None:
 
 @leads_command.command("requeue")
 def requeue_command() -> None:
-    """Queue (or, without REDIS_URL, run) the unfinished work of every lead."""
+    """Queue (or, without REDIS_URL, run) the unfinished work of every lead, and the seller
+    e-mails not sent yet."""
     leads = store.leads_with_pending_work()
-    if not leads:
+    emails = store.unsent_seller_emails(tuple(lifecycle.SELLER_EMAILS))
+    if not leads and not emails:
         click.echo("Nothing to requeue: every lead's work is done.")
         return
     verb = "Queued" if uses_queue() else "Ran"
+    unreachable = click.ClickException("Redis is unreachable; nothing more was queued.")
     for lead in leads:
         if not enqueue_lead_work(lead["id"]):
-            raise click.ClickException("Redis is unreachable; nothing more was queued.")
+            raise unreachable
         click.echo(f"{verb} lead #{lead['id']} ({status(lead)}).")
+    for lead_id, event_id in emails:
+        if not enqueue_seller_email(lead_id, event_id):
+            raise unreachable
+        click.echo(f"{verb} the seller e-mail of lead #{lead_id} (event {event_id}).")
 
 
 @leads_command.command("backup")

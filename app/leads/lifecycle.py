@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from flask import current_app
 
+from app import queue
 from app.leads import store
 
 STATES = ("new", "contacted", "quoted", "accepted", "appointment", "offered", "bought", "closed")
@@ -126,7 +127,8 @@ def check_move(from_state: str, to_state: str, data: dict) -> None:
 
 
 def transition(lead_id: int, to_state: str, actor: str, data: dict, expected_state: str) -> int:
-    """Move the lead from `expected_state` to `to_state`; returns the new event's id.
+    """Move the lead from `expected_state` to `to_state`, then queue the seller's e-mail for
+    the new state if it has one; returns the new event's id.
 
     Raises IllegalMove or MissingDetails before touching the database, StaleState when the lead
     is no longer in `expected_state` (nothing is changed), LeadNotFound for an unknown lead.
@@ -145,6 +147,8 @@ def transition(lead_id: int, to_state: str, actor: str, data: dict, expected_sta
     current_app.logger.info(
         "Lead %s: %s -> %s by %s (event %s).", lead_id, expected_state, to_state, actor, event_id
     )
+    if to_state in SELLER_EMAILS:
+        queue.enqueue_seller_email(lead_id, event_id)
     return event_id
 
 

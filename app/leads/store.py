@@ -250,9 +250,12 @@ def pending_work(lead: dict) -> list[str]:
 
 
 def leads_with_pending_work() -> list[dict]:
+    """Leads with work not done yet; an erased lead has none left (nothing to process or send)."""
     conditions = " OR ".join(f"{column} IS NULL" for column in WORK_COLUMNS)
     with connect() as db:
-        rows = db.execute(f"SELECT * FROM leads WHERE {conditions} ORDER BY id").fetchall()
+        rows = db.execute(
+            f"SELECT * FROM leads WHERE ({conditions}) AND erased_at IS NULL ORDER BY id"
+        ).fetchall()
     return [dict(row) for row in rows]
 
 
@@ -343,6 +346,23 @@ def email_sent(event_id: int) -> bool:
             (event_id,),
         ).fetchone()
     return row is not None
+
+
+def unsent_seller_emails(states: tuple[str, ...]) -> list[tuple[int, int]]:
+    """(lead, event) of each change into one of `states` whose seller e-mail is not recorded
+    as sent, for leads not erased: what `flask leads requeue` sends."""
+    marks = ", ".join("?" for _ in states)
+    with connect() as db:
+        rows = db.execute(
+            "SELECT change.lead_id, change.id FROM lead_events AS change "
+            "JOIN leads ON leads.id = change.lead_id AND leads.erased_at IS NULL "
+            "WHERE change.kind = 'state_changed' "
+            f"AND json_extract(change.data, '$.to') IN ({marks}) "
+            "AND NOT EXISTS (SELECT 1 FROM lead_events AS sent WHERE sent.kind = 'email_sent' "
+            "AND json_extract(sent.data, '$.event_id') = change.id) ORDER BY change.id",
+            states,
+        ).fetchall()
+    return [(row[0], row[1]) for row in rows]
 
 
 def erase_lead(
