@@ -132,6 +132,7 @@ def test_cross_site_post_over_https_is_refused_in_production(content_db, tmp_pat
         {
             "ENV_NAME": "production",
             "SECRET_KEY": "k" * 40,
+            "STAFF_TOTP_KEY": "t" * 40,
             "SITE_URL": SITE,
             "CONTENT_DB": str(content_db),
             "LEADS_DB": str(tmp_path / "leads.db"),

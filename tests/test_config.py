@@ -21,10 +21,19 @@ def test_production_refuses_the_development_secret(monkeypatch):
 
 def test_production_starts_with_real_settings(monkeypatch):
     monkeypatch.setenv("SECRET_KEY", "x" * 40)
+    monkeypatch.setenv("STAFF_TOTP_KEY", "t" * 40)
     monkeypatch.setenv("SITE_URL", "https://watches.example")
     app = create_app({"ENV_NAME": "production"})
     assert app.config["SITE_URL"] == "https://watches.example"
     assert app.config["SESSION_COOKIE_SECURE"] is True
+
+
+def test_production_refuses_to_start_without_a_staff_totp_key(monkeypatch):
+    monkeypatch.setenv("SECRET_KEY", "x" * 40)
+    monkeypatch.setenv("SITE_URL", "https://watches.example")
+    monkeypatch.delenv("STAFF_TOTP_KEY", raising=False)
+    with pytest.raises(ConfigError, match="STAFF_TOTP_KEY must be set"):
+        create_app({"ENV_NAME": "production"})
 
 
 def test_unknown_app_env_is_a_clear_error(monkeypatch):

@@ -19,6 +19,7 @@ def production_app(content_db, tmp_path):
         {
             "ENV_NAME": "production",
             "SECRET_KEY": "k" * 40,
+            "STAFF_TOTP_KEY": "t" * 40,
             "SITE_URL": SITE,
             "CONTENT_DB": str(content_db),
             "LEADS_DB": str(tmp_path / "leads.db"),
@@ -151,6 +152,7 @@ def test_production_refuses_debug(monkeypatch, content_db):
             {
                 "ENV_NAME": "production",
                 "SECRET_KEY": "k" * 40,
+                "STAFF_TOTP_KEY": "t" * 40,
                 "SITE_URL": SITE,
                 "DEBUG": True,
                 "CONTENT_DB": str(content_db),
