@@ -56,7 +56,7 @@ def manual_key(encrypted: str) -> str:
 
 def qr_svg(uri: str) -> Markup:
     """The URI as an inline SVG QR code, drawn on the server (no script, no outside service)."""
-    svg = segno.make(uri, error="m").svg_inline(scale=5, border=2, dark="#121722")
+    svg = segno.make(uri, error="m").svg_inline(border=2, dark="#121722", omitsize=True)
     return Markup(svg)
 
 
