@@ -75,6 +75,14 @@ class Config:
     PROXY_FIX_X_PORT = 0
     PROXY_FIX_X_PREFIX = 0
     HSTS_MAX_AGE = 0
+    # The staff area (app/staff): key material for the TOTP secrets at rest (required in
+    # production; elsewhere derived from SECRET_KEY), session timeouts, how recent a sign-in
+    # must be for export and erasure, and how long an enrolment link lives.
+    STAFF_TOTP_KEY = ""
+    STAFF_SESSION_IDLE_MINUTES = 30
+    STAFF_SESSION_MAX_HOURS = 12
+    STAFF_REAUTH_MINUTES = 5
+    STAFF_ENROL_HOURS = 24
 
 
 class DevelopmentConfig(Config):
@@ -146,6 +154,11 @@ ENV_SETTINGS = (
     "PROXY_FIX_X_PORT",
     "PROXY_FIX_X_PREFIX",
     "HSTS_MAX_AGE",
+    "STAFF_TOTP_KEY",
+    "STAFF_SESSION_IDLE_MINUTES",
+    "STAFF_SESSION_MAX_HOURS",
+    "STAFF_REAUTH_MINUTES",
+    "STAFF_ENROL_HOURS",
 )
 
 
@@ -227,5 +240,7 @@ def check_production_settings(config) -> None:
         problems.append("SITE_URL must be set to the site's public https:// address")
     if config.get("DEBUG"):
         problems.append("debug must be off: it shows code to anyone")
+    if len(config.get("STAFF_TOTP_KEY") or "") < 32:
+        problems.append("STAFF_TOTP_KEY must be set to a random value of 32+ characters")
     if problems:
         raise ConfigError("Refusing to start in production: " + "; ".join(problems) + ".")

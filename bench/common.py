@@ -47,6 +47,7 @@ def site_env() -> dict[str, str]:
     env = dict(os.environ)
     env["APP_ENV"] = "production"
     env.setdefault("SECRET_KEY", secrets.token_hex(32))
+    env.setdefault("STAFF_TOTP_KEY", secrets.token_hex(32))
     env.setdefault("SITE_URL", "https://bench.example")
     env["TRUSTED_HOSTS"] = BENCH_HOSTS
     return env

@@ -72,7 +72,10 @@ def fetch_local():
     import os
 
     os.environ.update(
-        APP_ENV="production", SECRET_KEY=os.urandom(24).hex(), SITE_URL="https://watches.example"
+        APP_ENV="production",
+        SECRET_KEY=os.urandom(24).hex(),
+        STAFF_TOTP_KEY=os.urandom(24).hex(),
+        SITE_URL="https://watches.example",
     )
     from app import create_app
 

@@ -22,7 +22,12 @@ from tests.data.validation_cases import VALID
 ROOT = Path(__file__).resolve().parent.parent
 JSON = {"Accept": "application/json"}
 SITE = "https://watches.example"
-PRODUCTION = {"ENV_NAME": "production", "SECRET_KEY": "k" * 40, "SITE_URL": SITE}
+PRODUCTION = {
+    "ENV_NAME": "production",
+    "SECRET_KEY": "k" * 40,
+    "STAFF_TOTP_KEY": "t" * 40,
+    "SITE_URL": SITE,
+}
 
 
 def page_html(client, path="/sell") -> str:

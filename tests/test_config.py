@@ -7,7 +7,7 @@ import pytest
 
 from app import create_app
 from app.config import ConfigError
-from tests.helpers import ROOT
+from tests.helpers import PRODUCTION, ROOT
 
 
 def test_production_refuses_to_start_without_secret_key_and_site_url(monkeypatch):
@@ -25,10 +25,19 @@ def test_production_refuses_the_development_secret(monkeypatch):
 
 def test_production_starts_with_real_settings(monkeypatch):
     monkeypatch.setenv("SECRET_KEY", "x" * 40)
+    monkeypatch.setenv("STAFF_TOTP_KEY", "t" * 40)
     monkeypatch.setenv("SITE_URL", "https://watches.example")
     app = create_app({"ENV_NAME": "production"})
     assert app.config["SITE_URL"] == "https://watches.example"
     assert app.config["SESSION_COOKIE_SECURE"] is True
+
+
+def test_production_refuses_to_start_without_a_staff_totp_key(monkeypatch):
+    monkeypatch.setenv("SECRET_KEY", "x" * 40)
+    monkeypatch.setenv("SITE_URL", "https://watches.example")
+    monkeypatch.delenv("STAFF_TOTP_KEY", raising=False)
+    with pytest.raises(ConfigError, match="STAFF_TOTP_KEY must be set"):
+        create_app({"ENV_NAME": "production"})
 
 
 def test_unknown_app_env_is_a_clear_error(monkeypatch):
@@ -64,9 +73,7 @@ def test_a_setting_of_the_wrong_type_is_a_clear_error(make_app):
 
 
 def test_production_trusts_its_own_host_when_none_are_configured(make_app):
-    config = make_app(
-        ENV_NAME="production", SECRET_KEY="k" * 40, SITE_URL="https://w.example"
-    ).config
+    config = make_app(**PRODUCTION | {"SITE_URL": "https://w.example"}).config
     assert config["TRUSTED_HOSTS"] == ("w.example",)
     assert config["SESSION_COOKIE_NAME"] == "__Host-session"
 

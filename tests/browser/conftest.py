@@ -22,6 +22,7 @@ def live_server(make_app):
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     server.url = f"http://127.0.0.1:{server.server_port}"
+    server.app = app
     yield server
     server.shutdown()
 

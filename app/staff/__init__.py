@@ -1,0 +1,28 @@
+"""The staff area under /staff: sign-in with a password and a TOTP code (aal2), server-side
+sessions, enrolment by one-time link, the leads list and the `flask staff` commands.
+
+Other packages build staff pages on `auth.staff_required` and `auth.current_staff()`.
+"""
+
+from flask import Blueprint, Flask, Response, request
+
+from app.staff import auth, sessions
+
+bp = Blueprint("staff", __name__, url_prefix="/staff")
+bp.before_request(auth.guard_blueprint)
+
+
+def private_headers(response: Response) -> Response:
+    """Staff answers are never stored by a browser or proxy, nor indexed."""
+    if request.path == "/staff" or request.path.startswith("/staff/"):
+        response.headers["Cache-Control"] = "no-store"
+        response.headers["X-Robots-Tag"] = "noindex, nofollow"
+    return response
+
+
+def init_app(app: Flask) -> None:
+    sessions.init_app(app)
+    app.after_request(private_headers)
+
+
+from app.staff import routes  # noqa: E402,F401

@@ -1,0 +1,93 @@
+"""Who is signed in to the staff area, and the guards every staff view sits behind.
+
+`staff_required` and `current_staff()` are the interface for staff pages anywhere in the app;
+the staff blueprint also applies the same guard to each of its views not marked `public`, so a
+view that forgets the decorator is still closed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+
+from flask import current_app, redirect, request, session, url_for
+
+from app import audit
+from app.staff import sessions
+
+FULL = 2  # aal2: password and a second factor in this session
+
+
+def current_staff() -> dict | None:
+    """The signed-in staff account ({id, email, name}) when the request carries a live aal2
+    session, else None. Use it for the actor of audit entries and lead events."""
+    row = sessions.load()
+    if row is None or row["aal"] < FULL:
+        return None
+    staff = row["staff"]
+    return {"id": staff["id"], "email": staff["email"], "name": staff["name"]}
+
+
+def client_address() -> str:
+    return sessions.client_address()
+
+
+def record(action: str, lead_id: int | None = None, data: dict | None = None) -> None:
+    """Audit an action of the signed-in staff member, with their address."""
+    staff = current_staff()
+    audit.record(action, staff["id"] if staff else None, lead_id, client_address(), data)
+
+
+def safe_next(target: str | None) -> str | None:
+    """Only a path inside the staff area may be returned to after sign-in."""
+    if target and target.startswith("/staff/") and not target.startswith(("//", "/\\")):
+        return target
+    return None
+
+
+def to_sign_in():
+    """The answer to a request without a full session: a redirect carrying no data."""
+    if request.method == "GET":
+        session["staff_next"] = safe_next(request.full_path.rstrip("?"))
+    return redirect(url_for("staff.login"), code=303)
+
+
+def staff_required(view: Callable) -> Callable:
+    """Open `view` only to a live session with both factors (aal2); others go to sign-in."""
+
+    @wraps(view)
+    def guarded(*args, **kwargs):
+        if current_staff() is None:
+            return to_sign_in()
+        return view(*args, **kwargs)
+
+    return guarded
+
+
+def require_recent_auth(view: Callable) -> Callable:
+    """For sensitive actions (export, erasure): both factors given again within the last
+    STAFF_REAUTH_MINUTES, else a detour through /staff/confirm and back."""
+
+    @staff_required
+    @wraps(view)
+    def guarded(*args, **kwargs):
+        if not sessions.recently_verified(int(current_app.config["STAFF_REAUTH_MINUTES"])):
+            session["staff_confirm_next"] = safe_next(request.full_path.rstrip("?"))
+            return redirect(url_for("staff.confirm"), code=303)
+        return view(*args, **kwargs)
+
+    return guarded
+
+
+def public(view: Callable) -> Callable:
+    """Mark a sign-in or enrolment view as open without a session."""
+    view.staff_public = True
+    return view
+
+
+def guard_blueprint() -> None:
+    """before_request of the staff blueprint: every view not marked `public` needs aal2."""
+    view = current_app.view_functions.get(request.endpoint)
+    if view is not None and not getattr(view, "staff_public", False) and not current_staff():
+        return to_sign_in()
+    return None
