@@ -15,7 +15,8 @@ bp.before_request(auth.guard_blueprint)
 def private_headers(response: Response) -> Response:
     """Staff answers are never stored by a browser or proxy, nor indexed."""
     if request.path == "/staff" or request.path.startswith("/staff/"):
-        response.headers["Cache-Control"] = "no-store"
+        if "no-store" not in response.headers.get("Cache-Control", ""):
+            response.headers["Cache-Control"] = "no-store"  # a view may say more (private)
         response.headers["X-Robots-Tag"] = "noindex, nofollow"
     return response
 
@@ -25,4 +26,4 @@ def init_app(app: Flask) -> None:
     app.after_request(private_headers)
 
 
-from app.staff import routes  # noqa: E402,F401
+from app.staff import inbox, routes  # noqa: E402,F401

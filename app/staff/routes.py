@@ -1,4 +1,5 @@
-"""Staff routes: sign-in (two steps), sign-out, enrolment, the account page and the leads list.
+"""Staff routes: sign-in (two steps), sign-out, enrolment and the account page (the leads
+inbox is app/staff/inbox.py).
 
 Every view here except those marked `public` needs a full aal2 session (app/staff/auth.py).
 """
@@ -12,7 +13,6 @@ from flask import flash, redirect, session, url_for
 from flask_wtf.csrf import CSRFError
 
 from app import audit
-from app.leads import store as leads_store
 from app.staff import accounts, bp, forms, sessions, signin, store, throttle, totp
 from app.staff.auth import current_staff, public, record, staff_required
 from app.staff.views import page
@@ -47,13 +47,6 @@ def after(remembered: str, default_endpoint: str) -> str:
 @staff_required
 def home():
     return redirect(url_for("staff.leads"))
-
-
-@bp.get("/leads")
-@staff_required
-def leads():
-    record("leads_listed")
-    return page("leads.html", "Leads", leads=leads_store.list_leads())
 
 
 @bp.route("/login", methods=["GET", "POST"])
