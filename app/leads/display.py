@@ -58,13 +58,15 @@ def age(iso: str, now: datetime | None = None) -> timedelta:
 
 
 def short_age(iso: str, now: datetime | None = None) -> str:
-    """'12 min', '5 h', '3 d': how long ago, at a glance."""
+    """'just now', '12 min ago', '5 h ago', '3 d ago': how long ago, at a glance."""
     seconds = max(0, int(age(iso, now).total_seconds()))
+    if seconds < 60:
+        return "just now"
     if seconds < 3600:
-        return f"{seconds // 60} min"
+        return f"{seconds // 60} min ago"
     if seconds < 86400:
-        return f"{seconds // 3600} h"
-    return f"{seconds // 86400} d"
+        return f"{seconds // 3600} h ago"
+    return f"{seconds // 86400} d ago"
 
 
 def awaiting_first_reply(lead: dict, now: datetime | None = None) -> bool:
