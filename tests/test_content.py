@@ -8,6 +8,7 @@ import pytest
 
 from app.content import queries
 from app.content.loader import ContentError, read_article, seed
+from app.extensions import cache
 
 CONTENT = Path(__file__).resolve().parent.parent / "content"
 
@@ -54,8 +55,6 @@ def test_seed_fills_configured_name_phone_and_email(seeding_app, tmp_path):
 
 def test_seed_clears_the_page_cache(seeding_app, tmp_path):
     app = seeding_app()
-    from app.extensions import cache
-
     with app.app_context():
         cache.set("page:/", "stale")
         seed(app)

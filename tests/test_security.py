@@ -4,6 +4,7 @@ import subprocess
 import sys
 
 import pytest
+from flask import request
 
 from app.config import ConfigError
 from tests.helpers import PRODUCTION, ROOT, SITE
@@ -107,8 +108,6 @@ def test_proxy_fix_trusts_one_proxy_in_production(production_app):
 
     @production_app.get("/_whoami")
     def whoami():
-        from flask import request
-
         seen.update(ip=request.remote_addr, secure=request.is_secure)
         return "ok"
 

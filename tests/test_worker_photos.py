@@ -2,6 +2,7 @@
 
 import io
 
+import pillow_heif
 import pytest
 from PIL import Image
 
@@ -53,8 +54,6 @@ def test_transparent_png_is_stored_as_jpeg_on_white(tmp_path):
 
 
 def test_heic_from_a_phone_is_stored_as_jpeg(tmp_path):
-    import pillow_heif
-
     heif = pillow_heif.from_pillow(Image.new("RGB", (320, 240), "navy"))
     buffer = io.BytesIO()
     heif.save(buffer, quality=80)

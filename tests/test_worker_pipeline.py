@@ -6,10 +6,14 @@ import io
 import time
 
 import pytest
+from PIL import Image
+from rq import Queue
 
+from app.extensions import rq
 from app.leads import store
 from tests.data.photos import photo_bytes
 from tests.helpers import JSON, finished_lead, post
+from worker.jobs import notify_staff, send_conversions
 
 EVIL_DETAILS = '<script>alert("x")</script> & "quotes"'
 
@@ -53,8 +57,6 @@ def assert_conversions(receiver):
 
 
 def assert_photos_clean(app):
-    from PIL import Image
-
     with app.app_context():
         photos = store.lead_photos(1)
         directory, incoming = store.photos_dir(), store.incoming_dir()
@@ -116,8 +118,6 @@ def test_without_redis_jobs_run_in_process_after_saving(
 
 
 def test_finished_jobs_are_not_repeated(make_app, pipeline_settings, smtp_server, http_receiver):
-    from worker.jobs import notify_staff, send_conversions
-
     app = make_app(**pipeline_settings)
     submit(app)
     with app.app_context():
@@ -139,14 +139,10 @@ def test_unconfigured_mail_leaves_the_lead_pending_for_requeue(make_app, content
 def test_jobs_are_queued_with_retries_and_backoff(
     make_app, pipeline_settings, redis_server, intervals
 ):
-    from rq import Queue
-
     settings = pipeline_settings | {"REDIS_URL": redis_server.url, "JOB_RETRY_INTERVALS": intervals}
     app = make_app(**settings)
     submit(app, photos=1)
     with app.app_context():
-        from app.extensions import rq
-
         queue: Queue = rq.queue
         jobs = [queue.fetch_job(job_id) for job_id in queue.get_job_ids()]
         deferred = queue.deferred_job_registry.get_job_ids()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import (
+    Blueprint,
     jsonify,
     make_response,
     redirect,
@@ -15,7 +16,6 @@ from werkzeug.exceptions import RequestEntityTooLarge, TooManyRequests
 
 from app import seo
 from app.layout import site_info
-from app.sell import bp
 from app.sell.forms import BRANDS, SellForm, chosen_files
 from app.sell.messages import (
     FAILURE,
@@ -29,6 +29,8 @@ from app.sell.messages import (
 from app.sell.submission import Submission, is_spam
 from app.sell.submit import NotSaved, submit_lead
 from app.sell.views import form_page
+
+bp = Blueprint("sell", __name__)
 
 
 def wants_json() -> bool:
