@@ -72,6 +72,7 @@ class Config:
     STAFF_SESSION_MAX_HOURS = 12
     STAFF_REAUTH_MINUTES = 5
     STAFF_ENROL_HOURS = 24
+    STAFF_PASSWORD_PROFILE = "RFC_9106_LOW_MEMORY"  # argon2-cffi profile: argon2id, 64 MiB, t=3
 
 
 class DevelopmentConfig(Config):
@@ -82,6 +83,7 @@ class TestingConfig(Config):
     ENV_NAME = "testing"
     TESTING = True
     RATELIMIT_ENABLED = False  # tests that check the limit turn it on
+    STAFF_PASSWORD_PROFILE = "CHEAPEST"  # still argon2id; ~1 s per hash on a busy test box
 
 
 class ProductionConfig(Config):
@@ -144,6 +146,7 @@ ENV_SETTINGS = (
     "STAFF_SESSION_MAX_HOURS",
     "STAFF_REAUTH_MINUTES",
     "STAFF_ENROL_HOURS",
+    "STAFF_PASSWORD_PROFILE",
 )
 
 

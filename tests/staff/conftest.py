@@ -39,7 +39,7 @@ def clock(monkeypatch) -> Clock:
 
 
 def csrf_token(html: str) -> str:
-    return re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html).group(1)
+    return re.search(r'name="csrf_token"[^>]*value="([^"]+)"', html).group(1)
 
 
 @dataclass
@@ -106,6 +106,15 @@ class Staff:
         response = self.code_step(client, account.code(self.clock()))
         assert response.status_code == 303, response.get_data(as_text=True)
         return response
+
+    def backdate_sessions(self, column: str, minutes: int) -> None:
+        """Move a time of every session into the past, as if that much time had gone by."""
+        with self.db() as db:
+            db.execute(
+                f"UPDATE staff_sessions SET {column} = "
+                "strftime('%Y-%m-%dT%H:%M:%S+00:00', 'now', ?)",
+                (f"-{minutes} minutes",),
+            )
 
     def db(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.app.config["LEADS_DB"])
