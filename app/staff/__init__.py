@@ -7,6 +7,7 @@ Other packages build staff pages on `auth.staff_required` and `auth.current_staf
 from flask import Blueprint, Flask, Response, request
 
 from app.staff import auth, sessions
+from app.staff.logs import hide_enrolment_tokens
 
 bp = Blueprint("staff", __name__, url_prefix="/staff")
 bp.before_request(auth.guard_blueprint)
@@ -23,6 +24,7 @@ def private_headers(response: Response) -> Response:
 def init_app(app: Flask) -> None:
     sessions.init_app(app)
     app.after_request(private_headers)
+    hide_enrolment_tokens()
 
 
 from app.staff import routes  # noqa: E402,F401
