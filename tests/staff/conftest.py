@@ -60,6 +60,12 @@ class Staff:
     app: object
     runner: object
     clock: Clock
+    base_url: str = "http://localhost"
+
+    def request(self, client, method: str, path: str, **kwargs):
+        """As a browser on the site's own address would send it (Referer included)."""
+        headers = {"Referer": self.base_url + "/"}
+        return client.open(path, method=method, base_url=self.base_url, headers=headers, **kwargs)
 
     def add(self, email: str = "ana@example.com", name: str = "Ana Lima") -> str:
         result = self.runner.invoke(args=["staff", "add", email, "--name", name])
@@ -68,19 +74,18 @@ class Staff:
 
     def post(self, client, path: str, data: dict):
         """POST a form with the CSRF token of the page at `path` (as a browser would)."""
-        page = client.get(path).get_data(as_text=True)
-        return client.post(path, data={**data, "csrf_token": csrf_token(page)})
+        page = self.request(client, "GET", path).get_data(as_text=True)
+        return self.request(client, "POST", path, data={**data, "csrf_token": csrf_token(page)})
 
     def enrol(self, client, link: str, email: str, password: str = PASSWORD) -> Account:
-        path = link.split("127.0.0.1:5000", 1)[-1]
+        path = "/staff/enrol/" + link.rsplit("/", 1)[1]
         response = self.post(client, path, {"password": password, "confirm": password})
         assert response.status_code == 303, response.get_data(as_text=True)
-        page = client.get(path).get_data(as_text=True)
+        page = self.request(client, "GET", path).get_data(as_text=True)
         secret = unescape(re.search(r"secret=([A-Z2-7]+)", page).group(1))
-        response = client.post(
-            path,
-            data={"code": pyotp.TOTP(secret).at(self.clock()), "csrf_token": csrf_token(page)},
-        )
+        code = pyotp.TOTP(secret).at(self.clock())
+        data = {"code": code, "csrf_token": csrf_token(page)}
+        response = self.request(client, "POST", path, data=data)
         assert response.status_code == 200, response.get_data(as_text=True)
         codes = re.findall(r"<li>([a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4})</li>", response.text)
         return Account(email, password, secret, codes)

@@ -1,0 +1,106 @@
+"""The staff cookie in production, and both factors asked again before sensitive actions."""
+
+import pytest
+
+from app import create_app
+from app.staff.auth import require_recent_auth
+from tests.staff.conftest import Staff, csrf_token
+
+SITE = "https://watches.example"
+
+
+@pytest.fixture
+def production_app(content_db, tmp_path):
+    return create_app(
+        {
+            "ENV_NAME": "production",
+            "SECRET_KEY": "k" * 40,
+            "STAFF_TOTP_KEY": "t" * 40,
+            "STAFF_PASSWORD_PROFILE": "CHEAPEST",
+            "SITE_URL": SITE,
+            "CONTENT_DB": str(content_db),
+            "LEADS_DB": str(tmp_path / "leads.db"),
+        }
+    )
+
+
+def test_production_session_cookie_is_host_prefixed_secure_httponly_and_strict(
+    production_app, clock
+):
+    staff = Staff(production_app, production_app.test_cli_runner(), clock, base_url=SITE)
+    client = production_app.test_client()
+    account = staff.enrol(client, staff.add(), "ana@example.com")
+    response = staff.password_step(client, account)
+    assert response.status_code == 303
+    cookie = next(c for c in response.headers.getlist("Set-Cookie") if "staff" in c)
+    assert cookie.startswith("__Host-staff=")
+    attributes = [part.strip() for part in cookie.split(";")[1:]]
+    assert {"Secure", "HttpOnly", "Path=/", "SameSite=Strict"} <= set(attributes)
+    assert not any(part.lower().startswith("domain") for part in attributes)
+
+
+def test_totp_secrets_encrypted_under_one_key_cannot_be_read_under_another(staff, account, app):
+    from cryptography.fernet import InvalidToken
+
+    from app.staff import totp
+
+    with staff.db() as db:
+        encrypted = db.execute("SELECT totp_secret FROM staff").fetchone()[0]
+    with app.app_context():
+        assert totp.decrypt(encrypted) == account.secret
+    app.config["STAFF_TOTP_KEY"] = "another key of more than thirty-two characters"
+    with app.app_context(), pytest.raises(InvalidToken):
+        totp.decrypt(encrypted)
+
+
+@pytest.fixture
+def sensitive_app(app):
+    """The app with a stand-in sensitive page, guarded as export and erasure will be (list it
+    before other fixtures that make requests: routes are added before the first one)."""
+    app.add_url_rule(
+        "/staff/test-export", "test_export", require_recent_auth(lambda: "exported rows")
+    )
+    return app
+
+
+def test_sensitive_action_asks_for_password_and_code_again(sensitive_app, staff, account, clock):
+    client = sensitive_app.test_client()
+    staff.sign_in(client, account)
+    staff.backdate_sessions("verified_at", 6)
+    response = client.get("/staff/test-export")
+    assert response.status_code == 303 and response.headers["Location"] == "/staff/confirm"
+    assert "exported rows" not in response.get_data(as_text=True)
+    page = client.get("/staff/confirm").get_data(as_text=True)
+    clock.advance()
+    wrong = client.post(
+        "/staff/confirm",
+        data={
+            "password": "not it at all",
+            "code": account.code(clock()),
+            "csrf_token": csrf_token(page),
+        },
+    )
+    assert wrong.status_code == 401
+    right = client.post(
+        "/staff/confirm",
+        data={
+            "password": account.password,
+            "code": account.code(clock()),
+            "csrf_token": csrf_token(page),
+        },
+    )
+    assert right.status_code == 303 and right.headers["Location"] == "/staff/test-export"
+    assert client.get("/staff/test-export").get_data(as_text=True) == "exported rows"
+
+
+def test_a_fresh_sign_in_counts_as_recent(sensitive_app, staff, account):
+    client = sensitive_app.test_client()
+    staff.sign_in(client, account)
+    assert client.get("/staff/test-export").get_data(as_text=True) == "exported rows"
+
+
+def test_sensitive_action_needs_a_full_session_first(sensitive_app, staff, account):
+    client = sensitive_app.test_client()
+    staff.password_step(client, account)
+    response = client.get("/staff/test-export")
+    assert response.headers["Location"] == "/staff/login"
