@@ -155,8 +155,8 @@ def check_password(email: str, password: str) -> dict | None:
     """The enrolled, enabled account with this e-mail and password; the same work either way."""
     staff = store.staff_by_email(email.strip())
     usable = bool(staff and staff["enrolled_at"] and not staff["disabled_at"])
-    profile = current_app.config["STAFF_PASSWORD_PROFILE"]
-    stored = staff["password_hash"] if usable and staff["password_hash"] else stand_in_hash(profile)
+    stand_in = stand_in_hash(current_app.config["STAFF_PASSWORD_PROFILE"])  # made on first use
+    stored = staff["password_hash"] if usable and staff["password_hash"] else stand_in
     try:
         hasher().verify(stored, password[: PASSWORD_MAX_LENGTH + 1])
     except (VerificationError, InvalidHashError):

@@ -185,3 +185,15 @@ def test_account_page_ends_another_session(staff, account, app):
     assert response.status_code == 303
     assert phone.get("/staff/leads").status_code == 303
     assert laptop.get("/staff/leads").status_code == 200
+
+
+def test_password_step_expires_if_no_code_follows_within_ten_minutes(staff, account, app):
+    client = app.test_client()
+    staff.password_step(client, account)
+    page = client.get("/staff/login/code").get_data(as_text=True)
+    staff.backdate_sessions("created_at", 11)
+    staff.clock.advance()
+    data = {"code": account.code(staff.clock()), "csrf_token": csrf_token(page)}
+    response = client.post("/staff/login/code", data=data)
+    assert response.headers["Location"] == "/staff/login"
+    assert client.get("/staff/leads").status_code == 303
