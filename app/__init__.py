@@ -6,9 +6,31 @@ from pathlib import Path
 
 from flask import Flask
 
-from app import assets, images, islands, layout, page_cache, security
+from app import (
+    assets,
+    blog,
+    brands,
+    errors,
+    images,
+    islands,
+    layout,
+    locations,
+    page_cache,
+    pages,
+    queue,
+    security,
+    sell,
+    sitemap,
+    staff,
+)
 from app.artwork.cli import artwork_command
-from app.config import check_production_settings, config_class, settings_from_environment
+from app.config import (
+    check_production_settings,
+    config_class,
+    derived_settings,
+    settings_from_environment,
+    typed_settings,
+)
 from app.content import loader, queries
 from app.extensions import cache, csrf
 from app.freeze import freeze_command
@@ -29,21 +51,17 @@ def create_app(test_config: dict | None = None) -> Flask:
 
 
 def configure(app: Flask, test_config: dict | None) -> None:
-    """Class defaults, then instance/config.py, then the environment, then test overrides."""
-    env_name = (test_config or {}).get("ENV_NAME")
-    app.config.from_object(config_class(env_name))
+    """Class defaults, then instance/config.py, then the environment, then test overrides;
+    then typed and completed once. Nothing changes the config after this."""
+    defaults = config_class((test_config or {}).get("ENV_NAME"))
+    app.config.from_object(defaults)
     app.config.from_pyfile("config.py", silent=True)
     app.config.update(settings_from_environment())
-    if test_config:
-        app.config.update(test_config)
+    app.config.update(test_config or {})
+    app.config.update(typed_settings(app.config, defaults))
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
-    app.config["CONTENT_DB"] = app.config["CONTENT_DB"] or str(instance / "content.db")
-    app.config["LEADS_DB"] = app.config["LEADS_DB"] or str(instance / "leads.db")
-    app.config["PAGES_DIR"] = app.config["PAGES_DIR"] or str(instance / "pages")
-    app.config.setdefault("CACHE_TYPE", "RedisCache" if app.config["REDIS_URL"] else "SimpleCache")
-    if app.config["REDIS_URL"]:
-        app.config.setdefault("CACHE_REDIS_URL", app.config["REDIS_URL"])
+    app.config.update(derived_settings(app.config, instance))
     if app.config["ENV_NAME"] == "production":
         check_production_settings(app.config)
 
@@ -51,16 +69,12 @@ def configure(app: Flask, test_config: dict | None) -> None:
 def register_extensions(app: Flask) -> None:
     cache.init_app(app)
     csrf.init_app(app)
-    import worker  # imported here: worker's jobs import app.extensions
-
-    worker.init_app(app)
+    queue.init_app(app)
     app.teardown_appcontext(queries.close_connection)
     page_cache.register(app)
 
 
 def register_blueprints(app: Flask) -> None:
-    from app import blog, brands, errors, locations, pages, sell, sitemap, staff
-
     for module in (pages, locations, brands, blog, sell, sitemap, staff, errors):
         app.register_blueprint(module.bp)
     sell.init_app(app)

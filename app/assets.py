@@ -17,6 +17,7 @@ from whitenoise import WhiteNoise
 
 RUNTIME_ENTRY = "components/runtime/hydrate.js"
 STYLESHEET_ENTRY = "components/styles/site.css"
+SERVER_ENTRY = "components/server.js"
 ISLANDS_DIR = "components/islands"
 STATIC_PREFIX = "/static/"
 BUILD_URL = STATIC_PREFIX + "build/"
@@ -46,6 +47,12 @@ def _record(key: str) -> dict:
         return manifest()[key]
     except KeyError:
         raise AssetsMissing(f"{key} is not in the asset manifest: run `npm run build`.") from None
+
+
+def server_bundle_hash() -> str:
+    """The sha256 of the server bundle this build's manifest was sealed with: islands are
+    rendered by that bundle, so markup and hydrating scripts always come from one build."""
+    return _record(SERVER_ENTRY)["sha256"]
 
 
 def url_for_entry(key: str) -> str:

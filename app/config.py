@@ -2,12 +2,17 @@
 
 Every setting can be given as an environment variable of the same name. `APP_ENV=production`
 selects `ProductionConfig`, which refuses to start without a real SECRET_KEY and SITE_URL.
+Settings are typed once, here, after every layer is applied (text from the environment or a
+test becomes the type of the class default), so no code elsewhere parses a setting.
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
+
+from redis.connection import parse_url
 
 DEV_SECRET_KEY = "dev-only-not-secret"
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,14 +39,18 @@ class Config:
     ISLANDS_SERVER_BUNDLE = str(ROOT / "app" / "build" / "ssr.js")
     CACHE_DEFAULT_TIMEOUT = 3600
     WTF_CSRF_TIME_LIMIT = None
+    # The session cookie carries the CSRF secret (production adds Secure and __Host-).
+    SESSION_COOKIE_HTTPONLY = True
+    SESSION_COOKIE_SAMESITE = "Lax"
     # The sell form and its lead pipeline (app/sell, app/leads, worker/).
     PHOTO_MAX_COUNT = 10
     PHOTO_MAX_BYTES = 10 * 1024 * 1024
+    PHOTO_MAX_PIXELS = 50_000_000  # refused before decoding (decompression bombs)
     MAX_CONTENT_LENGTH = PHOTO_MAX_COUNT * PHOTO_MAX_BYTES + 1024 * 1024
     PHOTO_STORAGE_DIR = ""  # default: storage/ beside LEADS_DB
     SELL_RATELIMIT = "5 per minute;30 per hour"
     REDIS_SOCKET_TIMEOUT = 2.0
-    JOB_RETRY_INTERVALS = "10,60,300"
+    JOB_RETRY_INTERVALS = (10, 60, 300)
     STAFF_EMAIL = ""
     MAIL_FROM = "leads@localhost"
     SMTP_HOST = ""
@@ -57,7 +66,7 @@ class Config:
     GA4_API_URL = "https://www.google-analytics.com/mp/collect"
     # app/security.py: hosts answered (comma-separated; production: SITE_URL's host), how many
     # proxies' X-Forwarded-* to trust, and HSTS (production only: the site is HTTPS there).
-    TRUSTED_HOSTS = ""
+    TRUSTED_HOSTS: tuple[str, ...] = ()
     PROXY_FIX_X_FOR = 0
     PROXY_FIX_X_PROTO = 0
     PROXY_FIX_X_HOST = 0
@@ -91,6 +100,9 @@ class ProductionConfig(Config):
     SECRET_KEY = ""
     SITE_URL = ""
     SESSION_COOKIE_SECURE = True
+    SESSION_COOKIE_NAME = "__Host-session"  # browsers take it only over HTTPS, host-wide
+    SESSION_COOKIE_DOMAIN = None
+    SESSION_COOKIE_PATH = "/"
     DEBUG = False
     PROXY_FIX_X_FOR = 1  # the documented set-up: one reverse proxy (nginx) in front of gunicorn
     PROXY_FIX_X_PROTO = 1
@@ -164,6 +176,61 @@ def settings_from_environment() -> dict[str, str]:
     return {key: os.environ[key] for key in ENV_SETTINGS if os.environ.get(key)}
 
 
+FALSE_WORDS = ("", "0", "false", "no", "off")
+
+
+def typed_value(key: str, value, default):
+    """`value` in the type of `default`: bools from words, numbers, comma-separated lists."""
+    if not isinstance(value, str) or isinstance(default, str) or default is None:
+        return value
+    try:
+        if isinstance(default, bool):
+            return value.strip().lower() not in FALSE_WORDS
+        if isinstance(default, tuple):
+            item_type = type(default[0]) if default else str
+            return tuple(item_type(item.strip()) for item in value.split(",") if item.strip())
+        return type(default)(value)
+    except ValueError:
+        raise ConfigError(f"{key}={value!r} is not a valid {type(default).__name__}.") from None
+
+
+def typed_settings(config, defaults: type[Config]) -> dict:
+    """Every known setting given as text, converted to the type of its class default."""
+    return {
+        key: typed_value(key, config[key], getattr(defaults, key))
+        for key in ENV_SETTINGS
+        if key in config and hasattr(defaults, key)
+    }
+
+
+def derived_settings(config, instance: Path) -> dict:
+    """Settings that follow from others: instance paths, cache and queue backends, hosts."""
+    derived = {
+        "CONTENT_DB": config["CONTENT_DB"] or str(instance / "content.db"),
+        "LEADS_DB": config["LEADS_DB"] or str(instance / "leads.db"),
+        "PAGES_DIR": config["PAGES_DIR"] or str(instance / "pages"),
+        "CACHE_TYPE": config.get("CACHE_TYPE")
+        or ("RedisCache" if config["REDIS_URL"] else "SimpleCache"),
+        "TRUSTED_HOSTS": trusted_hosts(config),
+    }
+    if config["REDIS_URL"]:
+        timeout = config["REDIS_SOCKET_TIMEOUT"]  # a hung Redis fails fast, never hangs a seller
+        derived["CACHE_REDIS_URL"] = config.get("CACHE_REDIS_URL") or config["REDIS_URL"]
+        derived["RQ_CONNECTION"] = parse_url(config["REDIS_URL"]) | {
+            "socket_timeout": timeout,
+            "socket_connect_timeout": timeout,
+        }
+        derived["RQ_ASYNC"] = True  # Flask-RQ runs jobs inline under TESTING otherwise
+    return derived
+
+
+def trusted_hosts(config) -> tuple[str, ...]:
+    """TRUSTED_HOSTS; in production at least SITE_URL's own host."""
+    if not config["TRUSTED_HOSTS"] and config["ENV_NAME"] == "production":
+        return (urlsplit(config["SITE_URL"]).hostname,)
+    return tuple(config["TRUSTED_HOSTS"])
+
+
 def check_production_settings(config) -> None:
     """Refuse to serve production with a guessable secret or a site URL taken from requests."""
     problems = []
@@ -173,5 +240,7 @@ def check_production_settings(config) -> None:
         problems.append("SITE_URL must be set to the site's public https:// address")
     if len(config.get("STAFF_TOTP_KEY") or "") < 32:
         problems.append("STAFF_TOTP_KEY must be set to a random value of 32+ characters")
+    if config.get("DEBUG"):
+        problems.append("debug must be off: it shows code to anyone")
     if problems:
         raise ConfigError("Refusing to start in production: " + "; ".join(problems) + ".")

@@ -6,4 +6,4 @@ from flask_wtf import CSRFProtect
 
 cache = Cache()
 csrf = CSRFProtect()
-rq = RQ()  # bound only when REDIS_URL is set (worker.init_app)
+rq = RQ()  # bound only when REDIS_URL is set (app.queue.init_app)

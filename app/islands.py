@@ -7,6 +7,8 @@ server bundle running in an embedded V8 (mini-racer), so no island is ever writt
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import threading
 from functools import lru_cache
@@ -14,6 +16,7 @@ from pathlib import Path
 
 from flask import current_app, g
 from markupsafe import Markup, escape
+from py_mini_racer import MiniRacer
 
 from app import assets
 
@@ -24,24 +27,39 @@ class IslandError(RuntimeError):
     """An island could not be rendered; the message names it."""
 
 
-class IslandRenderer:
-    """One V8 context per process, created on first use (so never before a server forks)."""
+def bundle_hash(source: bytes) -> str:
+    """As components/build/seal-manifest.js writes it: sha256, base64url without padding."""
+    return base64.urlsafe_b64encode(hashlib.sha256(source).digest()).decode().rstrip("=")
 
-    def __init__(self, bundle_path: str):
+
+class IslandRenderer:
+    """One V8 context per process and build, created on first use (so never before a server
+    forks). With `expected_hash`, it refuses a bundle that is not the one the manifest names."""
+
+    def __init__(self, bundle_path: str, expected_hash: str | None = None):
         self.bundle_path = Path(bundle_path)
+        self.expected_hash = expected_hash
         self._context = None
         self._lock = threading.Lock()
 
-    def _load(self):
-        from py_mini_racer import MiniRacer
-
+    def _read_bundle(self) -> str:
         if not self.bundle_path.exists():
             raise IslandError(
                 f"The island server bundle {self.bundle_path} is missing: run `npm run build`."
             )
+        source = self.bundle_path.read_bytes()
+        if self.expected_hash and bundle_hash(source) != self.expected_hash:
+            raise IslandError(
+                f"The island server bundle {self.bundle_path} is not the one the asset manifest "
+                "names (a build is under way or was interrupted): run `npm run build`."
+            )
+        return source.decode("utf-8")
+
+    def _load(self):
+        source = self._read_bundle()
         context = MiniRacer()
         try:
-            context.eval(self.bundle_path.read_text(encoding="utf-8"))
+            context.eval(source)
         except Exception as error:
             raise IslandError(f"The island server bundle failed to load: {error}") from error
         return context
@@ -62,32 +80,37 @@ class IslandRenderer:
         return self.call("renderStatic", name, props_json)
 
 
-@lru_cache(maxsize=4)
-def renderer_for(bundle_path: str) -> IslandRenderer:
-    return IslandRenderer(bundle_path)
+@lru_cache(maxsize=2)
+def renderer_for(bundle_path: str, build: str) -> IslandRenderer:
+    """One renderer per build: a rebuild gets a fresh V8 context, the old one is let go."""
+    return IslandRenderer(bundle_path, build)
 
 
 @lru_cache(maxsize=1024)
-def _render_cached(bundle_path: str, name: str, props_json: str, island_id: str) -> str:
-    return renderer_for(bundle_path).render(name, props_json, island_id)
+def _render_cached(bundle_path: str, build: str, name: str, props_json: str, island_id: str):
+    return renderer_for(bundle_path, build).render(name, props_json, island_id)
 
 
 @lru_cache(maxsize=1024)
-def _render_static_cached(bundle_path: str, name: str, props_json: str) -> str:
-    return renderer_for(bundle_path).render_static(name, props_json)
+def _render_static_cached(bundle_path: str, build: str, name: str, props_json: str) -> str:
+    return renderer_for(bundle_path, build).render_static(name, props_json)
+
+
+def current_build() -> tuple[str, str]:
+    """The server bundle and the hash the current manifest names it by."""
+    return current_app.config["ISLANDS_SERVER_BUNDLE"], assets.server_bundle_hash()
 
 
 def render_static(name: str, props: dict) -> Markup:
     """A shared component's markup with no hydration (e.g. Picture in a Jinja page)."""
     props_json = json.dumps(props, sort_keys=True, separators=(",", ":"))
-    bundle = current_app.config["ISLANDS_SERVER_BUNDLE"]
-    return Markup(_render_static_cached(bundle, name, props_json))
+    return Markup(_render_static_cached(*current_build(), name, props_json))
 
 
 def render_island(name: str, props: dict, island_id: str) -> str:
-    """React's server markup for one island, memoised per (island, props, id)."""
+    """React's server markup for one island, memoised per (build, island, props, id)."""
     props_json = json.dumps(props, sort_keys=True, separators=(",", ":"))
-    return _render_cached(current_app.config["ISLANDS_SERVER_BUNDLE"], name, props_json, island_id)
+    return _render_cached(*current_build(), name, props_json, island_id)
 
 
 def next_island_id(name: str) -> str:

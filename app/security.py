@@ -9,12 +9,8 @@ allowed only when their ids are configured.
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
-
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
-
-from app.config import ConfigError
 
 MAX_PATH_LENGTH = 2048
 MAX_QUERY_LENGTH = 4096
@@ -81,9 +77,9 @@ def security_headers(config) -> list[tuple[str, str]]:
         ("Permissions-Policy", PERMISSIONS_POLICY),
         ("X-Frame-Options", "DENY"),  # for browsers without frame-ancestors
     ]
-    max_age = int(config.get("HSTS_MAX_AGE") or 0)
-    if max_age:
-        headers.append(("Strict-Transport-Security", f"max-age={max_age}; includeSubDomains"))
+    if config["HSTS_MAX_AGE"]:
+        hsts = f"max-age={config['HSTS_MAX_AGE']}; includeSubDomains"
+        headers.append(("Strict-Transport-Security", hsts))
     return headers
 
 
@@ -130,38 +126,11 @@ class SecurityMiddleware:
         return self.wsgi_app(environ, with_headers)
 
 
-def configure_cookies(app: Flask) -> None:
-    """HttpOnly and SameSite=Lax always; in production Secure with the `__Host-` prefix, which
-    browsers only accept over HTTPS, for the whole host, from the host itself."""
-    config = app.config
-    config["SESSION_COOKIE_HTTPONLY"] = True
-    config["SESSION_COOKIE_SAMESITE"] = "Lax"
-    if config["ENV_NAME"] == "production":
-        config["SESSION_COOKIE_SECURE"] = True
-        config["SESSION_COOKIE_NAME"] = "__Host-session"
-        config["SESSION_COOKIE_DOMAIN"] = None
-        config["SESSION_COOKIE_PATH"] = "/"
-
-
-def trusted_hosts(config) -> list[str] | None:
-    """TRUSTED_HOSTS as a list; in production at least SITE_URL's own host."""
-    value = config.get("TRUSTED_HOSTS")
-    if isinstance(value, str):
-        value = [host.strip() for host in value.split(",") if host.strip()]
-    if not value and config["ENV_NAME"] == "production":
-        value = [urlsplit(config["SITE_URL"]).hostname]
-    return value or None
-
-
 def init_app(app: Flask) -> None:
     """Run last in create_app(), so the middleware wraps WhiteNoise and everything else."""
     config = app.config
-    if config["ENV_NAME"] == "production" and app.debug:
-        raise ConfigError("Refusing to start in production with debug on: it shows code to anyone.")
-    configure_cookies(app)
-    config["TRUSTED_HOSTS"] = trusted_hosts(config)
     proxies = {
-        name: int(config.get(f"PROXY_FIX_{name.upper()}") or 0)
+        name: config[f"PROXY_FIX_{name.upper()}"]
         for name in ("x_for", "x_proto", "x_host", "x_port", "x_prefix")
     }
     if any(proxies.values()):

@@ -4,20 +4,18 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import threading
-import time
-from dataclasses import dataclass, field
-from pathlib import Path
+from email import message_from_bytes, policy
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from aiosmtpd.controller import Controller
 
 from app import create_app
 from app.content.loader import seed
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import ROOT, HttpReceiver, SmtpInbox, free_port, wait_for_port
 
 
 @pytest.fixture(scope="session")
@@ -30,15 +28,22 @@ def content_db(tmp_path_factory):
     return path
 
 
+@pytest.fixture(scope="session")
+def make_app(content_db, tmp_path_factory):
+    """The one way tests make an app: testing settings on the seeded content database and a
+    fresh leads.db of its own, then any overrides (`make_app(REDIS_URL=url)`)."""
+
+    def make(**overrides):
+        leads_db = tmp_path_factory.mktemp("leads") / "leads.db"
+        settings = {"ENV_NAME": "testing", "CONTENT_DB": str(content_db), "LEADS_DB": str(leads_db)}
+        return create_app({**settings, **overrides})
+
+    return make
+
+
 @pytest.fixture
-def app(content_db, tmp_path):
-    return create_app(
-        {
-            "ENV_NAME": "testing",
-            "CONTENT_DB": str(content_db),
-            "LEADS_DB": str(tmp_path / "leads.db"),
-        }
-    )
+def app(make_app):
+    return make_app()
 
 
 @pytest.fixture
@@ -52,22 +57,6 @@ def runner(app):
 
 
 # Real services for the lead pipeline: Redis, an rq worker, an SMTP server, an HTTP receiver.
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def wait_for_port(port: int, timeout: float = 10) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with socket.socket() as sock:
-            if sock.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.05)
-    raise TimeoutError(f"nothing listening on port {port}")
 
 
 class RedisServer:
@@ -112,27 +101,9 @@ def redis_server(tmp_path):
         server.stop()
 
 
-@dataclass
-class SmtpInbox:
-    host: str
-    port: int
-    messages: list = field(default_factory=list)
-
-    def wait_for(self, count: int = 1, timeout: float = 20):
-        deadline = time.monotonic() + timeout
-        while len(self.messages) < count and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert len(self.messages) >= count, f"{len(self.messages)} of {count} e-mails arrived"
-        return self.messages
-
-
 @pytest.fixture
 def smtp_server():
     """aiosmtpd on loopback, collecting every message as an email.message.Message."""
-    from email import message_from_bytes, policy
-
-    from aiosmtpd.controller import Controller
-
     inbox = SmtpInbox("127.0.0.1", free_port())
 
     class Handler:
@@ -146,24 +117,9 @@ def smtp_server():
     controller.stop()
 
 
-@dataclass
-class HttpReceiver:
-    url: str
-    requests: list = field(default_factory=list)
-
-    def wait_for(self, count: int, timeout: float = 20):
-        deadline = time.monotonic() + timeout
-        while len(self.requests) < count and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert len(self.requests) >= count, f"{len(self.requests)} of {count} calls arrived"
-        return self.requests
-
-
 @pytest.fixture
 def http_receiver():
     """A local HTTP server standing in for Meta's and Google's endpoints: records every POST."""
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
     received: list = []
 
     class Handler(BaseHTTPRequestHandler):

@@ -9,13 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from app import create_app
 from app.leads import store
 from app.sell import submit as submit_module
 from app.sell.uploads import safe_filename
 from tests.data.photos import photo_bytes
-from tests.test_security import SITE
-from tests.test_sell_routes import JSON, csrf_token, post
+from tests.data.validation_cases import VALID
+from tests.helpers import JSON, PRODUCTION, SITE, csrf_token, post
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -127,23 +126,12 @@ def test_csrf_token_of_another_session_is_refused(app):
     assert leads(app) == []
 
 
-def test_cross_site_post_over_https_is_refused_in_production(content_db, tmp_path):
-    app = create_app(
-        {
-            "ENV_NAME": "production",
-            "SECRET_KEY": "k" * 40,
-            "STAFF_TOTP_KEY": "t" * 40,
-            "SITE_URL": SITE,
-            "CONTENT_DB": str(content_db),
-            "LEADS_DB": str(tmp_path / "leads.db"),
-        }
-    )
+def test_cross_site_post_over_https_is_refused_in_production(make_app):
+    app = make_app(**PRODUCTION)
     client = app.test_client()
     html = client.get("/sell", base_url=SITE).get_data(as_text=True)
     token = html.split('name="csrf-token" content="')[1].split('"')[0]
     headers = {**JSON, "Referer": "https://evil.example/form"}
-    from tests.data.validation_cases import VALID
-
     response = client.post(
         "/sell", base_url=SITE, data={**VALID, "csrf_token": token}, headers=headers
     )

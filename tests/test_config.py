@@ -1,9 +1,13 @@
 """Production refuses unsafe settings; everything else has safe local defaults."""
 
+import subprocess
+import sys
+
 import pytest
 
 from app import create_app
 from app.config import ConfigError
+from tests.helpers import PRODUCTION, ROOT
 
 
 def test_production_refuses_to_start_without_secret_key_and_site_url(monkeypatch):
@@ -42,8 +46,45 @@ def test_unknown_app_env_is_a_clear_error(monkeypatch):
         create_app()
 
 
-def test_environment_overrides_site_phone(monkeypatch, content_db):
+def test_environment_overrides_site_phone(monkeypatch, make_app):
     monkeypatch.setenv("SITE_PHONE", "(555) 010-0000")
-    app = create_app({"ENV_NAME": "testing", "CONTENT_DB": str(content_db)})
+    app = make_app()
     html = app.test_client().get("/").get_data(as_text=True)
     assert "(555) 010-0000" in html
+
+
+def test_settings_from_the_environment_are_typed_once_at_start_up(monkeypatch, make_app):
+    monkeypatch.setenv("SMTP_USE_TLS", "0")
+    monkeypatch.setenv("SMTP_PORT", "2525")
+    monkeypatch.setenv("JOB_RETRY_INTERVALS", "5, 30")
+    monkeypatch.setenv("TRUSTED_HOSTS", "watches.example, www.watches.example")
+    monkeypatch.setenv("HSTS_MAX_AGE", "600")
+    config = make_app().config
+    assert config["SMTP_USE_TLS"] is False
+    assert config["SMTP_PORT"] == 2525
+    assert config["JOB_RETRY_INTERVALS"] == (5, 30)
+    assert config["TRUSTED_HOSTS"] == ("watches.example", "www.watches.example")
+    assert config["HSTS_MAX_AGE"] == 600
+
+
+def test_a_setting_of_the_wrong_type_is_a_clear_error(make_app):
+    with pytest.raises(ConfigError, match="SMTP_PORT='twenty-five' is not a valid int"):
+        make_app(SMTP_PORT="twenty-five")
+
+
+def test_production_trusts_its_own_host_when_none_are_configured(make_app):
+    config = make_app(**(PRODUCTION | {"SITE_URL": "https://w.example"})).config
+    assert config["TRUSTED_HOSTS"] == ("w.example",)
+    assert config["SESSION_COOKIE_NAME"] == "__Host-session"
+
+
+def test_the_web_app_never_imports_the_worker():
+    """Dependencies point one way: worker/ imports app/, and app/ only names the jobs."""
+    probe = "import sys; from app import create_app; create_app(); print('\\n'.join(sys.modules))"
+    result = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert not [name for name in result.stdout.split() if name.split(".")[0] == "worker"]
+    assert not subprocess.run(
+        ["grep", "-rnE", r"^\s*(from|import) worker", "app/"], cwd=ROOT, capture_output=True
+    ).stdout

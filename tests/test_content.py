@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from app import create_app
 from app.content import queries
 from app.content.loader import ContentError, read_article, seed
+from app.extensions import cache
 
 CONTENT = Path(__file__).resolve().parent.parent / "content"
 
@@ -18,33 +18,33 @@ def dump(path) -> list[str]:
         return list(db.iterdump())
 
 
-def make_app(tmp_path, content_dir=CONTENT, **config):
-    return create_app(
-        {
-            "ENV_NAME": "testing",
-            "CONTENT_DIR": str(content_dir),
-            "CONTENT_DB": str(tmp_path / "content.db"),
-            **config,
-        }
-    )
+@pytest.fixture
+def seeding_app(make_app, tmp_path):
+    """Apps whose content database is this test's own, for tests that seed."""
+
+    def make(content_dir=CONTENT, **config):
+        content_db = str(tmp_path / "content.db")
+        return make_app(CONTENT_DIR=str(content_dir), CONTENT_DB=content_db, **config)
+
+    return make
 
 
-def test_seeding_twice_gives_the_same_database(tmp_path):
-    app = make_app(tmp_path)
+def test_seeding_twice_gives_the_same_database(seeding_app, tmp_path):
+    app = seeding_app()
     seed(app)
     first = dump(tmp_path / "content.db")
     seed(app)
     assert dump(tmp_path / "content.db") == first
 
 
-def test_seed_command_reports_what_it_loaded(tmp_path):
-    result = make_app(tmp_path).test_cli_runner().invoke(args=["seed"])
+def test_seed_command_reports_what_it_loaded(seeding_app, tmp_path):
+    result = seeding_app().test_cli_runner().invoke(args=["seed"])
     assert result.exit_code == 0, result.output
     assert "13 cities, 7 brands, 8 articles" in result.output
 
 
-def test_seed_fills_configured_name_phone_and_email(tmp_path):
-    app = make_app(tmp_path, SITE_NAME="Acme Watches", SITE_PHONE="(555) 000-1111")
+def test_seed_fills_configured_name_phone_and_email(seeding_app, tmp_path):
+    app = seeding_app(SITE_NAME="Acme Watches", SITE_PHONE="(555) 000-1111")
     seed(app)
     text = "\n".join(dump(tmp_path / "content.db"))
     for token in ("{site_name}", "{phone}", "{email}"):
@@ -53,18 +53,16 @@ def test_seed_fills_configured_name_phone_and_email(tmp_path):
     assert "US Watch Buyers" not in text
 
 
-def test_seed_clears_the_page_cache(tmp_path):
-    app = make_app(tmp_path)
-    from app.extensions import cache
-
+def test_seed_clears_the_page_cache(seeding_app, tmp_path):
+    app = seeding_app()
     with app.app_context():
         cache.set("page:/", "stale")
         seed(app)
         assert cache.get("page:/") is None
 
 
-def test_seed_swaps_in_a_new_file_leaving_no_temporary_files(tmp_path):
-    app = make_app(tmp_path)
+def test_seed_swaps_in_a_new_file_leaving_no_temporary_files(seeding_app, tmp_path):
+    app = seeding_app()
     seed(app)
     seed(app)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["content.db"]
@@ -94,12 +92,12 @@ def test_reading_time_is_computed_from_the_text(tmp_path):
     assert read_article(article)["reading_minutes"] == 5
 
 
-def test_malformed_content_file_names_the_file(tmp_path):
+def test_malformed_content_file_names_the_file(seeding_app, tmp_path):
     content = tmp_path / "content"
     shutil.copytree(CONTENT, content)
     (content / "cities" / "boston.toml").write_text("city = \n")
     with pytest.raises(ContentError, match="boston.toml"):
-        seed(make_app(tmp_path, content_dir=content))
+        seed(seeding_app(content_dir=content))
 
 
 def test_every_city_and_brand_has_the_counts_the_spec_requires(app):

@@ -10,11 +10,11 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from aiosmtpd.controller import Controller
 
 from app.leads import store
 from tests.data.photos import photo_bytes
-from tests.test_sell_routes import JSON, post
-from tests.test_worker_pipeline import finished_lead, make_app, wait_until
+from tests.helpers import JSON, SmtpInbox, finished_lead, free_port, post, wait_until
 
 
 @cache
@@ -37,9 +37,11 @@ def kill_tree(pid: int) -> None:
     os.kill(pid, signal.SIGKILL)
 
 
-def test_rate_limit_falls_back_to_memory_when_redis_is_down(pipeline_settings, redis_server):
+def test_rate_limit_falls_back_to_memory_when_redis_is_down(
+    make_app, pipeline_settings, redis_server
+):
     app = make_app(
-        pipeline_settings,
+        **pipeline_settings,
         REDIS_URL=redis_server.url,
         RATELIMIT_ENABLED=True,
         SELL_RATELIMIT="2 per minute",
@@ -56,10 +58,10 @@ def test_rate_limit_falls_back_to_memory_when_redis_is_down(pipeline_settings, r
 
 
 def test_worker_sigkilled_mid_job_finishes_the_lead_after_restart(
-    pipeline_settings, redis_server, start_rq_worker, smtp_server, http_receiver
+    make_app, pipeline_settings, redis_server, start_rq_worker, smtp_server, http_receiver
 ):
     settings = pipeline_settings | {"REDIS_URL": redis_server.url}
-    app = make_app(settings)
+    app = make_app(**settings)
     worker = start_rq_worker(settings)
     response = post(app.test_client(), photos=photos(6, big_photo()), headers=JSON)
     assert response.status_code == 200
@@ -90,10 +92,6 @@ def test_worker_sigkilled_mid_job_finishes_the_lead_after_restart(
 @pytest.fixture
 def flaky_smtp():
     """An SMTP server that refuses the first two messages (451), then accepts."""
-    from aiosmtpd.controller import Controller
-
-    from tests.conftest import SmtpInbox, free_port
-
     inbox = SmtpInbox("127.0.0.1", free_port())
     inbox.refused = 0
 
@@ -112,14 +110,14 @@ def flaky_smtp():
 
 
 def test_smtp_refusing_then_accepting_delivers_the_lead_once(
-    pipeline_settings, redis_server, start_rq_worker, flaky_smtp, http_receiver
+    make_app, pipeline_settings, redis_server, start_rq_worker, flaky_smtp, http_receiver
 ):
     settings = pipeline_settings | {
         "REDIS_URL": redis_server.url,
         "SMTP_PORT": str(flaky_smtp.port),
         "JOB_RETRY_INTERVALS": "1,1,1",
     }
-    app = make_app(settings)
+    app = make_app(**settings)
     start_rq_worker(settings)
     assert post(app.test_client(), photos=photos(1), headers=JSON).status_code == 200
     lead = finished_lead(app)
@@ -128,18 +126,12 @@ def test_smtp_refusing_then_accepting_delivers_the_lead_once(
     assert lead["staff_notified_at"]
 
 
-def test_smtp_down_keeps_the_lead_pending_in_process(content_db, tmp_path, monkeypatch):
-    from tests.conftest import free_port
-
+def test_smtp_down_keeps_the_lead_pending_in_process(make_app):
     app = make_app(
-        {
-            "CONTENT_DB": str(content_db),
-            "LEADS_DB": str(tmp_path / "leads.db"),
-            "STAFF_EMAIL": "staff@example.com",
-            "SMTP_HOST": "127.0.0.1",
-            "SMTP_PORT": str(free_port()),  # nothing listens there
-            "SMTP_USE_TLS": "0",
-        }
+        STAFF_EMAIL="staff@example.com",
+        SMTP_HOST="127.0.0.1",
+        SMTP_PORT=str(free_port()),  # nothing listens there
+        SMTP_USE_TLS="0",
     )
     assert post(app.test_client(), headers=JSON).status_code == 200
     with app.app_context():
@@ -148,7 +140,7 @@ def test_smtp_down_keeps_the_lead_pending_in_process(content_db, tmp_path, monke
     assert store.pending_work(lead) == ["staff_notified_at"]
 
 
-def test_backup_is_consistent_while_a_write_is_in_flight(app, client, runner, tmp_path):
+def test_backup_is_consistent_while_a_write_is_in_flight(make_app, app, client, runner, tmp_path):
     for i in range(3):
         assert post(client, {"metaEventId": f"evt-backup-{i}"}, headers=JSON).status_code == 200
     writer = sqlite3.connect(app.config["LEADS_DB"])
@@ -167,9 +159,7 @@ def test_backup_is_consistent_while_a_write_is_in_flight(app, client, runner, tm
     copy.close()
     assert not list(tmp_path.glob(".backup.db*"))
 
-    restored = make_app(
-        {"CONTENT_DB": app.config["CONTENT_DB"], "LEADS_DB": str(tmp_path / "backup.db")}
-    )
+    restored = make_app(LEADS_DB=str(tmp_path / "backup.db"))
     listing = restored.test_cli_runner().invoke(args=["leads", "list"])
     assert listing.output.count("Jane Doe") == 3
 

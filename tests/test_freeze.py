@@ -4,32 +4,22 @@ import getpass
 import gzip
 import http.client
 import shutil
-import socket
 import subprocess
 import threading
-import time
 from pathlib import Path
 
 import pytest
 from werkzeug.serving import make_server
 
-from app import create_app
 from app.freeze import freeze, page_file
+from tests.helpers import ROOT, free_port, wait_for_port
 
-ROOT = Path(__file__).resolve().parent.parent
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
 
 @pytest.fixture
-def frozen_app(content_db, tmp_path):
-    app = create_app(
-        {
-            "ENV_NAME": "testing",
-            "CONTENT_DB": str(content_db),
-            "LEADS_DB": str(tmp_path / "leads.db"),
-            "PAGES_DIR": str(tmp_path / "instance" / "pages"),
-        }
-    )
+def frozen_app(make_app, tmp_path):
+    app = make_app(PAGES_DIR=str(tmp_path / "instance" / "pages"))
     freeze(app)
     return app
 
@@ -83,12 +73,6 @@ def test_refreezing_replaces_the_folder_whole(frozen_app):
     assert sorted(p.name for p in pages.parent.iterdir()) == ["nginx-headers.conf", "pages"]
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture
 def nginx_front(frozen_app, tmp_path):
     """The documented config with its paths and ports pointed at this test's app and files."""
@@ -110,13 +94,7 @@ def nginx_front(frozen_app, tmp_path):
         f"client_body_temp_path {tmp_path}/body; proxy_temp_path {tmp_path}/proxy;\n{site}\n}}\n"
     )
     process = subprocess.Popen([NGINX, "-c", str(conf), "-p", str(tmp_path)])
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
-        except OSError:
-            time.sleep(0.05)
+    wait_for_port(port)
     yield port
     process.terminate()
     process.wait(timeout=10)

@@ -2,11 +2,13 @@
 
 import json
 import re
+import shutil
 
 import pytest
 from flask import render_template_string
 
-from app.islands import IslandError, IslandRenderer, island, props_script
+from app.islands import IslandError, IslandRenderer, bundle_hash, island, props_script
+from tests.helpers import ROOT
 
 
 def island_html(app, template: str, **context) -> str:
@@ -84,3 +86,38 @@ def test_javascript_exception_in_island_names_it(tmp_path):
     bundle.write_text("globalThis.renderIsland = () => { throw new Error('kaboom'); };")
     with pytest.raises(IslandError, match="Island 'Broken' failed to render: .*kaboom"):
         IslandRenderer(str(bundle)).render("Broken", "{}", "broken-1")
+
+
+def test_a_rebuild_is_rendered_and_hydrated_by_the_same_build(make_app, tmp_path):
+    """`npm run build` without a restart: markup and scripts switch together, when the
+    manifest (written last) names the new server bundle, and not before."""
+    build = tmp_path / "build"
+    shutil.copytree(ROOT / "app" / "static" / "build", build)
+    bundle = tmp_path / "ssr.js"
+    shutil.copy(ROOT / "app" / "build" / "ssr.js", bundle)
+    manifest_path = build / "manifest.json"
+    app = make_app(ISLANDS_MANIFEST=str(manifest_path), ISLANDS_SERVER_BUNDLE=str(bundle))
+    client = app.test_client()
+    old_script = json.loads(manifest_path.read_text())["components/islands/Header.jsx"]["file"]
+    assert old_script in client.get("/sell").get_data(as_text=True)
+
+    new_source = bundle.read_text().replace("Secure & Encrypted", "Secure & Sealed")
+    bundle.write_text(new_source)  # the build has written the server bundle, not the manifest
+    html = client.get("/sell").get_data(as_text=True)
+    assert "Encrypted" in html and "Sealed" not in html and old_script in html
+
+    manifest = json.loads(manifest_path.read_text())
+    manifest["components/islands/Header.jsx"]["file"] = "Header-R3bu1ltX.js"
+    manifest["components/server.js"]["sha256"] = bundle_hash(new_source.encode())
+    manifest_path.write_text(json.dumps(manifest))  # the build's last step
+    html = client.get("/sell").get_data(as_text=True)
+    assert "Sealed" in html and "Encrypted" not in html
+    assert "Header-R3bu1ltX.js" in html and old_script not in html
+
+
+def test_a_server_bundle_the_manifest_does_not_name_is_refused_clearly(tmp_path):
+    bundle = tmp_path / "ssr.js"
+    bundle.write_text("globalThis.renderIsland = () => '<p>half-built</p>';")
+    renderer = IslandRenderer(str(bundle), expected_hash=bundle_hash(b"another build"))
+    with pytest.raises(IslandError, match="not the one the asset manifest names"):
+        renderer.render("Header", "{}", "header-1")

@@ -4,7 +4,7 @@ import csv
 import sqlite3
 
 from app.leads import store
-from tests.test_sell_routes import JSON, photo, post
+from tests.helpers import JSON, photo, post
 
 
 def add_lead(client, **fields):

@@ -9,7 +9,6 @@ import brotli
 import pytest
 from flask import template_rendered
 
-from app import create_app
 from app.content.loader import seed
 
 
@@ -83,14 +82,12 @@ def test_not_found_pages_are_not_cached(client, renders):
     assert "errors/404.html" in renders
 
 
-def test_reseeding_content_is_seen_at_once(tmp_path):
+def test_reseeding_content_is_seen_at_once(make_app, tmp_path):
     database = tmp_path / "content.db"
-    first = create_app({"ENV_NAME": "testing", "CONTENT_DB": str(database)})
+    first = make_app(CONTENT_DB=str(database))
     seed(first)
     assert b"US Watch Buyers" in first.test_client().get("/terms").get_data()
-    renamed = create_app(
-        {"ENV_NAME": "testing", "CONTENT_DB": str(database), "SITE_NAME": "Renamed Buyers"}
-    )
+    renamed = make_app(CONTENT_DB=str(database), SITE_NAME="Renamed Buyers")
     seed(renamed)
     html = first.test_client().get("/terms").get_data()
     assert b"Renamed Buyers" in html
@@ -113,15 +110,8 @@ def test_redrawn_artwork_is_seen_at_once(app, renders, tmp_path):
     assert "brands/brand.html" in renders
 
 
-def test_cache_hits_still_refuse_untrusted_hosts(content_db, tmp_path):
-    app = create_app(
-        {
-            "ENV_NAME": "testing",
-            "CONTENT_DB": str(content_db),
-            "LEADS_DB": str(tmp_path / "leads.db"),
-            "TRUSTED_HOSTS": "watches.example",
-        }
-    )
+def test_cache_hits_still_refuse_untrusted_hosts(make_app):
+    app = make_app(TRUSTED_HOSTS="watches.example")
     client = app.test_client()
     assert client.get("/", headers={"Host": "watches.example"}).status_code == 200
     assert client.get("/", headers={"Host": "watches.example"}).status_code == 200

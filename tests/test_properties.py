@@ -11,25 +11,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app import create_app
 from app.leads import store
-from app.sell.forms import BRANDS, CONDITIONS, EMAIL_PATTERN, PHONE_PATTERN
-from tests.test_sell_routes import JSON, csrf_token, post
+from app.sell.forms import BRANDS, CONDITIONS, EMAIL_PATTERN, PHONE_PATTERN, SellForm
+from app.sell.submission import UTM_KEYS
+from tests.helpers import JSON, csrf_token, post
 
-FIELDS = [
-    "fullName",
-    "email",
-    "phone",
-    "watchBrand",
-    "watchModel",
-    "watchYear",
-    "watchCondition",
-    "additionalDetails",
-    "hasBox",
-    "hasPapers",
-    "utm_source",
-    "metaEventId",
-]
+FORM_FIELDS = list(SellForm.RULE_FIELDS)
+FIELDS = [*FORM_FIELDS, "hasBox", "hasPapers", *UTM_KEYS[:1], "metaEventId"]
 SETTINGS = settings(
     max_examples=12,
     deadline=None,
@@ -46,15 +34,9 @@ any_text = st.one_of(
 
 
 @pytest.fixture(scope="module")
-def form_client(content_db, tmp_path_factory):
+def form_client(make_app):
     """One app for every example: each valid example adds one lead, checked as it comes."""
-    app = create_app(
-        {
-            "ENV_NAME": "testing",
-            "CONTENT_DB": str(content_db),
-            "LEADS_DB": str(tmp_path_factory.mktemp("props") / "leads.db"),
-        }
-    )
+    app = make_app()
     client = app.test_client()
     return app, client, csrf_token(client)
 
@@ -107,7 +89,7 @@ def test_any_value_in_one_field_is_answered_and_never_stored_broken(form_client,
 @settings(
     max_examples=30, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
 )
-@given(values=st.fixed_dictionaries({field: any_text for field in FIELDS[:8]}))
+@given(values=st.fixed_dictionaries({field: any_text for field in FORM_FIELDS}))
 def test_any_values_in_every_field_at_once(form_client, values):
     submit_and_check(form_client, values)
 
@@ -115,7 +97,7 @@ def test_any_values_in_every_field_at_once(form_client, values):
 @settings(
     max_examples=10, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
 )
-@given(values=st.fixed_dictionaries({field: any_text for field in FIELDS[:8]}))
+@given(values=st.fixed_dictionaries({field: any_text for field in FORM_FIELDS}))
 def test_the_plain_form_answers_any_values_with_a_page(form_client, values):
     submit_and_check(form_client, values, headers={})
 

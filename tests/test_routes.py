@@ -1,5 +1,7 @@
 """Routing: every page family answers, unknown paths are 404s, old URLs redirect."""
 
+from datetime import date
+
 import pytest
 
 PAGES = [
@@ -67,7 +69,5 @@ def test_footer_lists_every_city_and_brand_and_contact_links(client):
 
 
 def test_footer_copyright_shows_the_current_year(client):
-    from datetime import date
-
     html = client.get("/terms").get_data(as_text=True)
     assert f"&copy; {date.today().year}" in html

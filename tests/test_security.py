@@ -4,27 +4,17 @@ import subprocess
 import sys
 
 import pytest
+from flask import request
 
-from app import create_app
 from app.config import ConfigError
-from tests.conftest import ROOT
+from tests.helpers import PRODUCTION, ROOT, SITE
 
-SITE = "https://watches.example"
 PAGES = ["/", "/sell", "/blog/luxury-watch-market-usa", "/no-such-page", "/static/img/logo.svg"]
 
 
 @pytest.fixture
-def production_app(content_db, tmp_path):
-    return create_app(
-        {
-            "ENV_NAME": "production",
-            "SECRET_KEY": "k" * 40,
-            "STAFF_TOTP_KEY": "t" * 40,
-            "SITE_URL": SITE,
-            "CONTENT_DB": str(content_db),
-            "LEADS_DB": str(tmp_path / "leads.db"),
-        }
-    )
+def production_app(make_app):
+    return make_app(**PRODUCTION)
 
 
 def csp_directives(response) -> dict[str, list[str]]:
@@ -55,16 +45,8 @@ def test_every_response_carries_the_security_headers(client, path):
     assert "Strict-Transport-Security" not in response.headers  # development runs on http
 
 
-def test_pixel_and_analytics_hosts_are_allowed_only_when_configured(content_db, tmp_path):
-    app = create_app(
-        {
-            "ENV_NAME": "testing",
-            "CONTENT_DB": str(content_db),
-            "LEADS_DB": str(tmp_path / "leads.db"),
-            "META_PIXEL_ID": "1234",
-            "GA4_MEASUREMENT_ID": "G-TEST",
-        }
-    )
+def test_pixel_and_analytics_hosts_are_allowed_only_when_configured(make_app):
+    app = make_app(META_PIXEL_ID="1234", GA4_MEASUREMENT_ID="G-TEST")
     csp = csp_directives(app.test_client().get("/sell"))
     assert "https://connect.facebook.net" in csp["script-src"]
     assert "https://www.googletagmanager.com" in csp["script-src"]
@@ -113,15 +95,8 @@ def test_production_answers_only_its_own_host(production_app):
     assert client.get("/", base_url=SITE, headers={"Host": "evil.example"}).status_code == 400
 
 
-def test_canonical_urls_never_come_from_the_host_header(content_db, tmp_path):
-    app = create_app(
-        {
-            "ENV_NAME": "testing",
-            "CONTENT_DB": str(content_db),
-            "LEADS_DB": str(tmp_path / "leads.db"),
-            "SITE_URL": SITE,
-        }
-    )
+def test_canonical_urls_never_come_from_the_host_header(make_app):
+    app = make_app(SITE_URL=SITE)
     client = app.test_client()
     for path in ["/", "/sitemap.xml", "/robots.txt"]:
         body = client.get(path, headers={"Host": "evil.example"}).get_data(as_text=True)
@@ -133,8 +108,6 @@ def test_proxy_fix_trusts_one_proxy_in_production(production_app):
 
     @production_app.get("/_whoami")
     def whoami():
-        from flask import request
-
         seen.update(ip=request.remote_addr, secure=request.is_secure)
         return "ok"
 
@@ -146,18 +119,9 @@ def test_proxy_fix_trusts_one_proxy_in_production(production_app):
     assert seen == {"ip": "203.0.113.9", "secure": True}  # the spoofed first hop is ignored
 
 
-def test_production_refuses_debug(monkeypatch, content_db):
+def test_production_refuses_debug(make_app):
     with pytest.raises(ConfigError, match="debug"):
-        create_app(
-            {
-                "ENV_NAME": "production",
-                "SECRET_KEY": "k" * 40,
-                "STAFF_TOTP_KEY": "t" * 40,
-                "SITE_URL": SITE,
-                "DEBUG": True,
-                "CONTENT_DB": str(content_db),
-            }
-        )
+        make_app(**PRODUCTION, DEBUG=True)
 
 
 def test_production_errors_are_logged_not_shown(production_app, caplog):

@@ -5,48 +5,11 @@ import json
 import re
 
 import pytest
-from werkzeug.datastructures import FileStorage, MultiDict
-from werkzeug.test import stream_encode_multipart
 
 from app.leads import store
 from tests.data.photos import photo_bytes
 from tests.data.validation_cases import VALID
-
-JSON = {"Accept": "application/json"}
-
-
-def page_html(client, path="/sell") -> str:
-    """The page without React's text separators (<!-- -->), which only split text nodes."""
-    return client.get(path).get_data(as_text=True).replace("<!-- -->", "")
-
-
-def csrf_token(client) -> str:
-    html = page_html(client)
-    return re.search(r'<meta name="csrf-token" content="([^"]+)"', html).group(1)
-
-
-def photo(name="watch.jpg", **options):
-    return (io.BytesIO(photo_bytes(**options)), name)
-
-
-def post(client, fields=None, photos=(), headers=None, token=None):
-    data = MultiDict({"csrf_token": token or csrf_token(client), **VALID, **(fields or {})})
-    for stream, name in photos:
-        data.add("photos", FileStorage(stream, filename=name))
-    # Encoded in memory: the test client would spool a big body to a file it never closes.
-    body, length, boundary = stream_encode_multipart(data, use_tempfile=False)
-    return client.post(
-        "/sell",
-        input_stream=body,
-        content_length=length,
-        content_type=f"multipart/form-data; boundary={boundary}",
-        headers=headers or {},
-    )
-
-
-def island_props(html: str) -> dict:
-    script = re.search(r'data-island-props="sellform-1">(.*?)</script>', html, re.S).group(1)
-    return json.loads(script)
+from tests.helpers import JSON, csrf_token, island_props, page_html, photo, post
 
 
 def test_sell_page_has_three_numbered_sections_and_submit(client):
@@ -164,6 +127,44 @@ def test_island_gets_json_errors_with_spec_messages(client):
     }
 
 
+@pytest.mark.parametrize("address", ["jane..doe@example.com", "jane@example.invalid"])
+def test_address_only_email_validator_refuses_gets_the_field_message_on_both_paths(
+    client, app, address
+):
+    """The browser's quick pattern lets these through; the server's full check does not."""
+    body = post(client, {"email": address}, headers=JSON).get_json()
+    assert body["errors"] == {"email": "Please enter a valid email address"}
+    html = post(client, {"email": address}).get_data(as_text=True)
+    assert re.search(r'id="field-email"[^>]*aria-invalid="true"', html)
+    assert "Please enter a valid email address" in html
+    with app.app_context():
+        assert store.list_leads() == []
+
+
+def test_email_is_stored_normalised(client, app):
+    assert post(client, {"email": " Jane.Doe@EXAMPLE.Com "}, headers=JSON).status_code == 200
+    with app.app_context():
+        [lead] = store.list_leads()
+    assert lead["email"] == "Jane.Doe@example.com"
+
+
+def test_island_gets_every_message_and_limit_from_the_server(client, app):
+    props = island_props(page_html(client))
+    assert props["messages"]["success"].startswith("Form submitted successfully!")
+    assert props["messages"]["failure"].endswith("call us directly at (212) 555-0147.")
+    assert props["messages"]["tooManyPhotos"] == "Please upload a maximum of 10 photos."
+    assert props["messages"]["photoTooLarge"] == "{name} is larger than 10MB."
+    assert props["photos"]["maxBytes"] == app.config["PHOTO_MAX_BYTES"]
+
+
+def test_limits_in_messages_follow_the_settings(make_app):
+    client = make_app(PHOTO_MAX_COUNT=4, PHOTO_MAX_BYTES=5 * 1024 * 1024).test_client()
+    messages = island_props(page_html(client))["messages"]
+    assert messages["tooManyPhotos"] == "Please upload a maximum of 4 photos."
+    assert messages["photoTooLarge"] == "{name} is larger than 5MB."
+    assert "up to 5MB each" in messages["photoHint"]
+
+
 def test_csrf_header_alone_is_accepted(client, app):
     token = csrf_token(client)
     data = {**VALID, "photos": []}
@@ -255,18 +256,8 @@ def test_honeypot_submission_looks_successful_but_is_not_saved(client, app):
         assert store.list_leads() == []
 
 
-def test_submissions_are_rate_limited_per_ip_with_a_clear_429(content_db, tmp_path):
-    from app import create_app
-
-    app = create_app(
-        {
-            "ENV_NAME": "testing",
-            "CONTENT_DB": str(content_db),
-            "LEADS_DB": str(tmp_path / "leads.db"),
-            "RATELIMIT_ENABLED": True,
-            "SELL_RATELIMIT": "2 per minute",
-        }
-    )
+def test_submissions_are_rate_limited_per_ip_with_a_clear_429(make_app):
+    app = make_app(RATELIMIT_ENABLED=True, SELL_RATELIMIT="2 per minute")
     client = app.test_client()
     token = csrf_token(client)
     statuses = [post(client, headers=JSON, token=token).status_code for _ in range(3)]

@@ -2,44 +2,23 @@
 SMTP server (aiosmtpd) and an HTTP receiver standing in for Meta and GA4."""
 
 import hashlib
+import io
 import time
 
 import pytest
+from PIL import Image
+from rq import Queue
 
-from app import create_app
+from app.extensions import rq
 from app.leads import store
 from tests.data.photos import photo_bytes
-from tests.test_sell_routes import JSON, post
+from tests.helpers import JSON, finished_lead, post
+from worker.jobs import notify_staff, send_conversions
 
 EVIL_DETAILS = '<script>alert("x")</script> & "quotes"'
 
 
-def make_app(settings: dict, **extra):
-    return create_app({"ENV_NAME": "testing", **settings, **extra})
-
-
-def wait_until(check, timeout: float = 60, interval: float = 0.2):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        result = check()
-        if result:
-            return result
-        time.sleep(interval)
-    raise AssertionError("condition not met in time")
-
-
-def finished_lead(app, lead_id: int = 1) -> dict:
-    def done():
-        with app.app_context():
-            lead = store.get_lead(lead_id)
-        return lead if lead and not store.pending_work(lead) else None
-
-    return wait_until(done)
-
-
 def submit(app, photos=3):
-    import io
-
     client = app.test_client()
     files = [
         (io.BytesIO(photo_bytes(size=(900, 600), seed=i, gps=True)), f"IMG_{i}.jpg")
@@ -56,7 +35,7 @@ def submit(app, photos=3):
 def assert_staff_email(inbox, photo_count=3):
     [message] = inbox.wait_for(1)
     assert message["To"] == "staff@example.com"
-    assert message["Reply-To"] == "Jane.Doe@Example.com"
+    assert message["Reply-To"] == "Jane.Doe@example.com"  # trimmed, domain normalised
     assert message["Subject"] == "New lead #1: Rolex from Jane Doe"
     html = message.get_body(("html",)).get_content()
     assert "&lt;script&gt;" in html and "<script>" not in html
@@ -78,8 +57,6 @@ def assert_conversions(receiver):
 
 
 def assert_photos_clean(app):
-    from PIL import Image
-
     with app.app_context():
         photos = store.lead_photos(1)
         directory, incoming = store.photos_dir(), store.incoming_dir()
@@ -91,11 +68,11 @@ def assert_photos_clean(app):
 
 
 def test_rq_worker_processes_photos_emails_staff_and_sends_conversions(
-    pipeline_settings, redis_server, start_rq_worker, smtp_server, http_receiver
+    make_app, pipeline_settings, redis_server, start_rq_worker, smtp_server, http_receiver
 ):
     settings = pipeline_settings | {"REDIS_URL": redis_server.url}
     start_rq_worker(settings)
-    app = make_app(settings)
+    app = make_app(**settings)
     assert submit(app).get_json()["success"]
     lead = finished_lead(app)
     assert lead["photos_processed_at"] and lead["staff_notified_at"]
@@ -105,10 +82,10 @@ def test_rq_worker_processes_photos_emails_staff_and_sends_conversions(
 
 
 def test_redis_down_at_submit_keeps_lead_and_requeue_finishes_it(
-    pipeline_settings, redis_server, start_rq_worker, smtp_server, http_receiver
+    make_app, pipeline_settings, redis_server, start_rq_worker, smtp_server, http_receiver
 ):
     settings = pipeline_settings | {"REDIS_URL": redis_server.url}
-    app = make_app(settings)
+    app = make_app(**settings)
     redis_server.stop()
     started = time.monotonic()
     assert submit(app).get_json()["success"]
@@ -128,9 +105,9 @@ def test_redis_down_at_submit_keeps_lead_and_requeue_finishes_it(
 
 
 def test_without_redis_jobs_run_in_process_after_saving(
-    pipeline_settings, smtp_server, http_receiver
+    make_app, pipeline_settings, smtp_server, http_receiver
 ):
-    app = make_app(pipeline_settings)
+    app = make_app(**pipeline_settings)
     assert submit(app).get_json()["success"]
     with app.app_context():
         lead = store.get_lead(1)
@@ -140,10 +117,8 @@ def test_without_redis_jobs_run_in_process_after_saving(
     assert_conversions(http_receiver)
 
 
-def test_finished_jobs_are_not_repeated(pipeline_settings, smtp_server, http_receiver):
-    from worker.jobs import notify_staff, send_conversions
-
-    app = make_app(pipeline_settings)
+def test_finished_jobs_are_not_repeated(make_app, pipeline_settings, smtp_server, http_receiver):
+    app = make_app(**pipeline_settings)
     submit(app)
     with app.app_context():
         assert notify_staff(1) == "already done"
@@ -152,8 +127,8 @@ def test_finished_jobs_are_not_repeated(pipeline_settings, smtp_server, http_rec
     assert len(smtp_server.messages) == 1 and len(http_receiver.requests) == 2
 
 
-def test_unconfigured_mail_leaves_the_lead_pending_for_requeue(content_db, tmp_path):
-    app = make_app({"CONTENT_DB": str(content_db), "LEADS_DB": str(tmp_path / "leads.db")})
+def test_unconfigured_mail_leaves_the_lead_pending_for_requeue(make_app, content_db, tmp_path):
+    app = make_app()
     submit(app, photos=1)
     with app.app_context():
         lead = store.get_lead(1)
@@ -161,14 +136,13 @@ def test_unconfigured_mail_leaves_the_lead_pending_for_requeue(content_db, tmp_p
 
 
 @pytest.mark.parametrize("intervals", ["1,1", "10,60,300"])
-def test_jobs_are_queued_with_retries_and_backoff(pipeline_settings, redis_server, intervals):
-    from rq import Queue
-
-    app = make_app(pipeline_settings, REDIS_URL=redis_server.url, JOB_RETRY_INTERVALS=intervals)
+def test_jobs_are_queued_with_retries_and_backoff(
+    make_app, pipeline_settings, redis_server, intervals
+):
+    settings = pipeline_settings | {"REDIS_URL": redis_server.url, "JOB_RETRY_INTERVALS": intervals}
+    app = make_app(**settings)
     submit(app, photos=1)
     with app.app_context():
-        from app.extensions import rq
-
         queue: Queue = rq.queue
         jobs = [queue.fetch_job(job_id) for job_id in queue.get_job_ids()]
         deferred = queue.deferred_job_registry.get_job_ids()

@@ -1,11 +1,11 @@
-"""The RQ jobs. Each takes only a lead id, checks the lead's own record of what is done, and
-records its completion, so a retry or a requeue never repeats finished work."""
+"""The RQ jobs, queued by their dotted names from app.queue. Each takes only a lead id, checks
+the lead's own record of what is done, and records its completion, so a retry or a requeue
+never repeats finished work."""
 
 from __future__ import annotations
 
 from flask import current_app
 
-from app.extensions import rq
 from app.leads import store
 from worker import conversions, mail, photos
 
@@ -17,7 +17,6 @@ def load_lead(lead_id: int) -> dict:
     return lead
 
 
-@rq.job
 def process_photos(lead_id: int) -> str:
     """Decode, clean and store every photo of the lead (see worker.photos)."""
     if load_lead(lead_id)["photos_processed_at"]:
@@ -27,7 +26,6 @@ def process_photos(lead_id: int) -> str:
     return "done"
 
 
-@rq.job
 def notify_staff(lead_id: int) -> str:
     """E-mail the lead to staff; left pending while no SMTP server or address is configured."""
     lead = load_lead(lead_id)
@@ -41,7 +39,6 @@ def notify_staff(lead_id: int) -> str:
     return "done"
 
 
-@rq.job
 def send_conversions(lead_id: int) -> str:
     """Send the server-side Lead event to Meta and GA4 (each only when configured)."""
     lead = load_lead(lead_id)

@@ -16,7 +16,6 @@ from app.leads import store
 
 pillow_heif.register_heif_opener()
 
-MAX_PIXELS = 50_000_000
 MAX_SIDE = 4096  # a 12 MP phone photo is kept at full size; anything larger is reduced
 THUMB_SIDE = 480
 PARALLEL = 2
@@ -27,15 +26,15 @@ class PhotoRejected(ValueError):
     """The upload is not an image we will keep; the message says why."""
 
 
-def decode(path: Path) -> Image.Image:
+def decode(path: Path, max_pixels: int) -> Image.Image:
     """Open, refuse oversized images before decoding, then decode every byte (load())."""
     try:
         image = Image.open(path)
     except DECODE_ERRORS as error:
         raise PhotoRejected(f"not a readable image ({error})") from error
     try:
-        if image.width * image.height > MAX_PIXELS:
-            raise PhotoRejected(f"{image.width}x{image.height} is over {MAX_PIXELS:,} pixels")
+        if image.width * image.height > max_pixels:
+            raise PhotoRejected(f"{image.width}x{image.height} is over {max_pixels:,} pixels")
         if image.format == "JPEG":
             image.draft("RGB", (MAX_SIDE, MAX_SIDE))  # DCT scaling: huge JPEGs decode small
         image.load()
@@ -67,9 +66,9 @@ def clean_copy(image: Image.Image) -> Image.Image:
     return image
 
 
-def process_photo(source: Path, target_dir: Path) -> dict:
+def process_photo(source: Path, target_dir: Path, max_pixels: int) -> dict:
     """A full-size JPEG and a webp thumbnail, under fresh unguessable names."""
-    with decode(source) as image:
+    with decode(source, max_pixels) as image:
         clean = clean_copy(flatten(image))
     target_dir.mkdir(parents=True, exist_ok=True)
     token = secrets.token_urlsafe(24)
@@ -82,9 +81,9 @@ def process_photo(source: Path, target_dir: Path) -> dict:
     return {"image_name": image_name, "thumb_name": thumb_name, "width": width, "height": height}
 
 
-def try_process(source: Path, target_dir: Path) -> dict:
+def try_process(source: Path, target_dir: Path, max_pixels: int) -> dict:
     try:
-        return process_photo(source, target_dir)
+        return process_photo(source, target_dir, max_pixels)
     except PhotoRejected as error:
         return {"error": str(error)}
 
@@ -96,7 +95,8 @@ def process_lead_photos(lead_id: int) -> None:
     todo = [p for p in store.lead_photos(lead_id) if not (p["image_name"] or p["error"])]
     with ThreadPoolExecutor(max_workers=PARALLEL) as pool:
         sources = [incoming / photo["upload_name"] for photo in todo]
-        results = pool.map(try_process, sources, [target] * len(todo))
+        limit = current_app.config["PHOTO_MAX_PIXELS"]
+        results = pool.map(try_process, sources, [target] * len(todo), [limit] * len(todo))
         for photo, source, result in zip(todo, sources, results, strict=True):
             if "error" in result:
                 current_app.logger.warning("Lead %s photo %s: %s", lead_id, photo["id"], result)

@@ -1,7 +1,5 @@
 """The blog index and articles."""
 
-from flask import Blueprint
+from app.blog.routes import bp
 
-bp = Blueprint("blog", __name__)
-
-from app.blog import routes  # noqa: E402,F401
+__all__ = ["bp"]

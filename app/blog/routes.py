@@ -1,11 +1,13 @@
-from flask import render_template, request
+from flask import Blueprint, render_template, request
 
 from app import seo
-from app.blog import bp, posts
+from app.blog import posts
 from app.content import queries
 from app.errors import not_found_response
 from app.layout import site_info
 from app.page_cache import cache_page
+
+bp = Blueprint("blog", __name__)
 
 
 @bp.get("/blog")

@@ -1,7 +1,5 @@
 """Brand landing pages: /sell-<brand>-watch."""
 
-from flask import Blueprint
+from app.brands.routes import bp
 
-bp = Blueprint("brands", __name__)
-
-from app.brands import routes  # noqa: E402,F401
+__all__ = ["bp"]

@@ -1,9 +1,13 @@
-from flask import abort, render_template
+"""Brand landing pages: /sell-<brand>-watch."""
+
+from flask import Blueprint, abort
 
 from app import seo
-from app.brands import bp
 from app.content import queries
+from app.landing import render_landing_page
 from app.page_cache import cache_page
+
+bp = Blueprint("brands", __name__)
 
 
 @bp.get("/sell-<key>-watch")
@@ -13,20 +17,12 @@ def brand(key: str):
     if record is None:
         abort(404)
     path = f"/{record['url_slug']}"
-    meta = seo.PageMeta(
-        title=record["meta_title"],
-        description=record["meta_description"],
-        path=path,
-        image=f"brand-{key}",
-        structured_data=[
-            seo.brand_service(record, path),
-            seo.breadcrumbs((f"Sell Your {record['name']}", path)),
-        ],
-    )
-    return render_template(
+    return render_landing_page(
         "brands/brand.html",
-        meta=meta,
+        record,
+        path=path,
+        crumb=f"Sell Your {record['name']}",
+        service=seo.brand_service(record, path),
+        image=f"brand-{key}",
         brand=record,
-        home=queries.document("home"),
-        landing=queries.document("landing"),
     )

@@ -10,6 +10,7 @@ import click
 from flask.cli import AppGroup
 
 from app.leads import store
+from app.queue import enqueue_lead_work, uses_queue
 
 leads_command = AppGroup("leads", help="Read leads and requeue their pending work.")
 
@@ -69,8 +70,6 @@ def export_command(path: str) -> None:
 @leads_command.command("requeue")
 def requeue_command() -> None:
     """Queue (or, without REDIS_URL, run) the unfinished work of every lead."""
-    from worker import enqueue_lead_work, uses_queue
-
     leads = store.leads_with_pending_work()
     if not leads:
         click.echo("Nothing to requeue: every lead's work is done.")

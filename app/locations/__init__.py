@@ -1,7 +1,5 @@
 """City landing pages: /sell-watch-<slug>."""
 
-from flask import Blueprint
+from app.locations.routes import bp
 
-bp = Blueprint("locations", __name__)
-
-from app.locations import routes  # noqa: E402,F401
+__all__ = ["bp"]

@@ -1,10 +1,14 @@
-from flask import redirect, render_template
+"""City landing pages: /sell-watch-<slug>."""
+
+from flask import Blueprint, redirect
 
 from app import seo
 from app.content import queries
+from app.landing import render_landing_page
 from app.layout import brand_links, city_links
-from app.locations import bp
 from app.page_cache import cache_page
+
+bp = Blueprint("locations", __name__)
 
 OTHER_CITY_COUNT = 4
 
@@ -25,21 +29,13 @@ def city(slug: str):
     if record is None:
         return redirect("/404")
     path = f"/sell-watch-{slug}"
-    meta = seo.PageMeta(
-        title=record["meta_title"],
-        description=record["meta_description"],
-        path=path,
-        structured_data=[
-            seo.city_service(record, path),
-            seo.breadcrumbs((f"Sell Your Watch in {record['city']}", path)),
-        ],
-    )
-    return render_template(
+    return render_landing_page(
         "locations/city.html",
-        meta=meta,
+        record,
+        path=path,
+        crumb=f"Sell Your Watch in {record['city']}",
+        service=seo.city_service(record, path),
         city=record,
-        home=queries.document("home"),
-        landing=queries.document("landing"),
         brands=brand_links(),
         other_cities=other_cities(slug),
     )

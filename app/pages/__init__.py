@@ -1,7 +1,5 @@
 """Home, authentication services and the legal pages."""
 
-from flask import Blueprint
+from app.pages.routes import bp
 
-bp = Blueprint("pages", __name__)
-
-from app.pages import routes  # noqa: E402,F401
+__all__ = ["bp"]

@@ -1,10 +1,11 @@
-from flask import render_template
+from flask import Blueprint, render_template
 
 from app import seo
 from app.content import queries
 from app.layout import brand_links, city_links, site_info
 from app.page_cache import cache_page
-from app.pages import bp
+
+bp = Blueprint("pages", __name__)
 
 HOME_CITY_COUNT = 8
 

@@ -1,15 +1,11 @@
 """The sell form: the site's one real function."""
 
-from flask import Blueprint, Flask
+from flask import Flask
 
-bp = Blueprint("sell", __name__)
+from app.sell.ratelimit import limit_submissions
+from app.sell.routes import bp
 
 
 def init_app(app: Flask) -> None:
     """The submission rate limit, which must wrap the blueprint registered on this app."""
-    from app.sell.ratelimit import limit_submissions
-
     limit_submissions(app, bp)
-
-
-from app.sell import routes  # noqa: E402,F401

@@ -8,8 +8,10 @@ from werkzeug.datastructures import FileStorage
 from wtforms import BooleanField, MultipleFileField, StringField, TextAreaField
 from wtforms.validators import StopValidation
 
+from app.sell import messages
 from app.sell.rules import (
     Choice,
+    EmailAddress,
     Letters,
     MaxLength,
     MinLength,
@@ -53,12 +55,12 @@ EMAIL_PATTERN = (
 )
 PHONE_PATTERN = r"^\+?[0-9 ()\-]+$"
 
-TOO_MANY_PHOTOS = "Please upload a maximum of 10 photos."
-NOT_AN_IMAGE = "{name} is not a PNG, JPG or WebP image."
-PHOTO_TOO_LARGE = "{name} is larger than 10MB."
-PHOTO_DAMAGED = "{name} is damaged or incomplete. Please choose it again or use another photo."
-PHOTO_TOO_MANY_PIXELS = "{name} is too large in pixels (over 50 megapixels)."
-PHOTO_PROBLEMS = {"type": NOT_AN_IMAGE, "damaged": PHOTO_DAMAGED, "pixels": PHOTO_TOO_MANY_PIXELS}
+EMAIL_MESSAGE = "Please enter a valid email address"
+PHOTO_PROBLEMS = {
+    "type": messages.NOT_AN_IMAGE,
+    "damaged": messages.PHOTO_DAMAGED,
+    "pixels": messages.PHOTO_TOO_MANY_PIXELS,
+}
 
 
 class PhotoLimits:
@@ -69,14 +71,14 @@ class PhotoLimits:
         files = chosen_files(field.data)
         config = current_app.config
         if len(files) > config["PHOTO_MAX_COUNT"]:
-            raise StopValidation(TOO_MANY_PHOTOS)
+            raise StopValidation(messages.message(messages.TOO_MANY_PHOTOS))
         for upload in files:
             name = safe_filename(upload.filename)
             if file_size(upload) > config["PHOTO_MAX_BYTES"]:
-                raise StopValidation(PHOTO_TOO_LARGE.format(name=name))
-            problem = image_problem(upload)
+                raise StopValidation(messages.message(messages.PHOTO_TOO_LARGE, name=name))
+            problem = image_problem(upload, config["PHOTO_MAX_PIXELS"])
             if problem:
-                raise StopValidation(PHOTO_PROBLEMS[problem].format(name=name))
+                raise StopValidation(messages.message(PHOTO_PROBLEMS[problem], name=name))
 
 
 def chosen_files(data) -> list[FileStorage]:
@@ -98,8 +100,9 @@ class SellForm(FlaskForm):
         "Email Address",
         filters=[clean_text],
         validators=[
-            Pattern(EMAIL_PATTERN, "Please enter a valid email address"),
+            Pattern(EMAIL_PATTERN, EMAIL_MESSAGE),
             MaxLength(255, "Email must be less than 255 characters"),
+            EmailAddress(EMAIL_MESSAGE),
         ],
     )
     phone = StringField(
@@ -167,7 +170,7 @@ class SellForm(FlaskForm):
         fields = {}
         for name in self.RULE_FIELDS:
             field = self[name]
-            described = [rule.describe() for rule in field.validators]
+            described = [rule.describe() for rule in field.validators if rule.in_browser]
             fields[name] = {
                 "label": field.label.text,
                 "required": not any(rule["kind"] == "optional" for rule in described),
@@ -176,6 +179,21 @@ class SellForm(FlaskForm):
         for name in ("hasBox", "hasPapers", "photos"):
             fields[name] = {"label": self[name].label.text, "required": False, "rules": []}
         return fields
+
+    def lead_fields(self) -> dict:
+        """The validated values under the leads table's column names (SPEC §7's payload)."""
+        return {
+            "full_name": self.fullName.data,
+            "email": self.email.data,
+            "phone": self.phone.data,
+            "watch_brand": self.watchBrand.data,
+            "watch_model": self.watchModel.data or None,
+            "watch_year": int(self.watchYear.data) if self.watchYear.data else None,
+            "watch_condition": self.watchCondition.data,
+            "has_box": bool(self.hasBox.data),
+            "has_papers": bool(self.hasPapers.data),
+            "additional_details": self.additionalDetails.data or "",
+        }
 
     def values(self) -> dict:
         """The typed values, for re-rendering the form after a failed submit (files excepted)."""
@@ -189,9 +207,4 @@ def photo_limits() -> dict:
         "maxCount": config["PHOTO_MAX_COUNT"],
         "maxBytes": config["PHOTO_MAX_BYTES"],
         "types": ["image/png", "image/jpeg", "image/webp", "image/heic", "image/heif"],
-        "messages": {
-            "tooMany": TOO_MANY_PHOTOS,
-            "notAnImage": NOT_AN_IMAGE,
-            "tooLarge": PHOTO_TOO_LARGE,
-        },
     }

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from flask import (
-    current_app,
+    Blueprint,
     jsonify,
     make_response,
     redirect,
@@ -16,22 +16,21 @@ from werkzeug.exceptions import RequestEntityTooLarge, TooManyRequests
 
 from app import seo
 from app.layout import site_info
-from app.sell import bp
 from app.sell.forms import BRANDS, SellForm, chosen_files
-from app.sell.submit import NotSaved, is_spam, submit_lead
+from app.sell.messages import (
+    FAILURE,
+    NOT_SAVED,
+    SESSION_EXPIRED,
+    SUCCESS,
+    TOO_MANY_REQUESTS,
+    UPLOAD_TOO_LARGE,
+    message,
+)
+from app.sell.submission import Submission, is_spam
+from app.sell.submit import NotSaved, submit_lead
 from app.sell.views import form_page
 
-SUCCESS = (
-    "Form submitted successfully! We'll review your watch details and get back to you "
-    "within 24 hours."
-)
-
-
-def failure_message() -> str:
-    return (
-        "Submission failed. Please try again or call us directly at "
-        f"{current_app.config['SITE_PHONE']}."
-    )
+bp = Blueprint("sell", __name__)
 
 
 def wants_json() -> bool:
@@ -55,22 +54,18 @@ def form():
         if request.args.get("brand") in BRANDS:
             form.watchBrand.data = request.args["brand"]
         return form_page(form)
-    if is_spam():
+    if is_spam(request.form):
         return answer_success()
     if not form.validate():
+        failure = message(FAILURE)
         if wants_json():
-            return jsonify(success=False, error=failure_message(), errors=form.first_errors()), 422
+            return jsonify(success=False, error=failure, errors=form.first_errors()), 422
         dropped = bool(chosen_files(form.photos.data))
-        return form_page(form, error=failure_message(), photos_dropped=dropped, status=422)
+        return form_page(form, error=failure, photos_dropped=dropped, status=422)
     try:
-        submit_lead(form)
+        submit_lead(Submission.from_request(form, request))
     except NotSaved:
-        return answer_failure(
-            "We could not save your submission, so nothing was kept. Please try again in a "
-            f"moment or call us directly at {current_app.config['SITE_PHONE']}.",
-            503,
-            keep_values=True,
-        )
+        return answer_failure(message(NOT_SAVED), 503, keep_values=True)
     return answer_success()
 
 
@@ -101,25 +96,14 @@ def old_form_url():
 
 @bp.errorhandler(RequestEntityTooLarge)
 def too_large(_error):
-    limit = current_app.config["PHOTO_MAX_COUNT"]
-    return answer_failure(
-        f"Your upload is too large. Please send at most {limit} photos of up to 10MB each.", 413
-    )
+    return answer_failure(message(UPLOAD_TOO_LARGE), 413)
 
 
 @bp.errorhandler(TooManyRequests)
 def too_many(_error):
-    return answer_failure(
-        "Too many submissions from your connection. Please wait a few minutes and try again, "
-        f"or call us directly at {current_app.config['SITE_PHONE']}.",
-        429,
-    )
+    return answer_failure(message(TOO_MANY_REQUESTS), 429)
 
 
 @bp.errorhandler(CSRFError)
 def csrf_failed(_error):
-    return answer_failure(
-        "Your session expired before the form was sent. Please submit it again.",
-        400,
-        keep_values=True,
-    )
+    return answer_failure(SESSION_EXPIRED, 400, keep_values=True)

@@ -22,7 +22,6 @@ CHUNK = 1024 * 1024
 HEIF_BRANDS = {b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1"}
 EXTENSIONS = {"png": ".png", "jpeg": ".jpg", "webp": ".webp", "heif": ".heic"}
 PIL_FORMATS = {"png": {"PNG"}, "jpeg": {"JPEG", "MPO"}, "webp": {"WEBP"}, "heif": {"HEIF"}}
-MAX_PIXELS = 50_000_000  # as worker.photos: larger images are refused before decoding
 NAME_LENGTH = 100
 
 
@@ -90,7 +89,7 @@ def contains(stream, marker: bytes) -> bool:
         stream.seek(0)
 
 
-def image_problem(upload: FileStorage) -> str | None:
+def image_problem(upload: FileStorage, max_pixels: int) -> str | None:
     """Why the upload is not a photo we accept ('type', 'damaged', 'pixels'), or None."""
     kind = sniff_image(upload)
     if kind is None:
@@ -103,7 +102,7 @@ def image_problem(upload: FileStorage) -> str | None:
             with Image.open(upload.stream) as image:
                 if image.format not in PIL_FORMATS[kind]:
                     return "damaged"
-                if image.width * image.height > MAX_PIXELS:
+                if image.width * image.height > max_pixels:
                     return "pixels"
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
         return "pixels"

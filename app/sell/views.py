@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
-
 from flask import current_app, make_response, render_template, request
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import RequestEntityTooLarge
@@ -11,24 +9,23 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from app import seo
 from app.layout import site_info
 from app.sell.forms import BRANDS, CONDITIONS, SellForm, photo_limits
-from app.sell.submit import EVENT_ID, UTM_KEYS
+from app.sell.messages import island_messages
+from app.sell.submission import campaign_values, event_id_from
 
 
 def island_props(form: SellForm, error: str | None, photos_dropped: bool) -> dict:
     """Everything the SellForm island renders from; no per-session secret (CSRF is a meta tag)."""
-    config = current_app.config
     return {
         "action": "/sell",
         "fields": form.rules(),
         "brands": BRANDS,
         "conditions": CONDITIONS,
         "photos": photo_limits(),
+        "messages": island_messages(),
         "values": form.values(),
         "errors": form.first_errors(),
         "formError": error,
         "photosDropped": photos_dropped,
-        "phone": config["SITE_PHONE"],
-        "phoneHref": "tel:" + config["SITE_PHONE_E164"],
     }
 
 
@@ -44,10 +41,7 @@ def hidden_values() -> dict:
     """Fields outside the island: campaign parameters (from this URL, or as posted) and a
     server-made event id, so the plain form has both and a repeated plain submit is one lead."""
     source = posted_fields() if request.method == "POST" else request.args
-    values = {key: source.get(key, "")[:200] for key in UTM_KEYS}
-    sent_id = source.get("metaEventId", "")
-    values["metaEventId"] = sent_id if EVENT_ID.fullmatch(sent_id) else str(uuid.uuid4())
-    return values
+    return campaign_values(source) | {"metaEventId": event_id_from(source)}
 
 
 def form_page(

@@ -1,7 +1,5 @@
 """/sitemap.xml and /robots.txt: every indexable page, for search engines."""
 
-from flask import Blueprint
+from app.sitemap.routes import bp
 
-bp = Blueprint("sitemap", __name__)
-
-from app.sitemap import routes  # noqa: E402,F401
+__all__ = ["bp"]

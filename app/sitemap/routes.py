@@ -1,9 +1,10 @@
-from flask import Response, render_template
+from flask import Blueprint, Response, render_template
 
 from app.content import queries
 from app.page_cache import cache_page
 from app.seo import absolute
-from app.sitemap import bp
+
+bp = Blueprint("sitemap", __name__)
 
 
 def sitemap_entries() -> list[dict]:

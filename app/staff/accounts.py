@@ -64,7 +64,7 @@ def password_problem(password: str) -> str | None:
 
 
 def enrolment_deadline() -> str:
-    hours = int(current_app.config["STAFF_ENROL_HOURS"])
+    hours = current_app.config["STAFF_ENROL_HOURS"]
     return (datetime.now(UTC) + timedelta(hours=hours)).isoformat(timespec="seconds")
 
 

@@ -71,7 +71,7 @@ def require_recent_auth(view: Callable) -> Callable:
     @staff_required
     @wraps(view)
     def guarded(*args, **kwargs):
-        if not sessions.recently_verified(int(current_app.config["STAFF_REAUTH_MINUTES"])):
+        if not sessions.recently_verified(current_app.config["STAFF_REAUTH_MINUTES"]):
             session["staff_confirm_next"] = safe_next(request.full_path.rstrip("?"))
             return redirect(url_for("staff.confirm"), code=303)
         return view(*args, **kwargs)

@@ -38,8 +38,8 @@ def age(stamp: str) -> timedelta:
 def is_expired(row: dict) -> bool:
     """Idle too long, started too long ago, or waiting too long for its code."""
     config = current_app.config
-    idle = timedelta(minutes=int(config["STAFF_SESSION_IDLE_MINUTES"]))
-    absolute = timedelta(hours=int(config["STAFF_SESSION_MAX_HOURS"]))
+    idle = timedelta(minutes=config["STAFF_SESSION_IDLE_MINUTES"])
+    absolute = timedelta(hours=config["STAFF_SESSION_MAX_HOURS"])
     if row["aal"] < 2:
         absolute = min(absolute, CODE_WAIT)
     return age(row["last_seen_at"]) > idle or age(row["created_at"]) > absolute

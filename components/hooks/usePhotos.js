@@ -1,5 +1,6 @@
 // The photos chosen for upload: added from the picker or by drag and drop, each checked
-// against the limits the server sent (count, type, size), with a preview URL, removable.
+// against the limits and with the messages the server sent (count, type, size), with a
+// preview URL, removable.
 import { useCallback, useEffect, useRef, useState } from "react";
 
 const HEIF_NAME = /\.(heic|heif)$/i;
@@ -12,7 +13,7 @@ function fill(template, name) {
   return template.replace("{name}", name);
 }
 
-export function usePhotos(limits, notify) {
+export function usePhotos(limits, messages, notify) {
   const [photos, setPhotos] = useState([]);
   const nextId = useRef(1);
   const urls = useRef([]);
@@ -21,15 +22,15 @@ export function usePhotos(limits, notify) {
     const accepted = [];
     for (const file of files) {
       if (!isAllowedType(file, limits.types)) {
-        notify(fill(limits.messages.notAnImage, file.name), "error");
+        notify(fill(messages.notAnImage, file.name), "error");
       } else if (file.size > limits.maxBytes) {
-        notify(fill(limits.messages.tooLarge, file.name), "error");
+        notify(fill(messages.photoTooLarge, file.name), "error");
       } else {
         accepted.push(file);
       }
     }
     const room = Math.max(limits.maxCount - photos.length, 0);
-    if (accepted.length > room) notify(limits.messages.tooMany, "error");
+    if (accepted.length > room) notify(messages.tooManyPhotos, "error");
     const added = accepted.slice(0, room).map((file) => {
       const url = URL.createObjectURL(file);
       urls.current.push(url);

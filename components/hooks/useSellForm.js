@@ -32,8 +32,7 @@ export function useSellForm({ props, photos, toast }) {
   const [formError, setFormError] = useState(props.formError);
   const started = useRef(false);
   const eventId = useRef(null);
-  const failure = () =>
-    `Submission failed. Please try again or call us directly at ${props.phone}.`;
+  const failure = () => props.messages.failure;
 
   const noteStart = (value) => {
     if (started.current || value === "" || value === false) return;
@@ -77,10 +76,7 @@ export function useSellForm({ props, photos, toast }) {
     const params = { brand: values.watchBrand, model: values.watchModel, ...LEAD_VALUE };
     trackPixel("Lead", params, eventId.current);
     trackConversion("generate_lead", { ...LEAD_VALUE, brand: values.watchBrand });
-    toast(
-      "Form submitted successfully! We'll review your watch details and get back to you within 24 hours.",
-      "success",
-    );
+    toast(props.messages.success, "success");
     setValues(emptyValues(values));
     setErrors({});
     photos.clear();

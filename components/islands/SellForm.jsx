@@ -213,7 +213,7 @@ function PhotoPicker({ form, props, photos, enhanced }) {
           }
         />
         <p id="photos-hint" className="mt-2 text-sm text-ink-600">
-          PNG, JPG or JPEG up to 10MB each
+          {props.messages.photoHint}
           <span> · up to {limits.maxCount} photos</span>
         </p>
         {enhanced && photos.photos.length > 0 && (
@@ -294,7 +294,7 @@ function SubmitArea({ form }) {
 
 export default function SellForm(props) {
   const { toasts, show, dismiss } = useToasts();
-  const photos = usePhotos(props.photos, show);
+  const photos = usePhotos(props.photos, props.messages, show);
   const form = useSellForm({ props, photos, toast: show });
   const [enhanced, setEnhanced] = useState(false);
   const formRef = useRef(null);

@@ -2,7 +2,7 @@
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import visit
+from tests.browser.helpers import visit
 
 BRANDS_SUMMARY = "header nav[aria-label=Main] summary:has-text('Watch Brands')"
 BRANDS_MENU = "header nav[aria-label=Main] details:has(summary:has-text('Watch Brands'))"

@@ -4,7 +4,7 @@ the FAQ accordion and blog filter with and without JavaScript."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import DESKTOP, MOBILE, axe_violations, open_page, visit
+from tests.browser.helpers import DESKTOP, MOBILE, axe_violations, open_page, visit
 
 PAGE_TYPES = {
     "home": "/",

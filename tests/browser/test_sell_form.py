@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from app.leads import store
-from tests.browser.conftest import DESKTOP, MOBILE, axe_violations, open_page, visit
+from tests.browser.helpers import DESKTOP, MOBILE, axe_violations, open_page, visit
 from tests.data.photos import write_photos
 from tests.data.validation_cases import VALID
 

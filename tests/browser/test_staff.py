@@ -8,7 +8,7 @@ import pyotp
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import DESKTOP, MOBILE, axe_violations, open_page
+from tests.browser.helpers import DESKTOP, MOBILE, axe_violations, open_page
 
 PASSWORD = "brass winding crown sapphire"
 

@@ -10,7 +10,7 @@ import pytest
 from werkzeug.serving import make_server
 
 from app import audit
-from tests.staff.conftest import csrf_token
+from tests.helpers import form_token
 
 
 def test_add_prints_the_enrolment_link_as_its_last_line(runner):
@@ -122,7 +122,7 @@ def test_logs_and_audit_never_hold_passwords_codes_secrets_or_tokens(
     staff.password_step(other, account)
     staff.code_step(other, account.recovery_codes[0])
     page = client.get("/staff/account").get_data(as_text=True)
-    client.post("/staff/logout", data={"csrf_token": csrf_token(page)})
+    client.post("/staff/logout", data={"csrf_token": form_token(page)})
     with app.app_context():
         recorded = repr(audit.entries())
     logged = caplog.text + recorded

@@ -2,26 +2,13 @@
 
 import pytest
 
-from app import create_app
 from app.staff.auth import require_recent_auth
-from tests.staff.conftest import Staff, csrf_token
-
-SITE = "https://watches.example"
+from tests.helpers import PRODUCTION, SITE, Staff, form_token
 
 
 @pytest.fixture
-def production_app(content_db, tmp_path):
-    return create_app(
-        {
-            "ENV_NAME": "production",
-            "SECRET_KEY": "k" * 40,
-            "STAFF_TOTP_KEY": "t" * 40,
-            "STAFF_PASSWORD_PROFILE": "CHEAPEST",
-            "SITE_URL": SITE,
-            "CONTENT_DB": str(content_db),
-            "LEADS_DB": str(tmp_path / "leads.db"),
-        }
-    )
+def production_app(make_app):
+    return make_app(**PRODUCTION, STAFF_PASSWORD_PROFILE="CHEAPEST")
 
 
 def test_production_session_cookie_is_host_prefixed_secure_httponly_and_strict(
@@ -77,7 +64,7 @@ def test_sensitive_action_asks_for_password_and_code_again(sensitive_app, staff,
         data={
             "password": "not it at all",
             "code": account.code(clock()),
-            "csrf_token": csrf_token(page),
+            "csrf_token": form_token(page),
         },
     )
     assert wrong.status_code == 401
@@ -86,7 +73,7 @@ def test_sensitive_action_asks_for_password_and_code_again(sensitive_app, staff,
         data={
             "password": account.password,
             "code": account.code(clock()),
-            "csrf_token": csrf_token(page),
+            "csrf_token": form_token(page),
         },
     )
     assert right.status_code == 303 and right.headers["Location"] == "/staff/test-export"

@@ -3,7 +3,7 @@ Attack tests: replayed codes, session fixation, revoked and expired sessions."""
 
 import re
 
-from tests.staff.conftest import csrf_token
+from tests.helpers import form_token
 
 
 def test_enrolled_account_signs_in_with_password_and_code_and_sees_leads(
@@ -129,7 +129,7 @@ def test_signing_out_ends_the_session_on_the_server(staff, account, app):
     staff.sign_in(client, account)
     token = client.get_cookie("staff").value
     page = client.get("/staff/leads").get_data(as_text=True)
-    assert client.post("/staff/logout", data={"csrf_token": csrf_token(page)}).status_code == 303
+    assert client.post("/staff/logout", data={"csrf_token": form_token(page)}).status_code == 303
     replay = app.test_client()
     replay.set_cookie("staff", token)
     assert replay.get("/staff/leads").status_code == 303
@@ -180,7 +180,7 @@ def test_account_page_ends_another_session(staff, account, app):
     with staff.db() as db:
         phone_id = db.execute("SELECT min(id) FROM staff_sessions WHERE aal = 2").fetchone()[0]
     response = laptop.post(
-        f"/staff/account/sessions/{phone_id}/end", data={"csrf_token": csrf_token(page)}
+        f"/staff/account/sessions/{phone_id}/end", data={"csrf_token": form_token(page)}
     )
     assert response.status_code == 303
     assert phone.get("/staff/leads").status_code == 303
@@ -193,7 +193,7 @@ def test_password_step_expires_if_no_code_follows_within_ten_minutes(staff, acco
     page = client.get("/staff/login/code").get_data(as_text=True)
     staff.backdate_sessions("created_at", 11)
     staff.clock.advance()
-    data = {"code": account.code(staff.clock()), "csrf_token": csrf_token(page)}
+    data = {"code": account.code(staff.clock()), "csrf_token": form_token(page)}
     response = client.post("/staff/login/code", data=data)
     assert response.headers["Location"] == "/staff/login"
     assert client.get("/staff/leads").status_code == 303

@@ -1,0 +1,35 @@
+"""Brand and city landing pages share one renderer: their meta, structured data and the
+home/landing documents their sections draw from."""
+
+from __future__ import annotations
+
+from flask import render_template
+
+from app import seo
+from app.content import queries
+
+
+def render_landing_page(
+    template: str,
+    record: dict,
+    *,
+    path: str,
+    crumb: str,
+    service: dict,
+    image: str = seo.PageMeta.image,
+    **context,
+) -> str:
+    meta = seo.PageMeta(
+        title=record["meta_title"],
+        description=record["meta_description"],
+        path=path,
+        image=image,
+        structured_data=[service, seo.breadcrumbs((crumb, path))],
+    )
+    return render_template(
+        template,
+        meta=meta,
+        home=queries.document("home"),
+        landing=queries.document("landing"),
+        **context,
+    )

@@ -1,0 +1,62 @@
+"""Every message the sell flow shows a seller, with its limits filled in from config.
+
+The routes answer with these and the SellForm island receives them as props, so a message or a
+limit (10 photos, 10MB, the phone number) is written once, here and in app/config.py.
+"""
+
+from __future__ import annotations
+
+from flask import current_app
+
+SUCCESS = (
+    "Form submitted successfully! We'll review your watch details and get back to you "
+    "within 24 hours."
+)
+FAILURE = "Submission failed. Please try again or call us directly at {phone}."
+NOT_SAVED = (
+    "We could not save your submission, so nothing was kept. Please try again in a moment or "
+    "call us directly at {phone}."
+)
+UPLOAD_TOO_LARGE = (
+    "Your upload is too large. Please send at most {count} photos of up to {mb}MB each."
+)
+TOO_MANY_REQUESTS = (
+    "Too many submissions from your connection. Please wait a few minutes and try again, or "
+    "call us directly at {phone}."
+)
+SESSION_EXPIRED = "Your session expired before the form was sent. Please submit it again."
+# Photo messages; {name} is the file's cleaned name, filled where the file is known.
+PHOTO_HINT = "PNG, JPG or JPEG up to {mb}MB each"
+TOO_MANY_PHOTOS = "Please upload a maximum of {count} photos."
+NOT_AN_IMAGE = "{name} is not a PNG, JPG or WebP image."
+PHOTO_TOO_LARGE = "{name} is larger than {mb}MB."
+PHOTO_DAMAGED = "{name} is damaged or incomplete. Please choose it again or use another photo."
+PHOTO_TOO_MANY_PIXELS = "{name} is too large in pixels (over {megapixels} megapixels)."
+
+
+def limits() -> dict:
+    """The values messages are filled with (file names stay as `{name}` placeholders)."""
+    config = current_app.config
+    return {
+        "phone": config["SITE_PHONE"],
+        "count": config["PHOTO_MAX_COUNT"],
+        "mb": config["PHOTO_MAX_BYTES"] // (1024 * 1024),
+        "megapixels": config["PHOTO_MAX_PIXELS"] // 1_000_000,
+        "name": "{name}",
+    }
+
+
+def message(template: str, **values) -> str:
+    return template.format(**(limits() | values))
+
+
+def island_messages() -> dict:
+    """The messages the island shows itself (the server sends the rest in its answers)."""
+    return {
+        "success": SUCCESS,
+        "failure": message(FAILURE),
+        "photoHint": message(PHOTO_HINT),
+        "tooManyPhotos": message(TOO_MANY_PHOTOS),
+        "notAnImage": message(NOT_AN_IMAGE),
+        "photoTooLarge": message(PHOTO_TOO_LARGE),
+    }

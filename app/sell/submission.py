@@ -1,0 +1,82 @@
+"""A seller's submission, read from the request once: everything `submit_lead` needs.
+
+The plain form and the island post the same fields; the campaign parameters and the event id
+also come from the page's own URL (GET), so both readers live here.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from flask import Request
+from werkzeug.datastructures import FileStorage
+
+from app.sell.forms import SellForm, chosen_files
+
+SOURCE = "USA Website"
+UTM_KEYS = ("utm_source", "utm_medium", "utm_campaign", "utm_content", "utm_term")
+EVENT_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
+HONEYPOT = "website"
+FIELD_LENGTH = 200
+USER_AGENT_LENGTH = 500
+
+
+def is_spam(posted: Mapping) -> bool:
+    """People never see the honeypot field; form-filling bots usually fill it."""
+    return bool(posted.get(HONEYPOT, "").strip())
+
+
+def campaign_values(source: Mapping) -> dict[str, str]:
+    """The UTM parameters as sent (trimmed, bounded); missing ones are empty."""
+    return {key: source.get(key, "").strip()[:FIELD_LENGTH] for key in UTM_KEYS}
+
+
+def event_id_from(source: Mapping) -> str:
+    """The browser's meta_event_id when it sent a sane one, else a fresh one (no-JS path)."""
+    sent = source.get("metaEventId", "")
+    return sent if EVENT_ID.fullmatch(sent) else str(uuid.uuid4())
+
+
+def ga_client_id(cookies: Mapping) -> str | None:
+    """GA4's client id from its _ga cookie (GA1.1.<id>.<time>), so server events join the visit."""
+    parts = cookies.get("_ga", "").split(".")
+    return ".".join(parts[2:4]) if len(parts) >= 4 else None
+
+
+@dataclass(frozen=True)
+class Submission:
+    fields: dict
+    photos: list[FileStorage]
+    utm: dict[str, str | None]
+    event_id: str
+    client_ip: str | None
+    user_agent: str
+    ga_client_id: str | None
+
+    @classmethod
+    def from_request(cls, form: SellForm, request: Request) -> Submission:
+        """A validated form plus where it came from."""
+        return cls(
+            fields=form.lead_fields(),
+            photos=chosen_files(form.photos.data),
+            utm={key: value or None for key, value in campaign_values(request.form).items()},
+            event_id=event_id_from(request.form),
+            client_ip=request.remote_addr,
+            user_agent=request.headers.get("User-Agent", "")[:USER_AGENT_LENGTH],
+            ga_client_id=ga_client_id(request.cookies),
+        )
+
+    def lead_record(self) -> dict:
+        """The SPEC §7 payload, plus where the submission came from: one row of `leads`."""
+        return {
+            **self.fields,
+            "source": SOURCE,
+            "meta_event_id": self.event_id,
+            "client_ip": self.client_ip,
+            "user_agent": self.user_agent,
+            "ga_client_id": self.ga_client_id,
+            **self.utm,
+        }

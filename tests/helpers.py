@@ -1,0 +1,242 @@
+"""Helpers shared by test modules: posting the sell form, waiting, ports, driving the staff
+area. Fixtures live in
+conftest.py; test modules import from here, never from each other."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import socket
+import sqlite3
+import time
+from dataclasses import dataclass, field
+from html import unescape
+from pathlib import Path
+
+import pyotp
+from werkzeug.datastructures import FileStorage, MultiDict
+from werkzeug.test import stream_encode_multipart
+
+from app.leads import store
+from app.staff import totp
+from tests.data.photos import photo_bytes
+from tests.data.validation_cases import VALID
+
+ROOT = Path(__file__).resolve().parent.parent
+JSON = {"Accept": "application/json"}
+SITE = "https://watches.example"
+PRODUCTION = {
+    "ENV_NAME": "production",
+    "SECRET_KEY": "k" * 40,
+    "STAFF_TOTP_KEY": "t" * 40,
+    "SITE_URL": SITE,
+}
+
+
+def page_html(client, path="/sell") -> str:
+    """The page without React's text separators (<!-- -->), which only split text nodes."""
+    return client.get(path).get_data(as_text=True).replace("<!-- -->", "")
+
+
+def csrf_token(client) -> str:
+    html = page_html(client)
+    return re.search(r'<meta name="csrf-token" content="([^"]+)"', html).group(1)
+
+
+def photo(name="watch.jpg", **options):
+    return (io.BytesIO(photo_bytes(**options)), name)
+
+
+def post(client, fields=None, photos=(), headers=None, token=None):
+    data = MultiDict({"csrf_token": token or csrf_token(client), **VALID, **(fields or {})})
+    for stream, name in photos:
+        data.add("photos", FileStorage(stream, filename=name))
+    # Encoded in memory: the test client would spool a big body to a file it never closes.
+    body, length, boundary = stream_encode_multipart(data, use_tempfile=False)
+    return client.post(
+        "/sell",
+        input_stream=body,
+        content_length=length,
+        content_type=f"multipart/form-data; boundary={boundary}",
+        headers=headers or {},
+    )
+
+
+def island_props(html: str, island_id: str = "sellform-1") -> dict:
+    script = re.search(rf'data-island-props="{island_id}">(.*?)</script>', html, re.S).group(1)
+    return json.loads(script)
+
+
+def wait_until(check, timeout: float = 60, interval: float = 0.2):
+    """Poll `check` until it returns something truthy, and return that."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        result = check()
+        if result:
+            return result
+        time.sleep(interval)
+    raise AssertionError("condition not met in time")
+
+
+def finished_lead(app, lead_id: int = 1) -> dict:
+    """The lead once every job of its pipeline has recorded completion."""
+
+    def done():
+        with app.app_context():
+            lead = store.get_lead(lead_id)
+        return lead if lead and not store.pending_work(lead) else None
+
+    return wait_until(done)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for_port(port: int, timeout: float = 10) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.05)
+    raise TimeoutError(f"nothing listening on port {port}")
+
+
+@dataclass
+class SmtpInbox:
+    host: str
+    port: int
+    messages: list = field(default_factory=list)
+
+    def wait_for(self, count: int = 1, timeout: float = 20):
+        deadline = time.monotonic() + timeout
+        while len(self.messages) < count and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(self.messages) >= count, f"{len(self.messages)} of {count} e-mails arrived"
+        return self.messages
+
+
+@dataclass
+class HttpReceiver:
+    url: str
+    requests: list = field(default_factory=list)
+
+    def wait_for(self, count: int, timeout: float = 20):
+        deadline = time.monotonic() + timeout
+        while len(self.requests) < count and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(self.requests) >= count, f"{len(self.requests)} of {count} calls arrived"
+        return self.requests
+
+
+# The staff area: a movable TOTP clock, and driving enrolment and sign-in through the real pages
+# (the test computes TOTP codes with pyotp, as an authenticator app would).
+
+PASSWORD = "correct horse battery staple"
+
+
+class Clock:
+    """Stands in for the time TOTP codes are checked against; each test starts at now."""
+
+    def __init__(self):
+        self.at = time.time()
+
+    def __call__(self) -> float:
+        return self.at
+
+    def advance(self, seconds: float = totp.STEP_SECONDS) -> None:
+        self.at += seconds
+
+
+def form_token(html: str) -> str:
+    """The CSRF token of the (first) form in a page."""
+    return re.search(r'name="csrf_token"[^>]*value="([^"]+)"', html).group(1)
+
+
+@dataclass
+class Account:
+    email: str
+    password: str
+    secret: str
+    recovery_codes: list[str] = field(default_factory=list)
+
+    def code(self, at: float) -> str:
+        return pyotp.TOTP(self.secret).at(at)
+
+
+@dataclass
+class Staff:
+    """Drives the staff pages like a person would, through the app's test client."""
+
+    app: object
+    runner: object
+    clock: Clock
+    base_url: str = "http://localhost"
+
+    def request(self, client, method: str, path: str, **kwargs):
+        """As a browser on the site's own address would send it (Referer included)."""
+        headers = {"Referer": self.base_url + "/"}
+        return client.open(path, method=method, base_url=self.base_url, headers=headers, **kwargs)
+
+    def add(self, email: str = "ana@example.com", name: str = "Ana Lima") -> str:
+        result = self.runner.invoke(args=["staff", "add", email, "--name", name])
+        assert result.exit_code == 0, result.output
+        return result.output.strip().splitlines()[-1]
+
+    def post(self, client, path: str, data: dict):
+        """POST a form with the CSRF token of the page at `path` (as a browser would)."""
+        page = self.request(client, "GET", path).get_data(as_text=True)
+        return self.request(client, "POST", path, data={**data, "csrf_token": form_token(page)})
+
+    def enrol(self, client, link: str, email: str, password: str = PASSWORD) -> Account:
+        path = "/staff/enrol/" + link.rsplit("/", 1)[1]
+        response = self.post(client, path, {"password": password, "confirm": password})
+        assert response.status_code == 303, response.get_data(as_text=True)
+        page = self.request(client, "GET", path).get_data(as_text=True)
+        secret = unescape(re.search(r"secret=([A-Z2-7]+)", page).group(1))
+        code = pyotp.TOTP(secret).at(self.clock())
+        data = {"code": code, "csrf_token": form_token(page)}
+        response = self.request(client, "POST", path, data=data)
+        assert response.status_code == 200, response.get_data(as_text=True)
+        codes = re.findall(r"<li>([a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4})</li>", response.text)
+        return Account(email, password, secret, codes)
+
+    def account(self, email: str = "ana@example.com", name: str = "Ana Lima"):
+        """A new, fully enrolled account."""
+        return self.enrol(self.app.test_client(), self.add(email, name), email)
+
+    def password_step(self, client, account: Account, password: str | None = None):
+        return self.post(
+            client,
+            "/staff/login",
+            {"email": account.email, "password": password or account.password},
+        )
+
+    def code_step(self, client, code: str):
+        return self.post(client, "/staff/login/code", {"code": code})
+
+    def sign_in(self, client, account: Account):
+        """Both steps with the next unused TOTP code; the answer of the code step."""
+        assert self.password_step(client, account).status_code == 303
+        self.clock.advance()
+        response = self.code_step(client, account.code(self.clock()))
+        assert response.status_code == 303, response.get_data(as_text=True)
+        return response
+
+    def backdate_sessions(self, column: str, minutes: int) -> None:
+        """Move a time of every session into the past, as if that much time had gone by."""
+        with self.db() as db:
+            db.execute(
+                f"UPDATE staff_sessions SET {column} = "
+                "strftime('%Y-%m-%dT%H:%M:%S+00:00', 'now', ?)",
+                (f"-{minutes} minutes",),
+            )
+
+    def db(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.app.config["LEADS_DB"])
+        db.row_factory = sqlite3.Row
+        return db
