@@ -4,13 +4,13 @@ sessions, enrolment by one-time link, the leads list and the `flask staff` comma
 Other packages build staff pages on `auth.staff_required` and `auth.current_staff()`.
 """
 
-from flask import Blueprint, Flask, Response, request
+from flask import Flask, Response, request
 
-from app.staff import auth, sessions
+from app.staff import sessions
 from app.staff.logs import hide_enrolment_tokens
+from app.staff.routes import bp
 
-bp = Blueprint("staff", __name__, url_prefix="/staff")
-bp.before_request(auth.guard_blueprint)
+__all__ = ["bp", "init_app"]
 
 
 def private_headers(response: Response) -> Response:
@@ -25,6 +25,3 @@ def init_app(app: Flask) -> None:
     sessions.init_app(app)
     app.after_request(private_headers)
     hide_enrolment_tokens()
-
-
-from app.staff import routes  # noqa: E402,F401
