@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from flask import Flask, Response, current_app, g, request
+from flask import Flask, Response, current_app, g, request, session
 
 from app.staff import store
 from app.staff.tokens import digest, new_token
@@ -68,8 +68,10 @@ def load() -> dict | None:
 
 
 def begin(staff: dict, aal: int) -> None:
-    """A fresh session at `aal` for `staff`, replacing whatever session the browser had."""
+    """A fresh session at `aal` for `staff`, replacing whatever session the browser had, and a
+    fresh CSRF secret, so a token learnt before sign-in is worthless after it."""
     end_current()
+    session.pop("csrf_token", None)
     token = new_token()
     user_agent = request.headers.get("User-Agent", "")[:300]
     store.insert_session(digest(token), staff["id"], aal, client_address(), user_agent)

@@ -197,3 +197,12 @@ def test_password_step_expires_if_no_code_follows_within_ten_minutes(staff, acco
     response = client.post("/staff/login/code", data=data)
     assert response.headers["Location"] == "/staff/login"
     assert client.get("/staff/leads").status_code == 303
+
+
+def test_a_csrf_token_from_before_sign_in_is_refused_after_it(staff, account, app):
+    client = app.test_client()
+    before = form_token(client.get("/staff/login").get_data(as_text=True))
+    staff.sign_in(client, account)
+    response = client.post("/staff/logout", data={"csrf_token": before})
+    assert response.status_code == 400
+    assert client.get("/staff/leads").status_code == 200
