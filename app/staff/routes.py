@@ -115,7 +115,6 @@ def account():
         sessions=store.open_sessions_of(staff["id"]),
         current_id=sessions.load()["id"],
         recovery_left=store.unused_recovery_codes(staff["id"]),
-        form=forms.ActionForm(),
     )
 
 

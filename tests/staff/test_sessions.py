@@ -91,3 +91,34 @@ def test_sensitive_action_needs_a_full_session_first(sensitive_app, staff, accou
     staff.password_step(client, account)
     response = client.get("/staff/test-export")
     assert response.headers["Location"] == "/staff/login"
+
+
+@pytest.fixture
+def erasing_app(app):
+    """A stand-in erasure: a page with the form and the POST, both guarded."""
+    guarded = require_recent_auth(lambda: "the erase form")
+    app.add_url_rule("/staff/test-erase", "test_erase_form", guarded)
+    erase = require_recent_auth(lambda: "erased")
+    app.add_url_rule("/staff/test-erase", "test_erase", erase, methods=["POST"])
+    return app
+
+
+def test_after_confirming_a_post_the_person_returns_to_its_form(erasing_app, staff, account, clock):
+    client = erasing_app.test_client()
+    staff.sign_in(client, account)
+    token = form_token(client.get("/staff/account").get_data(as_text=True))
+    staff.backdate_sessions("verified_at", 6)
+    response = client.post(
+        "/staff/test-erase",
+        data={"csrf_token": token},
+        headers={"Referer": "http://localhost/staff/test-erase"},
+    )
+    assert response.headers["Location"] == "/staff/confirm"
+    page = client.get("/staff/confirm").get_data(as_text=True)
+    clock.advance()
+    data = {
+        "password": account.password,
+        "code": account.code(clock()),
+        "csrf_token": form_token(page),
+    }
+    assert client.post("/staff/confirm", data=data).headers["Location"] == "/staff/test-erase"
