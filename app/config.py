@@ -83,6 +83,7 @@ class Config:
     STAFF_SESSION_MAX_HOURS = 12
     STAFF_REAUTH_MINUTES = 5
     STAFF_ENROL_HOURS = 24
+    STAFF_PASSWORD_PROFILE = "RFC_9106_LOW_MEMORY"  # argon2-cffi profile: argon2id, 64 MiB, t=3
 
 
 class DevelopmentConfig(Config):
@@ -93,6 +94,7 @@ class TestingConfig(Config):
     ENV_NAME = "testing"
     TESTING = True
     RATELIMIT_ENABLED = False  # tests that check the limit turn it on
+    STAFF_PASSWORD_PROFILE = "CHEAPEST"  # still argon2id; ~1 s per hash on a busy test box
 
 
 class ProductionConfig(Config):
@@ -159,6 +161,7 @@ ENV_SETTINGS = (
     "STAFF_SESSION_MAX_HOURS",
     "STAFF_REAUTH_MINUTES",
     "STAFF_ENROL_HOURS",
+    "STAFF_PASSWORD_PROFILE",
 )
 
 
@@ -238,9 +241,9 @@ def check_production_settings(config) -> None:
         problems.append("SECRET_KEY must be set to a long random value")
     if not config.get("SITE_URL", "").startswith("https://"):
         problems.append("SITE_URL must be set to the site's public https:// address")
-    if config.get("DEBUG"):
-        problems.append("debug must be off: it shows code to anyone")
     if len(config.get("STAFF_TOTP_KEY") or "") < 32:
         problems.append("STAFF_TOTP_KEY must be set to a random value of 32+ characters")
+    if config.get("DEBUG"):
+        problems.append("debug must be off: it shows code to anyone")
     if problems:
         raise ConfigError("Refusing to start in production: " + "; ".join(problems) + ".")

@@ -73,7 +73,7 @@ def test_a_setting_of_the_wrong_type_is_a_clear_error(make_app):
 
 
 def test_production_trusts_its_own_host_when_none_are_configured(make_app):
-    config = make_app(**PRODUCTION | {"SITE_URL": "https://w.example"}).config
+    config = make_app(**(PRODUCTION | {"SITE_URL": "https://w.example"})).config
     assert config["TRUSTED_HOSTS"] == ("w.example",)
     assert config["SESSION_COOKIE_NAME"] == "__Host-session"
 

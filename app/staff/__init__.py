@@ -1,15 +1,16 @@
 """The staff area under /staff: sign-in with a password and a TOTP code (aal2), server-side
-sessions, enrolment by one-time link, the leads list and the `flask staff` commands.
+sessions, enrolment by one-time link, the leads inbox (inbox.py) and the `flask staff` commands.
 
 Other packages build staff pages on `auth.staff_required` and `auth.current_staff()`.
 """
 
-from flask import Blueprint, Flask, Response, request
+from flask import Flask, Response, request
 
-from app.staff import auth, sessions
+from app.staff import inbox, sessions  # noqa: F401  (inbox adds the lead pages to bp)
+from app.staff.logs import hide_enrolment_tokens
+from app.staff.routes import bp
 
-bp = Blueprint("staff", __name__, url_prefix="/staff")
-bp.before_request(auth.guard_blueprint)
+__all__ = ["bp", "init_app"]
 
 
 def private_headers(response: Response) -> Response:
@@ -24,6 +25,4 @@ def private_headers(response: Response) -> Response:
 def init_app(app: Flask) -> None:
     sessions.init_app(app)
     app.after_request(private_headers)
-
-
-from app.staff import inbox, routes  # noqa: E402,F401
+    hide_enrolment_tokens()

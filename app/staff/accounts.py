@@ -2,9 +2,10 @@
 enrolment and the first factor of sign-in.
 
 No self-registration: accounts are made with `flask staff add`. Passwords are hashed with
-argon2id (argon2-cffi's defaults, RFC 9106's second recommended set). A sign-in for an e-mail
-without a usable account still verifies a password against a stand-in hash, so the answer and
-the time it takes do not tell whether the address has an account.
+argon2id (argon2-cffi's profile named by STAFF_PASSWORD_PROFILE, by default RFC 9106's second
+recommended set; a hash made with other parameters is redone at the next sign-in). A sign-in
+for an e-mail without a usable account still verifies a password against a stand-in hash, so
+the answer and the time it takes do not tell whether the address has an account.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 from functools import cache
 from pathlib import Path
 
-from argon2 import PasswordHasher
+from argon2 import PasswordHasher, profiles
 from argon2.exceptions import InvalidHashError, VerificationError
 from flask import current_app
 
@@ -26,8 +27,6 @@ RECOVERY_CODE_COUNT = 10
 # The 10,000 most common passwords, lower-cased (zxcvbn's ranked list, MIT licence).
 COMMON_PASSWORDS_FILE = Path(__file__).with_name("common-passwords.txt")
 
-hasher = PasswordHasher()
-
 
 class AccountError(ValueError):
     """A staff command or enrolment step that cannot be done, with a message saying why."""
@@ -39,9 +38,18 @@ def common_passwords() -> frozenset[str]:
 
 
 @cache
-def stand_in_hash() -> str:
+def hasher_for(profile: str) -> PasswordHasher:
+    return PasswordHasher.from_parameters(getattr(profiles, profile))
+
+
+def hasher() -> PasswordHasher:
+    return hasher_for(current_app.config["STAFF_PASSWORD_PROFILE"])
+
+
+@cache
+def stand_in_hash(profile: str) -> str:
     """Verified against when there is no account, so that both cases cost one argon2 run."""
-    return hasher.hash(new_token())
+    return hasher_for(profile).hash(new_token())
 
 
 def password_problem(password: str) -> str | None:
@@ -56,7 +64,7 @@ def password_problem(password: str) -> str | None:
 
 
 def enrolment_deadline() -> str:
-    hours = int(current_app.config["STAFF_ENROL_HOURS"])
+    hours = current_app.config["STAFF_ENROL_HOURS"]
     return (datetime.now(UTC) + timedelta(hours=hours)).isoformat(timespec="seconds")
 
 
@@ -119,7 +127,7 @@ def set_password(staff: dict, password: str) -> None:
     problem = password_problem(password)
     if problem:
         raise AccountError(problem)
-    store.set_password_hash(staff["id"], hasher.hash(password))
+    store.set_password_hash(staff["id"], hasher().hash(password))
 
 
 def pending_totp_secret(staff: dict) -> str:
@@ -147,9 +155,14 @@ def check_password(email: str, password: str) -> dict | None:
     """The enrolled, enabled account with this e-mail and password; the same work either way."""
     staff = store.staff_by_email(email.strip())
     usable = bool(staff and staff["enrolled_at"] and not staff["disabled_at"])
-    stored = staff["password_hash"] if usable and staff["password_hash"] else stand_in_hash()
+    stand_in = stand_in_hash(current_app.config["STAFF_PASSWORD_PROFILE"])  # made on first use
+    stored = staff["password_hash"] if usable and staff["password_hash"] else stand_in
     try:
-        hasher.verify(stored, password[: PASSWORD_MAX_LENGTH + 1])
+        hasher().verify(stored, password[: PASSWORD_MAX_LENGTH + 1])
     except (VerificationError, InvalidHashError):
         return None
-    return staff if usable else None
+    if not usable:
+        return None
+    if hasher().check_needs_rehash(stored):
+        store.set_password_hash(staff["id"], hasher().hash(password))
+    return staff

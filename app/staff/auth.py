@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
+from urllib.parse import urlsplit
 
 from flask import current_app, redirect, request, session, url_for
 
@@ -45,10 +46,18 @@ def safe_next(target: str | None) -> str | None:
     return None
 
 
+def way_back() -> str | None:
+    """The staff page to return to after a detour: this one for a GET; for a POST (which
+    cannot be replayed by a redirect) the page that holds its form."""
+    if request.method == "GET":
+        return safe_next(request.full_path.rstrip("?"))
+    referrer = urlsplit(request.referrer or "")
+    return safe_next(referrer.path) if referrer.netloc == request.host else None
+
+
 def to_sign_in():
     """The answer to a request without a full session: a redirect carrying no data."""
-    if request.method == "GET":
-        session["staff_next"] = safe_next(request.full_path.rstrip("?"))
+    session["staff_next"] = way_back()
     return redirect(url_for("staff.login"), code=303)
 
 
@@ -66,13 +75,14 @@ def staff_required(view: Callable) -> Callable:
 
 def require_recent_auth(view: Callable) -> Callable:
     """For sensitive actions (export, erasure): both factors given again within the last
-    STAFF_REAUTH_MINUTES, else a detour through /staff/confirm and back."""
+    STAFF_REAUTH_MINUTES, else a detour through /staff/confirm and back. Put it on the page
+    that shows the action's form and on the action's POST."""
 
     @staff_required
     @wraps(view)
     def guarded(*args, **kwargs):
-        if not sessions.recently_verified(int(current_app.config["STAFF_REAUTH_MINUTES"])):
-            session["staff_confirm_next"] = safe_next(request.full_path.rstrip("?"))
+        if not sessions.recently_verified(current_app.config["STAFF_REAUTH_MINUTES"]):
+            session["staff_confirm_next"] = way_back()
             return redirect(url_for("staff.confirm"), code=303)
         return view(*args, **kwargs)
 

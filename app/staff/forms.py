@@ -67,7 +67,3 @@ class ConfirmForm(FlaskForm):
         render_kw={"autocomplete": "current-password", "autofocus": True},
     )
     code = code_field(autofocus=False)
-
-
-class ActionForm(FlaskForm):
-    """A button that changes something (sign out, end a session): only the CSRF token."""

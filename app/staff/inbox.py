@@ -15,11 +15,11 @@ from datetime import UTC, datetime
 from flask import Response, abort, flash, redirect, request, send_file, url_for
 
 from app.leads import display, export, lifecycle, store, timeline
-from app.staff import bp
 from app.staff import store as staff_store
 from app.staff.auth import current_staff, record, require_recent_auth, staff_required
 from app.staff.lead_filters import NO_CAMPAIGN, PER_PAGE, LeadQuery
 from app.staff.lead_forms import ACTIONS, Action, MoveForm
+from app.staff.routes import bp
 from app.staff.views import page
 
 PHOTO_TYPES = {".jpg": "image/jpeg", ".webp": "image/webp"}  # what the photo worker writes

@@ -9,13 +9,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
-from flask import flash, redirect, session, url_for
+from flask import Blueprint, flash, redirect, session, url_for
 from flask_wtf.csrf import CSRFError
 
 from app import audit
-from app.staff import accounts, bp, forms, sessions, signin, store, throttle, totp
-from app.staff.auth import current_staff, public, record, staff_required
+from app.staff import accounts, forms, sessions, signin, store, throttle, totp
+from app.staff.auth import current_staff, guard_blueprint, public, record, staff_required
 from app.staff.views import page
+
+bp = Blueprint("staff", __name__, url_prefix="/staff")
+bp.before_request(guard_blueprint)
 
 WAIT = "Too many attempts. Please wait {seconds} seconds, then try again."
 
@@ -105,7 +108,6 @@ def account():
         sessions=store.open_sessions_of(staff["id"]),
         current_id=sessions.load()["id"],
         recovery_left=store.unused_recovery_codes(staff["id"]),
-        form=forms.ActionForm(),
     )
 
 

@@ -2,16 +2,16 @@
 session (its id's digest, account, assurance level, created, last seen, address, browser).
 
 A session starts at aal1 when the password is right and is replaced by a new one at aal2 when
-the code is right; an id the browser brought along is never adopted (no session fixation). A
-session ends at sign-out, on revocation, after STAFF_SESSION_IDLE_MINUTES without a request
-and STAFF_SESSION_MAX_HOURS after it started, whichever comes first.
+the code is right (within CODE_WAIT); an id the browser brought along is never adopted (no
+session fixation). A session ends at sign-out, on revocation, after STAFF_SESSION_IDLE_MINUTES
+without a request and STAFF_SESSION_MAX_HOURS after it started, whichever comes first.
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from flask import Flask, Response, current_app, g, request
+from flask import Flask, Response, current_app, g, request, session
 
 from app.staff import store
 from app.staff.tokens import digest, new_token
@@ -19,6 +19,7 @@ from app.staff.tokens import digest, new_token
 DEV_COOKIE = "staff"
 PRODUCTION_COOKIE = "__Host-staff"  # the prefix makes browsers demand Secure, Path=/, no Domain
 NO_CHANGE = object()
+CODE_WAIT = timedelta(minutes=10)  # from a right password to its code
 
 
 def cookie_name() -> str:
@@ -35,9 +36,12 @@ def age(stamp: str) -> timedelta:
 
 
 def is_expired(row: dict) -> bool:
+    """Idle too long, started too long ago, or waiting too long for its code."""
     config = current_app.config
-    idle = timedelta(minutes=int(config["STAFF_SESSION_IDLE_MINUTES"]))
-    absolute = timedelta(hours=int(config["STAFF_SESSION_MAX_HOURS"]))
+    idle = timedelta(minutes=config["STAFF_SESSION_IDLE_MINUTES"])
+    absolute = timedelta(hours=config["STAFF_SESSION_MAX_HOURS"])
+    if row["aal"] < 2:
+        absolute = min(absolute, CODE_WAIT)
     return age(row["last_seen_at"]) > idle or age(row["created_at"]) > absolute
 
 
@@ -64,8 +68,10 @@ def load() -> dict | None:
 
 
 def begin(staff: dict, aal: int) -> None:
-    """A fresh session at `aal` for `staff`, replacing whatever session the browser had."""
+    """A fresh session at `aal` for `staff`, replacing whatever session the browser had, and a
+    fresh CSRF secret, so a token learnt before sign-in is worthless after it."""
     end_current()
+    session.pop("csrf_token", None)
     token = new_token()
     user_agent = request.headers.get("User-Agent", "")[:300]
     store.insert_session(digest(token), staff["id"], aal, client_address(), user_agent)

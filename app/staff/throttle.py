@@ -5,6 +5,9 @@ whether or not it has an account, so throttling says nothing about which e-mails
 against the client's address. After a few free tries every further failure doubles the wait
 before the next attempt is even checked, up to MAX_DELAY; failures are forgotten after
 FORGET_AFTER seconds without one. Counts live in leads.db, so every gunicorn worker shares them.
+Flask-Limiter (used for the sell form) counts requests in fixed windows per key; it has no notion
+of a failure that only counts when the answer was wrong, nor of a delay that doubles, so it is
+not used here.
 """
 
 from __future__ import annotations

@@ -1,34 +1,15 @@
-"""Staff-area fixtures: a movable TOTP clock, and a helper that enrols and signs in accounts
-through the real pages (the test computes TOTP codes with pyotp, as an authenticator app)."""
+"""Staff-area fixtures: a movable TOTP clock, the `staff` driver (tests/helpers.py), an enrolled
+account, and leads saved as the sell form would."""
 
 from __future__ import annotations
 
-import re
-import sqlite3
 import time
-from dataclasses import dataclass, field
-from html import unescape
 
-import pyotp
 import pytest
 
 from app.leads import store as leads_store
 from app.staff import totp
-
-PASSWORD = "correct horse battery staple"
-
-
-class Clock:
-    """Stands in for the time TOTP codes are checked against; each test starts at now."""
-
-    def __init__(self):
-        self.at = time.time()
-
-    def __call__(self) -> float:
-        return self.at
-
-    def advance(self, seconds: float = totp.STEP_SECONDS) -> None:
-        self.at += seconds
+from tests.helpers import Account, Clock, Staff
 
 
 @pytest.fixture
@@ -36,81 +17,6 @@ def clock(monkeypatch) -> Clock:
     clock = Clock()
     monkeypatch.setattr(totp, "now", clock)
     return clock
-
-
-def csrf_token(html: str) -> str:
-    return re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html).group(1)
-
-
-@dataclass
-class Account:
-    email: str
-    password: str
-    secret: str
-    recovery_codes: list[str] = field(default_factory=list)
-
-    def code(self, at: float) -> str:
-        return pyotp.TOTP(self.secret).at(at)
-
-
-@dataclass
-class Staff:
-    """Drives the staff pages like a person would, through the app's test client."""
-
-    app: object
-    runner: object
-    clock: Clock
-
-    def add(self, email: str = "ana@example.com", name: str = "Ana Lima") -> str:
-        result = self.runner.invoke(args=["staff", "add", email, "--name", name])
-        assert result.exit_code == 0, result.output
-        return result.output.strip().splitlines()[-1]
-
-    def post(self, client, path: str, data: dict):
-        """POST a form with the CSRF token of the page at `path` (as a browser would)."""
-        page = client.get(path).get_data(as_text=True)
-        return client.post(path, data={**data, "csrf_token": csrf_token(page)})
-
-    def enrol(self, client, link: str, email: str, password: str = PASSWORD) -> Account:
-        path = link.split("127.0.0.1:5000", 1)[-1]
-        response = self.post(client, path, {"password": password, "confirm": password})
-        assert response.status_code == 303, response.get_data(as_text=True)
-        page = client.get(path).get_data(as_text=True)
-        secret = unescape(re.search(r"secret=([A-Z2-7]+)", page).group(1))
-        response = client.post(
-            path,
-            data={"code": pyotp.TOTP(secret).at(self.clock()), "csrf_token": csrf_token(page)},
-        )
-        assert response.status_code == 200, response.get_data(as_text=True)
-        codes = re.findall(r"<li>([a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4})</li>", response.text)
-        return Account(email, password, secret, codes)
-
-    def account(self, email: str = "ana@example.com", name: str = "Ana Lima"):
-        """A new, fully enrolled account."""
-        return self.enrol(self.app.test_client(), self.add(email, name), email)
-
-    def password_step(self, client, account: Account, password: str | None = None):
-        return self.post(
-            client,
-            "/staff/login",
-            {"email": account.email, "password": password or account.password},
-        )
-
-    def code_step(self, client, code: str):
-        return self.post(client, "/staff/login/code", {"code": code})
-
-    def sign_in(self, client, account: Account):
-        """Both steps with the next unused TOTP code; the answer of the code step."""
-        assert self.password_step(client, account).status_code == 303
-        self.clock.advance()
-        response = self.code_step(client, account.code(self.clock()))
-        assert response.status_code == 303, response.get_data(as_text=True)
-        return response
-
-    def db(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.app.config["LEADS_DB"])
-        db.row_factory = sqlite3.Row
-        return db
 
 
 @pytest.fixture

@@ -3,8 +3,7 @@ staff POST without a CSRF token, and how staff pages are kept out of caches and 
 
 import pytest
 
-from app import create_app
-from tests.staff.conftest import csrf_token
+from tests.helpers import form_token
 
 SECRET_NAME = "Zebulon Quartermaine"
 
@@ -19,24 +18,13 @@ def staff_rules(app, method: str) -> list[str]:
     return paths
 
 
-@pytest.fixture(scope="module")
-def probe_app(content_db, tmp_path_factory):
-    return create_app(
-        {
-            "ENV_NAME": "testing",
-            "CONTENT_DB": str(content_db),
-            "LEADS_DB": str(tmp_path_factory.mktemp("probe") / "leads.db"),
-        }
-    )
-
-
 def protected(app, method):
     public = {"staff.login", "staff.login_code", "staff.enrol", "staff.logout"}
     return [path for endpoint, path in staff_rules(app, method) if endpoint not in public]
 
 
-def test_the_probe_covers_the_staff_pages(probe_app):
-    paths = protected(probe_app, "GET")
+def test_the_probe_covers_the_staff_pages(app):
+    paths = protected(app, "GET")
     assert {"/staff", "/staff/leads", "/staff/account", "/staff/confirm"} <= set(paths)
 
 
@@ -52,7 +40,7 @@ def test_every_staff_url_without_a_session_is_refused(staff, app, add_lead, meth
     add_lead(full_name=SECRET_NAME)
     client = app.test_client()
     client.get("/staff/login")  # a CSRF token in the session, so POSTs reach the guard
-    token = csrf_token(client.get("/staff/login").get_data(as_text=True))
+    token = form_token(client.get("/staff/login").get_data(as_text=True))
     for path in protected(app, method):
         response = client.open(path, method=method, data={"csrf_token": token})
         refused_without_data(response)
@@ -65,7 +53,7 @@ def test_every_staff_url_with_only_the_password_step_is_refused(
     add_lead(full_name=SECRET_NAME)
     client = app.test_client()
     assert staff.password_step(client, account).status_code == 303
-    token = csrf_token(client.get("/staff/login/code").get_data(as_text=True))
+    token = form_token(client.get("/staff/login/code").get_data(as_text=True))
     for path in protected(app, method):
         refused_without_data(client.open(path, method=method, data={"csrf_token": token}))
 

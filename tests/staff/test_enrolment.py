@@ -6,7 +6,7 @@ import re
 import pyotp
 import pytest
 
-from tests.staff.conftest import PASSWORD, csrf_token
+from tests.helpers import PASSWORD, form_token
 
 
 def link_path(link: str) -> str:
@@ -55,12 +55,12 @@ def test_wrong_first_code_is_refused_and_enrolment_can_go_on(staff, app, clock):
     client = app.test_client()
     staff.post(client, path, {"password": PASSWORD, "confirm": PASSWORD})
     html = client.get(path).get_data(as_text=True)
-    response = client.post(path, data={"code": "000000", "csrf_token": csrf_token(html)})
+    response = client.post(path, data={"code": "000000", "csrf_token": form_token(html)})
     assert response.status_code == 400
     assert "That code is not right" in response.get_data(as_text=True)
     secret = re.search(r"secret=([A-Z2-7]+)", html).group(1)
     code = pyotp.TOTP(secret).at(clock())
-    response = client.post(path, data={"code": code, "csrf_token": csrf_token(html)})
+    response = client.post(path, data={"code": code, "csrf_token": form_token(html)})
     assert response.status_code == 200
     assert "Save your recovery codes" in response.get_data(as_text=True)
 

@@ -11,7 +11,6 @@ import pytest
 from app import audit
 from app.leads import lifecycle, store
 from tests.data.photos import photo_bytes
-from tests.staff.conftest import csrf_token
 
 EVIL = '<script>alert("x")</script><img src=x onerror=alert(1)>'
 ESCAPED = "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;"
@@ -363,7 +362,7 @@ def test_erasing_a_closed_lead_needs_reauthentication_and_the_reference(
     assert "Only a closed lead can be erased" in page(signed_in, f"/staff/leads/{lead_id}")
     act(signed_in, lead_id, "close", {"reason": "withdrawn"})
     html = page(signed_in, f"/staff/leads/{lead_id}/erase")
-    token = csrf_token(html.replace("erase-csrf_token", "csrf_token"))
+    token = form_token(html)
     wrong = signed_in.post(
         f"/staff/leads/{lead_id}/erase",
         data={"erase-csrf_token": token, "erase-reference": "USWB-222222"},
