@@ -21,6 +21,7 @@ from app import (
     security,
     sell,
     sitemap,
+    staff,
 )
 from app.config import (
     check_production_settings,
@@ -34,6 +35,7 @@ from app.extensions import cache, csrf
 from app.freeze import freeze_command
 from app.image_variants import images_command
 from app.leads.cli import leads_command
+from app.staff.cli import staff_command
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -73,9 +75,10 @@ def register_extensions(app: Flask) -> None:
 
 
 def register_blueprints(app: Flask) -> None:
-    for module in (pages, locations, brands, blog, sell, sitemap, errors):
+    for module in (pages, locations, brands, blog, sell, sitemap, staff, errors):
         app.register_blueprint(module.bp)
     sell.init_app(app)
+    staff.init_app(app)
 
 
 def register_template_helpers(app: Flask) -> None:
@@ -98,3 +101,4 @@ def register_commands(app: Flask) -> None:
     app.cli.add_command(samples.content_command)
     app.cli.add_command(freeze_command)
     app.cli.add_command(leads_command)
+    app.cli.add_command(staff_command)

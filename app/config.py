@@ -69,6 +69,8 @@ class Config:
     SMTP_USER = ""
     SMTP_PASSWORD = ""
     SMTP_USE_TLS = True
+    # Where the business is: appointment dates and times staff enter are in this time zone.
+    BUSINESS_TIMEZONE = "America/New_York"
     META_PIXEL_ID = ""
     META_CAPI_TOKEN = ""
     META_CAPI_URL = "https://graph.facebook.com/v21.0/{pixel_id}/events"
@@ -84,6 +86,15 @@ class Config:
     PROXY_FIX_X_PORT = 0
     PROXY_FIX_X_PREFIX = 0
     HSTS_MAX_AGE = 0
+    # The staff area (app/staff): key material for the TOTP secrets at rest (required in
+    # production; elsewhere derived from SECRET_KEY), session timeouts, how recent a sign-in
+    # must be for export and erasure, and how long an enrolment link lives.
+    STAFF_TOTP_KEY = ""
+    STAFF_SESSION_IDLE_MINUTES = 30
+    STAFF_SESSION_MAX_HOURS = 12
+    STAFF_REAUTH_MINUTES = 5
+    STAFF_ENROL_HOURS = 24
+    STAFF_PASSWORD_PROFILE = "RFC_9106_LOW_MEMORY"  # argon2-cffi profile: argon2id, 64 MiB, t=3
 
 
 class DevelopmentConfig(Config):
@@ -94,6 +105,7 @@ class TestingConfig(Config):
     ENV_NAME = "testing"
     TESTING = True
     RATELIMIT_ENABLED = False  # tests that check the limit turn it on
+    STAFF_PASSWORD_PROFILE = "CHEAPEST"  # still argon2id; ~1 s per hash on a busy test box
 
 
 class ProductionConfig(Config):
@@ -143,6 +155,7 @@ ENV_SETTINGS = (
     "SMTP_USER",
     "SMTP_PASSWORD",
     "SMTP_USE_TLS",
+    "BUSINESS_TIMEZONE",
     "META_PIXEL_ID",
     "META_CAPI_TOKEN",
     "META_CAPI_URL",
@@ -156,6 +169,12 @@ ENV_SETTINGS = (
     "PROXY_FIX_X_PORT",
     "PROXY_FIX_X_PREFIX",
     "HSTS_MAX_AGE",
+    "STAFF_TOTP_KEY",
+    "STAFF_SESSION_IDLE_MINUTES",
+    "STAFF_SESSION_MAX_HOURS",
+    "STAFF_REAUTH_MINUTES",
+    "STAFF_ENROL_HOURS",
+    "STAFF_PASSWORD_PROFILE",
 )
 
 
@@ -258,6 +277,8 @@ def check_production_settings(config) -> None:
         problems.append("SECRET_KEY must be set to a long random value")
     if not config.get("SITE_URL", "").startswith("https://"):
         problems.append("SITE_URL must be set to the site's public https:// address")
+    if len(config.get("STAFF_TOTP_KEY") or "") < 32:
+        problems.append("STAFF_TOTP_KEY must be set to a random value of 32+ characters")
     if config.get("DEBUG"):
         problems.append("debug must be off: it shows code to anyone")
     for name, value in placeholder_contacts(config).items():

@@ -35,6 +35,7 @@ SEND_CONVERSIONS = "worker.jobs.send_conversions"
 LEAD_JOBS = (PROCESS_PHOTOS, NOTIFY_STAFF, SEND_CONVERSIONS)  # the order they run in-process
 STALE_AFTER = timedelta(minutes=2)  # in-process work of a live process is done well before
 EXIT_GRACE_SECONDS = 20  # within gunicorn's graceful_timeout
+SEND_SELLER_EMAIL = "worker.jobs.send_seller_email"
 
 
 def init_app(app: Flask) -> None:
@@ -169,3 +170,27 @@ class InProcessRunner:
             return self.queue.all_tasks_done.wait_for(
                 lambda: not self.queue.unfinished_tasks, timeout
             )
+def enqueue_seller_email(lead_id: int, event_id: int) -> bool:
+    """Queue (or run in-process) the e-mail announcing one state change to the seller; False if
+    Redis could not take it (the change is saved; `flask leads requeue` sends it later)."""
+    if not uses_queue():
+        try:
+            import_attribute(SEND_SELLER_EMAIL)(lead_id, event_id)
+        except Exception:
+            current_app.logger.exception(
+                "Lead %s: seller e-mail for event %s failed; it stays pending.", lead_id, event_id
+            )
+        return True
+    try:
+        rq.queue.enqueue(
+            SEND_SELLER_EMAIL, lead_id, event_id, retry=retry_policy(), job_timeout=JOB_TIMEOUT
+        )
+    except RedisError as error:
+        current_app.logger.warning(
+            "Lead %s: seller e-mail for event %s not queued (%s); requeue will send it.",
+            lead_id,
+            event_id,
+            error,
+        )
+        return False
+    return True

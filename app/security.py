@@ -83,13 +83,18 @@ def security_headers(config) -> list[tuple[str, str]]:
     return headers
 
 
+ADDITIVE_HEADERS = {"content-security-policy"}
+
+
 class SecurityMiddleware:
     """Refuse absurd requests before any code sees them; add the headers to every response."""
 
     def __init__(self, wsgi_app, headers: list[tuple[str, str]]):
         self.wsgi_app = wsgi_app
         self.headers = headers
-        self.names = {name.lower() for name, _ in headers} | {"server"}
+        # A view may add a stricter Content-Security-Policy of its own (the staff photo route's
+        # `sandbox`): browsers enforce every CSP header, so it narrows the site's, never widens.
+        self.names = {name.lower() for name, _ in headers} - ADDITIVE_HEADERS | {"server"}
 
     def refusal(self, environ) -> tuple[str, str] | None:
         if environ.get("REQUEST_METHOD", "GET") not in ALLOWED_METHODS:

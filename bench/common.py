@@ -48,6 +48,7 @@ def site_env() -> dict[str, str]:
     return os.environ | {
         "APP_ENV": "production",
         "SECRET_KEY": SECRET_KEY,
+        "STAFF_TOTP_KEY": SECRET_KEY,
         "SITE_URL": "https://bench.example",
         "TRUSTED_HOSTS": "bench.example,127.0.0.1,localhost",
         "SITE_EMAIL": "offers@uswatchbuyers.com",  # not example.com: production refuses it

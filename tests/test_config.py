@@ -51,6 +51,7 @@ def test_production_refuses_each_reserved_example_contact(make_app, setting, val
 
 def test_production_starts_with_real_settings(monkeypatch):
     monkeypatch.setenv("SECRET_KEY", "x" * 40)
+    monkeypatch.setenv("STAFF_TOTP_KEY", "t" * 40)
     monkeypatch.setenv("SITE_URL", "https://watches.example")
     for name, value in PRODUCTION_CONTACTS.items():
         monkeypatch.setenv(name, value)
@@ -70,6 +71,14 @@ def test_samples_are_shown_by_default_outside_production(make_app):
 def test_show_sample_content_from_the_environment_is_a_bool(monkeypatch, make_app, text, expected):
     monkeypatch.setenv("SHOW_SAMPLE_CONTENT", text)
     assert make_app(**PRODUCTION).config["SHOW_SAMPLE_CONTENT"] is expected
+
+
+def test_production_refuses_to_start_without_a_staff_totp_key(monkeypatch):
+    monkeypatch.setenv("SECRET_KEY", "x" * 40)
+    monkeypatch.setenv("SITE_URL", "https://watches.example")
+    monkeypatch.delenv("STAFF_TOTP_KEY", raising=False)
+    with pytest.raises(ConfigError, match="STAFF_TOTP_KEY must be set"):
+        create_app({"ENV_NAME": "production"})
 
 
 def test_unknown_app_env_is_a_clear_error(monkeypatch):

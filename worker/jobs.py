@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from flask import current_app
 
-from app.leads import store
-from worker import conversions, mail, photos
+from app.leads import lifecycle, store
+from worker import conversions, mail, photos, seller_mail
 
 
 def load_lead(lead_id: int) -> dict:
@@ -47,3 +47,28 @@ def send_conversions(lead_id: int) -> str:
     sent = conversions.send_lead_conversions(lead)
     store.mark_done(lead_id, "conversions_sent_at")
     return "sent: " + (", ".join(sent) or "none configured")
+
+
+def send_seller_email(lead_id: int, event_id: int) -> str:
+    """E-mail the seller about one state change (quote, appointment, offer, completed, closed).
+
+    Once per event: the sent e-mail is recorded as an event of its own, which the database
+    allows only once per announced event, and a retry finds it and stops.
+    """
+    if store.email_sent(event_id):
+        return "already sent"
+    lead = load_lead(lead_id)
+    event = store.get_event(event_id)
+    if event is None or event["lead_id"] != lead_id or event["kind"] != "state_changed":
+        raise LookupError(f"Lead {lead_id} has no state change {event_id}.")
+    template = lifecycle.SELLER_EMAILS.get(event["data"]["to"])
+    if template is None:
+        return "no e-mail for this change"
+    if lead["erased_at"]:
+        return "lead erased"
+    if not mail.smtp_configured():
+        current_app.logger.warning("Lead %s: SMTP_HOST not set, seller e-mail not sent.", lead_id)
+        return "not configured"
+    mail.deliver(seller_mail.build_message(lead, event, template))
+    store.record_email(lead_id, event_id, template)
+    return "sent"

@@ -1,4 +1,5 @@
 """The staff e-mail: every detail of the lead and its photo thumbnails, over plain SMTP.
+`deliver()` is the one way any e-mail (this one, the seller's) leaves.
 
 Seller-supplied values are escaped by Jinja's autoescaping in the HTML part; the subject is
 built from validated fields and stripped of line breaks all the same.
@@ -20,6 +21,10 @@ SMTP_TIMEOUT = 15
 def is_configured() -> bool:
     config = current_app.config
     return bool(config["STAFF_EMAIL"] and config["SMTP_HOST"])
+
+
+def smtp_configured() -> bool:
+    return bool(current_app.config["SMTP_HOST"])
 
 
 def is_true(value) -> bool:
@@ -59,8 +64,12 @@ def build_message(lead: dict, photos: list[dict]) -> EmailMessage:
 
 
 def send_lead_email(lead: dict, photos: list[dict]) -> None:
+    deliver(build_message(lead, photos))
+
+
+def deliver(message: EmailMessage) -> None:
+    """Hand one message to the configured SMTP server (STARTTLS and login when configured)."""
     config = current_app.config
-    message = build_message(lead, photos)
     with smtplib.SMTP(config["SMTP_HOST"], int(config["SMTP_PORT"]), timeout=SMTP_TIMEOUT) as smtp:
         if is_true(config["SMTP_USE_TLS"]):
             smtp.starttls()

@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import csv
 import sqlite3
 from pathlib import Path
 
 import click
 from flask.cli import AppGroup
 
-from app.leads import store
-from app.queue import enqueue_lead_work, run_lead_work, uses_queue
+from app.leads import export, lifecycle, store
+from app.queue import enqueue_lead_work, enqueue_seller_email, run_lead_work, uses_queue
 
 leads_command = AppGroup("leads", help="Read leads and requeue their pending work.")
-
-EXPORT_COLUMNS = ("id", "created_at", *store.LEAD_FIELDS, *store.WORK_COLUMNS)
 
 
 def status(lead: dict) -> str:
@@ -59,29 +56,31 @@ def export_command(path: str) -> None:
     """Write every lead to a CSV file (photo files listed in one column)."""
     leads = store.list_leads()
     with open(path, "w", newline="", encoding="utf-8") as file:
-        writer = csv.writer(file)
-        writer.writerow([*EXPORT_COLUMNS, "photos"])
-        for lead in reversed(leads):
-            names = [p["image_name"] or p["original_name"] for p in store.lead_photos(lead["id"])]
-            writer.writerow([*(lead[column] for column in EXPORT_COLUMNS), " ".join(names)])
+        export.write_csv(file, list(reversed(leads)))
     click.echo(f"Exported {len(leads)} leads to {path}.")
 
 
 @leads_command.command("requeue")
 def requeue_command() -> None:
-    """Queue (or, without REDIS_URL, run) the unfinished work of every lead."""
+    """Queue (or, without REDIS_URL, run) the unfinished work of every lead, and the seller
+    e-mails not sent yet."""
     leads = store.leads_with_pending_work()
-    if not leads:
+    emails = store.unsent_seller_emails(tuple(lifecycle.SELLER_EMAILS))
+    if not leads and not emails:
         click.echo("Nothing to requeue: every lead's work is done.")
         return
+    verb = "Queued" if uses_queue() else "Ran"
+    unreachable = click.ClickException("Redis is unreachable; nothing more was queued.")
     for lead in leads:
         if not uses_queue():
             run_lead_work(lead["id"])
-            click.echo(f"Ran lead #{lead['id']} ({status(lead)}).")
-        elif enqueue_lead_work(lead["id"]):
-            click.echo(f"Queued lead #{lead['id']} ({status(lead)}).")
-        else:
-            raise click.ClickException("Redis is unreachable; nothing more was queued.")
+        elif not enqueue_lead_work(lead["id"]):
+            raise unreachable
+        click.echo(f"{verb} lead #{lead['id']} ({status(lead)}).")
+    for lead_id, event_id in emails:
+        if not enqueue_seller_email(lead_id, event_id):
+            raise unreachable
+        click.echo(f"{verb} the seller e-mail of lead #{lead_id} (event {event_id}).")
 
 
 @leads_command.command("backup")

@@ -7,6 +7,7 @@ sent twice is one lead.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -14,6 +15,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from flask import current_app
+
+from app.leads import schema
+from app.leads.reference import new_photo_id, new_reference
 
 BUSY_TIMEOUT_MS = 5000
 WORK_COLUMNS = ("photos_processed_at", "staff_notified_at", "conversions_sent_at")
@@ -40,49 +44,6 @@ LEAD_FIELDS = (
     "ga_client_id",
 )
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS leads (
-    id INTEGER PRIMARY KEY,
-    full_name TEXT NOT NULL,
-    email TEXT NOT NULL,
-    phone TEXT NOT NULL,
-    watch_brand TEXT NOT NULL,
-    watch_model TEXT,
-    watch_year INTEGER,
-    watch_condition TEXT NOT NULL,
-    has_box INTEGER NOT NULL,
-    has_papers INTEGER NOT NULL,
-    additional_details TEXT NOT NULL DEFAULT '',
-    source TEXT NOT NULL,
-    utm_source TEXT,
-    utm_medium TEXT,
-    utm_campaign TEXT,
-    utm_content TEXT,
-    utm_term TEXT,
-    meta_event_id TEXT NOT NULL UNIQUE,
-    client_ip TEXT,
-    user_agent TEXT,
-    ga_client_id TEXT,
-    created_at TEXT NOT NULL,
-    photos_processed_at TEXT,
-    staff_notified_at TEXT,
-    conversions_sent_at TEXT
-);
-CREATE TABLE IF NOT EXISTS lead_photos (
-    id INTEGER PRIMARY KEY,
-    lead_id INTEGER NOT NULL REFERENCES leads(id),
-    position INTEGER NOT NULL,
-    original_name TEXT NOT NULL,
-    upload_name TEXT NOT NULL,
-    image_name TEXT,
-    thumb_name TEXT,
-    width INTEGER,
-    height INTEGER,
-    error TEXT
-);
-CREATE INDEX IF NOT EXISTS lead_photos_lead ON lead_photos(lead_id, position);
-"""
-
 
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
@@ -98,7 +59,7 @@ def connect(path: str | None = None) -> Iterator[sqlite3.Connection]:
     try:
         db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         db.execute("PRAGMA journal_mode = WAL")
-        db.executescript(SCHEMA)
+        schema.migrate(db)
         with db:
             yield db
     finally:
@@ -106,15 +67,15 @@ def connect(path: str | None = None) -> Iterator[sqlite3.Connection]:
 
 
 def save_lead(lead: dict, photos: list[dict]) -> tuple[int, bool]:
-    """Insert a lead and its photos in one transaction; (id, False) if its event id exists."""
-    row = {field: lead.get(field) for field in LEAD_FIELDS} | {"created_at": now()}
-    columns = ", ".join(row)
-    marks = ", ".join(f":{name}" for name in row)
+    """Insert a lead (state `new`, a fresh reference, a `submitted` event) and its photos in one
+    transaction; (id, False) if its event id exists."""
+    created_at = now()
+    row = {field: lead.get(field) for field in LEAD_FIELDS} | {
+        "created_at": created_at,
+        "last_activity_at": created_at,
+    }
     with connect() as db:
-        cursor = db.execute(
-            f"INSERT INTO leads ({columns}) VALUES ({marks}) ON CONFLICT(meta_event_id) DO NOTHING",
-            row,
-        )
+        cursor = insert_with_reference(db, row)
         if cursor.rowcount == 0:
             existing = db.execute(
                 "SELECT id FROM leads WHERE meta_event_id = ?", (row["meta_event_id"],)
@@ -122,14 +83,32 @@ def save_lead(lead: dict, photos: list[dict]) -> tuple[int, bool]:
             return existing["id"], False
         lead_id = cursor.lastrowid
         db.executemany(
-            "INSERT INTO lead_photos (lead_id, position, original_name, upload_name) "
-            "VALUES (?, ?, ?, ?)",
+            "INSERT INTO lead_photos (lead_id, position, original_name, upload_name, public_id) "
+            "VALUES (?, ?, ?, ?, ?)",
             [
-                (lead_id, position, photo["original_name"], photo["upload_name"])
+                (lead_id, position, photo["original_name"], photo["upload_name"], new_photo_id())
                 for position, photo in enumerate(photos, start=1)
             ],
         )
+        append_event(db, lead_id, "seller", "submitted", {"photos": len(photos)}, created_at)
         return lead_id, True
+
+
+def insert_with_reference(db: sqlite3.Connection, row: dict) -> sqlite3.Cursor:
+    """INSERT the lead with a new random reference, drawing again if one is already taken."""
+    while True:
+        values = row | {"reference": new_reference()}
+        columns = ", ".join(values)
+        marks = ", ".join(f":{name}" for name in values)
+        try:
+            return db.execute(
+                f"INSERT INTO leads ({columns}) VALUES ({marks}) "
+                "ON CONFLICT(meta_event_id) DO NOTHING",
+                values,
+            )
+        except sqlite3.IntegrityError as error:
+            if "leads.reference" not in str(error):
+                raise
 
 
 def get_lead(lead_id: int) -> dict | None:
@@ -148,12 +127,102 @@ def list_leads() -> list[dict]:
     return [dict(row) for row in rows]
 
 
+# The staff inbox: one filter shape for the list, the tab counts and the CSV export.
+
+PHONE_DIGITS = (
+    "replace(replace(replace(replace(replace(replace(phone, ' ', ''), '(', ''), ')', ''), "
+    "'-', ''), '.', ''), '+', '')"
+)
+
+
+def like_pattern(text: str) -> str:
+    """`text` as a LIKE pattern matching it anywhere, its own % and _ taken literally."""
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+def filter_clause(filters: dict) -> tuple[str, dict]:
+    """WHERE conditions for the inbox filters that are set: `text` (name, e-mail, model),
+    `digits` (phone), `reference`, `brand`, `source` ('' = none), `state`, `created_from` and
+    `created_to` (ISO dates, inclusive)."""
+    conditions, params = [], {}
+    searches = []
+    if filters.get("text"):
+        params["text"] = like_pattern(filters["text"])
+        searches += [
+            f"{column} LIKE :text ESCAPE '\\'" for column in ("full_name", "email", "watch_model")
+        ]
+    if filters.get("digits"):
+        params["digits"] = like_pattern(filters["digits"])
+        searches.append(f"{PHONE_DIGITS} LIKE :digits ESCAPE '\\'")
+    if filters.get("reference"):
+        params["reference"] = filters["reference"]
+        searches.append("reference = :reference")
+    if searches:
+        conditions.append("(" + " OR ".join(searches) + ")")
+    for key, condition in (
+        ("state", "state = :state"),
+        ("brand", "watch_brand = :brand"),
+        ("created_from", "substr(created_at, 1, 10) >= :created_from"),
+        ("created_to", "substr(created_at, 1, 10) <= :created_to"),
+    ):
+        if filters.get(key):
+            conditions.append(condition)
+            params[key] = filters[key]
+    if filters.get("source") is not None:
+        conditions.append("coalesce(utm_source, '') = :source")
+        params["source"] = filters["source"]
+    return (" WHERE " + " AND ".join(conditions)) if conditions else "", params
+
+
+def find_leads(filters: dict, limit: int | None = None, offset: int = 0) -> list[dict]:
+    """Leads matching `filters`, newest first, with their photo count."""
+    where, params = filter_clause(filters)
+    page = " LIMIT :limit OFFSET :offset" if limit is not None else ""
+    with connect() as db:
+        rows = db.execute(
+            "SELECT leads.*, (SELECT count(*) FROM lead_photos WHERE lead_id = leads.id) "
+            f"AS photo_count FROM leads{where} ORDER BY id DESC{page}",
+            params | {"limit": limit, "offset": offset},
+        ).fetchall()
+    return [dict(row) for row in rows]
+
+
+def count_by_state(filters: dict) -> dict[str, int]:
+    """How many leads match `filters` (whatever their state) in each state."""
+    where, params = filter_clause({key: value for key, value in filters.items() if key != "state"})
+    with connect() as db:
+        rows = db.execute(
+            f"SELECT state, count(*) AS n FROM leads{where} GROUP BY state", params
+        ).fetchall()
+    return {row["state"]: row["n"] for row in rows}
+
+
+def filter_choices() -> dict[str, list[str]]:
+    """The brands and campaign sources that occur among leads, for the filter bar."""
+    with connect() as db:
+        brands = db.execute("SELECT DISTINCT watch_brand FROM leads ORDER BY 1").fetchall()
+        sources = db.execute(
+            "SELECT DISTINCT utm_source FROM leads WHERE utm_source IS NOT NULL ORDER BY 1"
+        ).fetchall()
+    return {"brands": [row[0] for row in brands], "sources": [row[0] for row in sources]}
+
+
 def lead_photos(lead_id: int) -> list[dict]:
     with connect() as db:
         rows = db.execute(
             "SELECT * FROM lead_photos WHERE lead_id = ? ORDER BY position", (lead_id,)
         ).fetchall()
     return [dict(row) for row in rows]
+
+
+def lead_photo(lead_id: int, public_id: str) -> dict | None:
+    """One photo by its public id, only if it belongs to `lead_id`."""
+    with connect() as db:
+        row = db.execute(
+            "SELECT * FROM lead_photos WHERE lead_id = ? AND public_id = ?", (lead_id, public_id)
+        ).fetchone()
+    return dict(row) if row else None
 
 
 def record_photo(photo_id: int, **result) -> None:
@@ -172,6 +241,7 @@ def mark_done(lead_id: int, column: str) -> None:
         raise ValueError(f"{column} is not a work column")
     with connect() as db:
         db.execute(f"UPDATE leads SET {column} = ? WHERE id = ?", (now(), lead_id))
+        append_event(db, lead_id, "system", "work_done", {"work": column.removesuffix("_at")})
 
 
 def pending_work(lead: dict) -> list[str]:
@@ -180,12 +250,158 @@ def pending_work(lead: dict) -> list[str]:
 
 
 def leads_with_pending_work(created_before: str | None = None) -> list[dict]:
-    """Leads with work not done yet, oldest first; only those created before a time if given."""
+    """Leads with work not done yet, oldest first, created before a time if given; an erased
+    lead has none left (nothing to process or send)."""
     conditions = " OR ".join(f"{column} IS NULL" for column in WORK_COLUMNS)
-    query = f"SELECT * FROM leads WHERE ({conditions}) AND created_at < ? ORDER BY id"
+    query = (
+        f"SELECT * FROM leads WHERE ({conditions}) AND erased_at IS NULL AND created_at < ? "
+        "ORDER BY id"
+    )
     with connect() as db:
         rows = db.execute(query, (created_before or "9999",)).fetchall()
     return [dict(row) for row in rows]
+
+
+# The timeline (lead_events): append-only, one row per thing that happened to a lead.
+
+
+def append_event(
+    db: sqlite3.Connection,
+    lead_id: int,
+    actor: str,
+    kind: str,
+    data: dict | None = None,
+    at: str | None = None,
+) -> int:
+    """Add one event inside the caller's transaction; people's actions also mark the lead active."""
+    at = at or now()
+    cursor = db.execute(
+        "INSERT INTO lead_events (lead_id, at, actor, kind, data) VALUES (?, ?, ?, ?, ?)",
+        (lead_id, at, str(actor), kind, json.dumps(data or {}, sort_keys=True)),
+    )
+    if actor != "system":
+        db.execute("UPDATE leads SET last_activity_at = ? WHERE id = ?", (at, lead_id))
+    return cursor.lastrowid
+
+
+def add_event(lead_id: int, actor: str, kind: str, data: dict | None = None) -> int:
+    with connect() as db:
+        return append_event(db, lead_id, actor, kind, data)
+
+
+def event_row(row: sqlite3.Row) -> dict:
+    return dict(row) | {"data": json.loads(row["data"])}
+
+
+def lead_events(lead_id: int) -> list[dict]:
+    """A lead's timeline, oldest first."""
+    with connect() as db:
+        rows = db.execute(
+            "SELECT * FROM lead_events WHERE lead_id = ? ORDER BY id", (lead_id,)
+        ).fetchall()
+    return [event_row(row) for row in rows]
+
+
+def get_event(event_id: int) -> dict | None:
+    with connect() as db:
+        row = db.execute("SELECT * FROM lead_events WHERE id = ?", (event_id,)).fetchone()
+    return event_row(row) if row else None
+
+
+def change_state(
+    lead_id: int, expected: str, to: str, actor: str, data: dict
+) -> tuple[int | None, str | None]:
+    """Move a lead from `expected` to `to` and record it, atomically.
+
+    The UPDATE only matches while the lead is still in `expected` (and not erased), so of two
+    people acting on the same lead at once exactly one succeeds. Returns (event id, state) on
+    success, or (None, the state the lead is really in; None if there is no such lead).
+    """
+    with connect() as db:
+        cursor = db.execute(
+            "UPDATE leads SET state = ? WHERE id = ? AND state = ? AND erased_at IS NULL",
+            (to, lead_id, expected),
+        )
+        if cursor.rowcount == 0:
+            row = db.execute("SELECT state FROM leads WHERE id = ?", (lead_id,)).fetchone()
+            return None, row["state"] if row else None
+        event = {"from": expected, "to": to} | data
+        return append_event(db, lead_id, actor, "state_changed", event), to
+
+
+def record_email(lead_id: int, event_id: int, template: str) -> bool:
+    """Record that the e-mail announcing `event_id` went out; False if it already had."""
+    try:
+        with connect() as db:
+            append_event(
+                db, lead_id, "system", "email_sent", {"event_id": event_id, "template": template}
+            )
+    except sqlite3.IntegrityError:
+        return False
+    return True
+
+
+def email_sent(event_id: int) -> bool:
+    with connect() as db:
+        row = db.execute(
+            "SELECT 1 FROM lead_events WHERE kind = 'email_sent' "
+            "AND json_extract(data, '$.event_id') = ?",
+            (event_id,),
+        ).fetchone()
+    return row is not None
+
+
+def unsent_seller_emails(states: tuple[str, ...]) -> list[tuple[int, int]]:
+    """(lead, event) of each change into one of `states` whose seller e-mail is not recorded
+    as sent, for leads not erased: what `flask leads requeue` sends."""
+    marks = ", ".join("?" for _ in states)
+    with connect() as db:
+        rows = db.execute(
+            "SELECT change.lead_id, change.id FROM lead_events AS change "
+            "JOIN leads ON leads.id = change.lead_id AND leads.erased_at IS NULL "
+            "WHERE change.kind = 'state_changed' "
+            f"AND json_extract(change.data, '$.to') IN ({marks}) "
+            "AND NOT EXISTS (SELECT 1 FROM lead_events AS sent WHERE sent.kind = 'email_sent' "
+            "AND json_extract(sent.data, '$.event_id') = change.id) ORDER BY change.id",
+            states,
+        ).fetchall()
+    return [(row[0], row[1]) for row in rows]
+
+
+def erase_lead(
+    lead_id: int, actor: str, blank: dict, free_text_keys: tuple[str, ...]
+) -> list[dict]:
+    """Blank a closed lead's personal fields, drop its photo rows and the free text of its
+    events, and record the erasure; returns the photo rows, whose files the caller deletes.
+
+    Refused (LookupError) unless the lead is closed and not yet erased, checked in the same
+    UPDATE that marks it erased.
+    """
+    assignments = ", ".join(f"{column} = :{column}" for column in blank)
+    with connect() as db:
+        cursor = db.execute(
+            f"UPDATE leads SET {assignments}, erased_at = :erased_at "
+            "WHERE id = :id AND state = 'closed' AND erased_at IS NULL",
+            blank | {"erased_at": now(), "id": lead_id},
+        )
+        if cursor.rowcount == 0:
+            raise LookupError(f"Lead {lead_id} is not a closed lead that can be erased.")
+        photos = db.execute(
+            "SELECT upload_name, image_name, thumb_name FROM lead_photos WHERE lead_id = ?",
+            (lead_id,),
+        ).fetchall()
+        db.execute("DELETE FROM lead_photos WHERE lead_id = ?", (lead_id,))
+        events = db.execute("SELECT id, data FROM lead_events WHERE lead_id = ?", (lead_id,))
+        for row in events.fetchall():
+            data = json.loads(row["data"])
+            kept = {key: value for key, value in data.items() if key not in free_text_keys}
+            if kept != data:
+                db.execute(
+                    "UPDATE lead_events SET data = ? WHERE id = ?",
+                    (json.dumps(kept, sort_keys=True), row["id"]),
+                )
+        append_event(db, lead_id, actor, "erased", {"photos": len(photos)})
+    return [dict(photo) for photo in photos]
 
 
 def backup(target: Path) -> int:

@@ -37,5 +37,6 @@ def sitemap():
 @bp.get("/robots.txt")
 @cache_page
 def robots():
-    body = f"User-agent: *\nDisallow: /sell/thanks\n\nSitemap: {absolute('/sitemap.xml')}\n"
+    disallowed = "".join(f"Disallow: {path}\n" for path in ("/sell/thanks", "/staff"))
+    body = f"User-agent: *\n{disallowed}\nSitemap: {absolute('/sitemap.xml')}\n"
     return Response(body, mimetype="text/plain")

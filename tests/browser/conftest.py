@@ -21,6 +21,7 @@ def start_server(app):
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     server.url = f"http://127.0.0.1:{server.server_port}"
+    server.app = app
     return server
 
 

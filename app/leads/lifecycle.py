@@ -1,0 +1,192 @@
+"""A lead's states and the only moves between them (DESIGN.md, "Lead lifecycle and staff area").
+
+Every change goes through `transition()`, which checks the move is allowed and carries what it
+needs, then lets the database apply it only if the lead is still in the state the person saw
+(`expected_state`): two staff acting on the same lead, or a form left open for an hour, get a
+clear refusal instead of a double transition. Every change is also an event on the timeline.
+"""
+
+from __future__ import annotations
+
+from flask import current_app
+
+from app import queue
+from app.leads import store
+
+STATES = ("new", "contacted", "quoted", "accepted", "appointment", "offered", "bought", "closed")
+STATE_LABELS = {
+    "new": "New",
+    "contacted": "Contacted",
+    "quoted": "Quoted",
+    "accepted": "Quote accepted",
+    "appointment": "Appointment",
+    "offered": "Final offer",
+    "bought": "Bought",
+    "closed": "Closed",
+}
+MOVES: dict[str, frozenset[str]] = {
+    "new": frozenset({"contacted", "quoted", "closed"}),
+    "contacted": frozenset({"quoted", "closed"}),
+    "quoted": frozenset({"quoted", "accepted", "closed"}),
+    "accepted": frozenset({"appointment", "closed"}),
+    "appointment": frozenset({"appointment", "offered", "closed"}),
+    "offered": frozenset({"offered", "bought", "closed"}),
+    "bought": frozenset(),
+    "closed": frozenset({"contacted"}),
+}
+CLOSE_REASONS = {
+    "seller_declined": "Seller declined",
+    "not_a_fit": "Not a fit",
+    "no_response": "No response",
+    "withdrawn": "Withdrawn",
+}
+APPOINTMENT_MODES = {"office": "Office visit", "collection": "Insured collection"}
+# What each move must carry (the forms ask for it; this is the last check before the database).
+REQUIRED: dict[str, tuple[str, ...]] = {
+    "quoted": ("amount_low", "amount_high", "valid_until"),
+    "appointment": ("date", "time", "mode", "place"),
+    "offered": ("amount",),
+    "bought": ("amount", "paid_on"),
+    "closed": ("reason",),
+}
+# The e-mail (worker/seller_mail.py) a seller is sent when their lead enters each state.
+SELLER_EMAILS = {
+    "quoted": "quote",
+    "appointment": "appointment",
+    "offered": "offer",
+    "bought": "completed",
+    "closed": "closed",
+}
+# Event data that may hold personal details in people's own words: removed on erasure.
+FREE_TEXT_KEYS = ("note", "message", "place")
+# Blanked on erasure. Kept: reference, brand, model, condition, dates, campaign, outcome.
+ERASED_VALUES = {
+    "full_name": "",
+    "email": "",
+    "phone": "",
+    "additional_details": "",
+    "client_ip": None,
+    "user_agent": None,
+    "ga_client_id": None,
+    "status_token_hash": None,
+}
+
+
+class TransitionError(ValueError):
+    """A state change that was refused; str() is a message fit to show to the person."""
+
+
+class IllegalMove(TransitionError):
+    pass
+
+
+class MissingDetails(TransitionError):
+    pass
+
+
+class StaleState(TransitionError):
+    """The lead moved on since the form was shown (someone else acted first)."""
+
+    def __init__(self, message: str, current: str):
+        super().__init__(message)
+        self.current = current
+
+
+class LeadNotFound(LookupError):
+    pass
+
+
+def seller_status_url(lead: dict) -> str | None:
+    """Where the seller follows their lead. The status page is not built yet: None until it is,
+    and the seller e-mails leave the link out meanwhile."""
+    return None
+
+
+def allowed_moves(state: str) -> frozenset[str]:
+    return MOVES.get(state, frozenset())
+
+
+def check_move(from_state: str, to_state: str, data: dict) -> None:
+    if to_state not in STATES:
+        raise IllegalMove(f"“{to_state}” is not a lead state.")
+    if to_state not in allowed_moves(from_state):
+        raise IllegalMove(
+            f"A lead that is {STATE_LABELS[from_state]} cannot move to {STATE_LABELS[to_state]}."
+        )
+    missing = [key for key in REQUIRED.get(to_state, ()) if data.get(key) in (None, "")]
+    if from_state == "closed" and not data.get("note"):
+        missing.append("note")
+    if missing:
+        raise MissingDetails(f"{STATE_LABELS[to_state]} needs: {', '.join(missing)}.")
+    if to_state == "closed" and data["reason"] not in CLOSE_REASONS:
+        raise MissingDetails(f"“{data['reason']}” is not a reason for closing a lead.")
+    if to_state == "quoted" and int(data["amount_low"]) > int(data["amount_high"]):
+        raise MissingDetails("The low end of the quote is above the high end.")
+    if to_state == "appointment" and data["mode"] not in APPOINTMENT_MODES:
+        raise MissingDetails(f"“{data['mode']}” is not a kind of appointment.")
+
+
+def transition(lead_id: int, to_state: str, actor: str, data: dict, expected_state: str) -> int:
+    """Move the lead from `expected_state` to `to_state`, then queue the seller's e-mail for
+    the new state if it has one; returns the new event's id.
+
+    Raises IllegalMove or MissingDetails before touching the database, StaleState when the lead
+    is no longer in `expected_state` (nothing is changed), LeadNotFound for an unknown lead.
+    """
+    check_move(expected_state, to_state, data)
+    event_id, current = store.change_state(lead_id, expected_state, to_state, actor, data)
+    if current is None:
+        raise LeadNotFound(f"Lead {lead_id} does not exist.")
+    if event_id is None:
+        raise StaleState(
+            f"This lead is now {STATE_LABELS.get(current, current)}, not "
+            f"{STATE_LABELS[expected_state]}: someone changed it after this page was opened. "
+            "Nothing was changed; look at the lead again before acting.",
+            current,
+        )
+    current_app.logger.info(
+        "Lead %s: %s -> %s by %s (event %s).", lead_id, expected_state, to_state, actor, event_id
+    )
+    if to_state in SELLER_EMAILS:
+        queue.enqueue_seller_email(lead_id, event_id)
+    return event_id
+
+
+def add_note(lead_id: int, actor: str, text: str) -> int:
+    if not text.strip():
+        raise MissingDetails("A note needs some text.")
+    if store.get_lead(lead_id) is None:
+        raise LeadNotFound(f"Lead {lead_id} does not exist.")
+    return store.add_event(lead_id, actor, "note", {"note": text.strip()})
+
+
+def erase(lead_id: int, actor: str) -> int:
+    """Remove a closed lead's personal data and photo files, keeping a non-personal record;
+    returns how many photos were removed. Raises TransitionError unless the lead is closed."""
+    lead = store.get_lead(lead_id)
+    if lead is None:
+        raise LeadNotFound(f"Lead {lead_id} does not exist.")
+    if lead["state"] != "closed" or lead["erased_at"]:
+        raise IllegalMove("Only a closed lead that is not yet erased can be erased.")
+    blank = ERASED_VALUES | {"meta_event_id": f"erased-{lead_id}"}
+    try:
+        photos = store.erase_lead(lead_id, actor, blank, FREE_TEXT_KEYS)
+    except LookupError as error:
+        raise StaleState(
+            "This lead changed while it was being erased; nothing was erased.", ""
+        ) from error
+    remove_photo_files(photos)
+    current_app.logger.info("Lead %s erased by %s (%s photos).", lead_id, actor, len(photos))
+    return len(photos)
+
+
+def remove_photo_files(photos: list[dict]) -> None:
+    """Delete the raw upload, the cleaned image and the thumbnail of each photo, if present."""
+    for photo in photos:
+        for folder, name in (
+            (store.incoming_dir(), photo["upload_name"]),
+            (store.photos_dir(), photo["image_name"]),
+            (store.photos_dir(), photo["thumb_name"]),
+        ):
+            if name:
+                (folder / name).unlink(missing_ok=True)

@@ -1,0 +1,159 @@
+"""The leads database's tables and their migrations, numbered by SQLite's `PRAGMA user_version`.
+
+Every connection calls `migrate()`: a current database costs one PRAGMA read; an older one is
+brought up to date under `BEGIN IMMEDIATE` (one writer at a time, version re-read inside), so two
+processes starting together never apply a step twice. A fresh file runs the same steps as an old
+one, so there is one way a database comes to have its shape.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+from app.leads.reference import new_photo_id, new_reference
+
+BASE_TABLES = (
+    """CREATE TABLE IF NOT EXISTS leads (
+        id INTEGER PRIMARY KEY,
+        full_name TEXT NOT NULL,
+        email TEXT NOT NULL,
+        phone TEXT NOT NULL,
+        watch_brand TEXT NOT NULL,
+        watch_model TEXT,
+        watch_year INTEGER,
+        watch_condition TEXT NOT NULL,
+        has_box INTEGER NOT NULL,
+        has_papers INTEGER NOT NULL,
+        additional_details TEXT NOT NULL DEFAULT '',
+        source TEXT NOT NULL,
+        utm_source TEXT,
+        utm_medium TEXT,
+        utm_campaign TEXT,
+        utm_content TEXT,
+        utm_term TEXT,
+        meta_event_id TEXT NOT NULL UNIQUE,
+        client_ip TEXT,
+        user_agent TEXT,
+        ga_client_id TEXT,
+        created_at TEXT NOT NULL,
+        photos_processed_at TEXT,
+        staff_notified_at TEXT,
+        conversions_sent_at TEXT
+    )""",
+    """CREATE TABLE IF NOT EXISTS lead_photos (
+        id INTEGER PRIMARY KEY,
+        lead_id INTEGER NOT NULL REFERENCES leads(id),
+        position INTEGER NOT NULL,
+        original_name TEXT NOT NULL,
+        upload_name TEXT NOT NULL,
+        image_name TEXT,
+        thumb_name TEXT,
+        width INTEGER,
+        height INTEGER,
+        error TEXT
+    )""",
+    "CREATE INDEX IF NOT EXISTS lead_photos_lead ON lead_photos(lead_id, position)",
+)
+
+LIFECYCLE_TABLES = (
+    "ALTER TABLE leads ADD COLUMN state TEXT NOT NULL DEFAULT 'new'",
+    "ALTER TABLE leads ADD COLUMN reference TEXT",
+    "ALTER TABLE leads ADD COLUMN status_token_hash TEXT",
+    "ALTER TABLE leads ADD COLUMN last_activity_at TEXT",
+    "ALTER TABLE leads ADD COLUMN erased_at TEXT",
+    "CREATE UNIQUE INDEX leads_reference ON leads(reference)",
+    "CREATE UNIQUE INDEX leads_status_token_hash ON leads(status_token_hash)",
+    "CREATE INDEX leads_state ON leads(state, id)",
+    "UPDATE leads SET last_activity_at = created_at",
+    """CREATE TABLE lead_events (
+        id INTEGER PRIMARY KEY,
+        lead_id INTEGER NOT NULL REFERENCES leads(id),
+        at TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        data TEXT NOT NULL DEFAULT '{}'
+    )""",
+    "CREATE INDEX lead_events_lead ON lead_events(lead_id, id)",
+    # One e-mail per event it announces: a retried or requeued job cannot record a second.
+    """CREATE UNIQUE INDEX lead_events_one_email ON lead_events(json_extract(data, '$.event_id'))
+        WHERE kind = 'email_sent'""",
+    # Append-only: no event is ever deleted, and one is only rewritten (its free text removed)
+    # once its lead has been erased, in the same transaction that erased it.
+    """CREATE TRIGGER lead_events_no_delete BEFORE DELETE ON lead_events
+        BEGIN SELECT RAISE(ABORT, 'lead_events is append-only'); END""",
+    """CREATE TRIGGER lead_events_no_update BEFORE UPDATE ON lead_events
+        WHEN NEW.id IS NOT OLD.id OR NEW.lead_id IS NOT OLD.lead_id OR NEW.at IS NOT OLD.at
+          OR NEW.actor IS NOT OLD.actor OR NEW.kind IS NOT OLD.kind
+          OR (SELECT erased_at FROM leads WHERE id = OLD.lead_id) IS NULL
+        BEGIN SELECT RAISE(ABORT, 'lead_events is append-only'); END""",
+)
+
+
+PHOTO_IDS = (
+    "ALTER TABLE lead_photos ADD COLUMN public_id TEXT",
+    "CREATE UNIQUE INDEX lead_photos_public_id ON lead_photos(public_id)",
+)
+
+
+def run(statements: tuple[str, ...]) -> Callable[[sqlite3.Connection], None]:
+    def step(db: sqlite3.Connection) -> None:
+        for statement in statements:
+            db.execute(statement)
+
+    return step
+
+
+def give_references(db: sqlite3.Connection) -> None:
+    """Leads saved before references existed get one now, with their submission as an event."""
+    rows = db.execute("SELECT id, created_at FROM leads WHERE reference IS NULL").fetchall()
+    for lead_id, created_at in rows:
+        while True:
+            try:
+                db.execute(
+                    "UPDATE leads SET reference = ? WHERE id = ?", (new_reference(), lead_id)
+                )
+                break
+            except sqlite3.IntegrityError:
+                continue
+        db.execute(
+            "INSERT INTO lead_events (lead_id, at, actor, kind) "
+            "VALUES (?, ?, 'seller', 'submitted')",
+            (lead_id, created_at),
+        )
+
+
+def give_photo_ids(db: sqlite3.Connection) -> None:
+    """Photos saved before public ids existed get one (the staff photo route's only handle)."""
+    rows = db.execute("SELECT id FROM lead_photos WHERE public_id IS NULL").fetchall()
+    for (photo_id,) in rows:
+        db.execute("UPDATE lead_photos SET public_id = ? WHERE id = ?", (new_photo_id(), photo_id))
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
+    run(BASE_TABLES),  # 1: the sell form's leads and photos
+    run(LIFECYCLE_TABLES),  # 2: states, references, the timeline
+    give_references,  # 3: references and submitted events for leads older than step 2
+    run(PHOTO_IDS),  # 4: unguessable photo ids for the staff photo route
+    give_photo_ids,  # 5: those ids for photos older than step 4
+)
+VERSION = len(MIGRATIONS)
+
+
+def version(db: sqlite3.Connection) -> int:
+    return db.execute("PRAGMA user_version").fetchone()[0]
+
+
+def migrate(db: sqlite3.Connection) -> None:
+    """Apply the steps this database has not had yet, all in one transaction."""
+    if version(db) >= VERSION:
+        return
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        for step in MIGRATIONS[version(db) :]:
+            step(db)
+        db.execute(f"PRAGMA user_version = {VERSION}")
+        db.commit()
+    except BaseException:
+        db.rollback()
+        raise

@@ -1,0 +1,28 @@
+"""The staff area under /staff: sign-in with a password and a TOTP code (aal2), server-side
+sessions, enrolment by one-time link, the leads inbox (inbox.py) and the `flask staff` commands.
+
+Other packages build staff pages on `auth.staff_required` and `auth.current_staff()`.
+"""
+
+from flask import Flask, Response, request
+
+from app.staff import inbox, sessions  # noqa: F401  (inbox adds the lead pages to bp)
+from app.staff.logs import hide_enrolment_tokens
+from app.staff.routes import bp
+
+__all__ = ["bp", "init_app"]
+
+
+def private_headers(response: Response) -> Response:
+    """Staff answers are never stored by a browser or proxy, nor indexed."""
+    if request.path == "/staff" or request.path.startswith("/staff/"):
+        if "no-store" not in response.headers.get("Cache-Control", ""):
+            response.headers["Cache-Control"] = "no-store"  # a view may say more (private)
+        response.headers["X-Robots-Tag"] = "noindex, nofollow"
+    return response
+
+
+def init_app(app: Flask) -> None:
+    sessions.init_app(app)
+    app.after_request(private_headers)
+    hide_enrolment_tokens()

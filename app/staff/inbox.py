@@ -1,0 +1,280 @@
+"""The leads inbox: the list with tabs, search and filters; a lead's page with its photos,
+timeline and actions; the private photo route; the CSV export.
+
+Every action is a plain POST form (CSRF, Post/Redirect/Get, a flash message), so the inbox works
+with JavaScript off; the photo viewer is the one island. Every view, change, note, e-mail and
+export is audited. Staff answers are never cached or indexed (app/staff private_headers).
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+from datetime import UTC, datetime
+
+from flask import Response, abort, flash, redirect, request, send_file, url_for
+
+from app.leads import display, export, lifecycle, store, timeline
+from app.staff import store as staff_store
+from app.staff.auth import current_staff, record, require_recent_auth, staff_required
+from app.staff.lead_filters import NO_CAMPAIGN, PER_PAGE, LeadQuery
+from app.staff.lead_forms import ACTIONS, Action, MoveForm
+from app.staff.routes import bp
+from app.staff.views import page
+
+PHOTO_TYPES = {".jpg": "image/jpeg", ".webp": "image/webp"}  # what the photo worker writes
+PHOTO_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "private, no-store",
+    "Content-Security-Policy": "sandbox; default-src 'none'",
+    "Content-Disposition": "inline",
+}
+
+
+def actor() -> str:
+    return f"staff:{current_staff()['id']}"
+
+
+def staff_names() -> dict[str, str]:
+    return {f"staff:{staff['id']}": staff["name"] for staff in staff_store.all_staff()}
+
+
+def lead_or_404(lead_id: int) -> dict:
+    lead = store.get_lead(lead_id)
+    if lead is None:
+        abort(404)
+    return lead
+
+
+# The list
+
+
+@bp.get("/leads")
+@staff_required
+def leads():
+    query = LeadQuery.from_args(request.args)
+    counts = store.count_by_state(query.filters())
+    total = sum(counts.values()) if not query.state else counts.get(query.state, 0)
+    pages = max(1, -(-total // PER_PAGE))
+    if query.page > pages:
+        query = replace(query, page=pages)
+    rows = store.find_leads(query.filters(), PER_PAGE, (query.page - 1) * PER_PAGE)
+    record("leads_listed", data={"page": query.page, "filtered": query.filtered})
+    now = datetime.now(UTC)
+    return page(
+        "inbox/list.html",
+        "Leads",
+        query=query,
+        leads=[list_row(lead, now) for lead in rows],
+        tabs=tabs(counts),
+        total=total,
+        pages=pages,
+        choices=store.filter_choices(),
+        states=lifecycle.STATE_LABELS,
+        no_campaign=NO_CAMPAIGN,
+    )
+
+
+def tabs(counts: dict[str, int]) -> list[tuple[str, str, int]]:
+    """(state, label, count) per tab: All, then every state in lifecycle order."""
+    every = [("", "All", sum(counts.values()))]
+    return every + [(s, label, counts.get(s, 0)) for s, label in lifecycle.STATE_LABELS.items()]
+
+
+def list_row(lead: dict, now: datetime) -> dict:
+    return lead | {
+        "age": display.short_age(lead["created_at"], now),
+        "received": display.local_time(lead["created_at"]),
+        "overdue": display.awaiting_first_reply(lead, now),
+        "state_label": lifecycle.STATE_LABELS[lead["state"]],
+    }
+
+
+# One lead
+
+
+@bp.get("/leads/<int:lead_id>")
+@staff_required
+def lead(lead_id: int):
+    record("lead_viewed", lead_id)
+    return lead_page(lead_or_404(lead_id))
+
+
+def lead_page(lead: dict, failed: tuple[str, object] | None = None, status: int = 200):
+    """The lead's page; `failed` is (action name, form) of a submission to show with errors."""
+    forms = {
+        name: action_form(action, lead)
+        for name, action in ACTIONS.items()
+        if action.offered(lead) and name != "erase"
+    }
+    if failed:
+        forms[failed[0]] = failed[1]
+    return page(
+        "inbox/lead.html",
+        f"{lead['reference']} · {lead['watch_brand']}",
+        status,
+        lead=lead,
+        state_label=lifecycle.STATE_LABELS[lead["state"]],
+        overdue=display.awaiting_first_reply(lead),
+        received=display.local_time(lead["created_at"]),
+        age=display.short_age(lead["created_at"]),
+        photos=photo_props(lead["id"]),
+        entries=timeline.entries(store.lead_events(lead["id"]), staff_names()),
+        forms=forms,
+        actions=ACTIONS,
+        can_erase=ACTIONS["erase"].offered(lead),
+    )
+
+
+def action_form(action: Action, lead: dict):
+    form = action.form(prefix=action.name, formdata=None)
+    if isinstance(form, MoveForm):
+        form.expected_state.data = lead["state"]
+    return form
+
+
+def photo_props(lead_id: int) -> list[dict]:
+    """The PhotoViewer island's props: URLs on the private route, never file names."""
+    props = []
+    for photo in store.lead_photos(lead_id):
+        urls = {"lead_id": lead_id, "photo_id": photo["public_id"]}
+        ready = bool(photo["image_name"])
+        props.append(
+            {
+                "id": photo["public_id"],
+                "label": f"Photo {photo['position']}",
+                "full": url_for("staff.lead_photo", **urls) if ready else None,
+                "thumb": url_for("staff.lead_photo_thumb", **urls) if ready else None,
+                "width": photo["width"],
+                "height": photo["height"],
+                "thumbWidth": 320,
+                "thumbHeight": 320,
+                "problem": photo["error"] or "not processed yet",
+            }
+        )
+    return props
+
+
+@bp.post("/leads/<int:lead_id>/<action_name>")
+@staff_required
+def act(lead_id: int, action_name: str):
+    """One action from the lead's page. Moves are checked by lifecycle.transition against the
+    state the page showed, so a stale page gets its clear refusal rather than a guess here."""
+    lead = lead_or_404(lead_id)
+    action = ACTIONS.get(action_name)
+    if action is None or action_name == "erase":
+        abort(404)
+    form = action.form(prefix=action.name)
+    is_move = isinstance(form, MoveForm)
+    if not is_move and not action.offered(lead):
+        return back(lead_id, f"“{action.title}” is not possible for this lead.", "error")
+    if not form.validate():
+        if action.offered(lead):
+            return lead_page(lead, failed=(action.name, form), status=400)
+        return back(lead_id, "That form was out of date; nothing was changed.", "error")
+    if is_move:
+        return apply_move(lead, action, form)
+    lifecycle.add_note(lead_id, actor(), form.note.data)
+    record("lead_note_added", lead_id)
+    return back(lead_id, "Note added.")
+
+
+def back(lead_id: int, message: str, category: str = "message"):
+    """Post/Redirect/Get: to the lead's page, with a message."""
+    flash(message, category)
+    return redirect(url_for("staff.lead", lead_id=lead_id), code=303)
+
+
+def apply_move(lead: dict, action: Action, form: MoveForm):
+    to_state, expected = form.target(), form.expected_state.data
+    try:
+        event_id = lifecycle.transition(lead["id"], to_state, actor(), form.details(), expected)
+    except lifecycle.TransitionError as error:
+        record("lead_change_refused", lead["id"], {"to": to_state, "expected": expected})
+        return back(lead["id"], str(error), "error")
+    record("lead_state_changed", lead["id"], {"from": expected, "to": to_state, "event": event_id})
+    email = lifecycle.SELLER_EMAILS.get(to_state)
+    if email:
+        record("seller_email_queued", lead["id"], {"event": event_id, "email": email})
+    done = f"{action.title}: done, the lead is now {lifecycle.STATE_LABELS[to_state]}."
+    return back(lead["id"], done + (" The seller is being e-mailed." if email else ""))
+
+
+# Erasure: both factors again, then the reference typed to confirm
+
+
+@bp.route("/leads/<int:lead_id>/erase", methods=["GET", "POST"])
+@require_recent_auth
+def erase(lead_id: int):
+    lead = lead_or_404(lead_id)
+    action = ACTIONS["erase"]
+    if not action.offered(lead):
+        return back(lead_id, "Only a closed lead can be erased, and only once.", "error")
+    form = action.form(prefix="erase")
+    if request.method == "GET" or not form.validate():
+        return page(
+            "inbox/erase.html",
+            "Erase personal data",
+            400 if form.errors else 200,
+            lead=lead,
+            form=form,
+        )
+    if form.reference.data.strip().upper() != lead["reference"]:
+        form.reference.errors = [f"Type {lead['reference']} exactly to confirm."]
+        return page("inbox/erase.html", "Erase personal data", 400, lead=lead, form=form)
+    try:
+        removed = lifecycle.erase(lead_id, actor())
+    except lifecycle.TransitionError as error:
+        return back(lead_id, str(error), "error")
+    record("lead_erased", lead_id, {"photos": removed})
+    return back(lead_id, f"Personal data erased; {removed} photos removed. The outcome is kept.")
+
+
+# Photos: private storage, only through the lead they belong to
+
+
+def send_photo(lead_id: int, photo_id: str, column: str) -> Response:
+    photo = store.lead_photo(lead_id, photo_id)
+    if photo is None or not photo[column]:
+        abort(404)
+    name = photo[column]
+    path = store.photos_dir() / name
+    mimetype = PHOTO_TYPES.get(path.suffix)
+    if mimetype is None or not path.is_file():
+        abort(404)
+    response = send_file(path, mimetype=mimetype, max_age=0, etag=False, conditional=False)
+    response.headers.update(PHOTO_HEADERS)
+    return response
+
+
+@bp.get("/leads/<int:lead_id>/photos/<photo_id>")
+@staff_required
+def lead_photo(lead_id: int, photo_id: str):
+    response = send_photo(lead_id, photo_id, "image_name")
+    record("lead_photo_viewed", lead_id, {"photo": photo_id})
+    return response
+
+
+@bp.get("/leads/<int:lead_id>/photos/<photo_id>/thumb")
+@staff_required
+def lead_photo_thumb(lead_id: int, photo_id: str):
+    return send_photo(lead_id, photo_id, "thumb_name")
+
+
+# Export: the current filter as CSV, after both factors again
+
+
+@bp.get("/export")
+@require_recent_auth
+def export_leads():
+    query = LeadQuery.from_args(request.args)
+    rows = store.find_leads(query.filters())
+    record("leads_exported", data={"count": len(rows), "filtered": query.filtered})
+    buffer = io.StringIO()
+    export.write_csv(buffer, rows)
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M")
+    return Response(
+        buffer.getvalue(),
+        mimetype="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="leads-{stamp}.csv"'},
+    )

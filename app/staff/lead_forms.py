@@ -1,0 +1,253 @@
+"""The forms on a lead's page, one per action, and which of them each state offers.
+
+Every action that moves a lead carries the state the page showed (`expected_state`), so the
+server refuses it when someone else moved the lead first (lifecycle.StaleState). Field names are
+prefixed by the action, so all forms can sit on one page without clashing ids.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from flask_wtf import FlaskForm
+from wtforms import (
+    DateField,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectField,
+    StringField,
+    TextAreaField,
+    TimeField,
+)
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import AnyOf, InputRequired, Length, NumberRange, Optional, ValidationError
+
+from app.leads import lifecycle
+
+MAX_DOLLARS = 10_000_000
+MESSAGE_LENGTH = 2000
+QUOTE_DAYS = 14
+
+
+class DollarsField(IntegerField):
+    """Whole US dollars, as staff type them: '9500', '9,500' or '$9,500'."""
+
+    def process_formdata(self, valuelist):
+        if valuelist:
+            valuelist = [re.sub(r"[\s$,]", "", valuelist[0])]
+        super().process_formdata(valuelist)
+
+
+def dollars(label: str, required: bool = True) -> DollarsField:
+    return DollarsField(
+        label,
+        validators=[
+            InputRequired() if required else Optional(),
+            NumberRange(1, MAX_DOLLARS, message="Enter whole dollars between 1 and 10,000,000."),
+        ],
+    )
+
+
+def words(label: str, required: bool = False, description: str = "") -> TextAreaField:
+    return TextAreaField(
+        label,
+        validators=[InputRequired() if required else Optional(), Length(max=MESSAGE_LENGTH)],
+        description=description,
+    )
+
+
+def options(labels: dict[str, str]) -> list[SelectChoice]:
+    return [SelectChoice(value, label) for value, label in labels.items()]
+
+
+def not_in_past(form, field) -> None:
+    if field.data and field.data < date.today():
+        raise ValidationError("This date has passed.")
+
+
+def not_in_future(form, field) -> None:
+    if field.data and field.data > date.today():
+        raise ValidationError("This date is still to come.")
+
+
+class MoveForm(FlaskForm):
+    """A form that moves the lead to `to_state` with the details it collected."""
+
+    expected_state = HiddenField(validators=[InputRequired(), AnyOf(lifecycle.STATES)])
+    to_state = ""
+
+    def target(self) -> str:
+        return self.to_state
+
+    def details(self) -> dict:
+        return {}
+
+
+class ContactedForm(MoveForm):
+    to_state = "contacted"
+    note = words("Note (optional)", description="How you reached the seller, what was said.")
+
+    def details(self) -> dict:
+        return {"note": self.note.data} if self.note.data else {}
+
+
+class ReopenForm(ContactedForm):
+    note = words("Why it is reopened", required=True)
+
+
+class QuoteForm(MoveForm):
+    to_state = "quoted"
+    amount_low = dollars("Amount, or low end of a range (USD)")
+    amount_high = dollars("High end of the range (USD, optional)", required=False)
+    valid_until = DateField(
+        "Valid until",
+        validators=[InputRequired(), not_in_past],
+        default=lambda: date.today() + timedelta(days=QUOTE_DAYS),
+    )
+    message = words("Message to the seller (optional)")
+
+    def validate_amount_high(self, field) -> None:
+        if field.data is not None and self.amount_low.data and field.data < self.amount_low.data:
+            raise ValidationError("The high end must be at least the low end.")
+
+    def details(self) -> dict:
+        low = self.amount_low.data
+        data = {
+            "amount_low": low,
+            "amount_high": self.amount_high.data or low,
+            "valid_until": self.valid_until.data.isoformat(),
+        }
+        return data | ({"message": self.message.data} if self.message.data else {})
+
+
+class AnswerForm(MoveForm):
+    """The seller's answer to a quote, given by phone."""
+
+    answer = RadioField(
+        "Seller's answer",
+        choices=options({"accepted": "Accepted the quote", "declined": "Declined the quote"}),
+        validators=[InputRequired(message="Choose the seller's answer.")],
+    )
+    note = words("Note (optional)")
+
+    def target(self) -> str:
+        return "accepted" if self.answer.data == "accepted" else "closed"
+
+    def details(self) -> dict:
+        data = {"via": "phone"}
+        if self.answer.data == "declined":
+            data["reason"] = "seller_declined"
+        return data | ({"note": self.note.data} if self.note.data else {})
+
+
+class AppointmentForm(MoveForm):
+    to_state = "appointment"
+    date = DateField("Date", validators=[InputRequired(), not_in_past])
+    time = TimeField("Time", validators=[InputRequired()])
+    mode = RadioField(
+        "Kind",
+        choices=options(lifecycle.APPOINTMENT_MODES),
+        default="office",
+        validators=[InputRequired()],
+    )
+    place = StringField(
+        "Place",
+        validators=[InputRequired(), Length(max=300)],
+        description="The office address, or the seller's address for a collection.",
+    )
+    message = words("Message to the seller (optional)")
+
+    def details(self) -> dict:
+        data = {
+            "date": self.date.data.isoformat(),
+            "time": self.time.data.strftime("%H:%M"),
+            "mode": self.mode.data,
+            "place": self.place.data.strip(),
+        }
+        return data | ({"message": self.message.data} if self.message.data else {})
+
+
+class OfferForm(MoveForm):
+    to_state = "offered"
+    amount = dollars("Final offer (USD)")
+    message = words("Message to the seller (optional)")
+
+    def details(self) -> dict:
+        data = {"amount": self.amount.data}
+        return data | ({"message": self.message.data} if self.message.data else {})
+
+
+class BoughtForm(MoveForm):
+    to_state = "bought"
+    amount = dollars("Amount paid (USD)")
+    paid_on = DateField(
+        "Payment date", validators=[InputRequired(), not_in_future], default=date.today
+    )
+
+    def details(self) -> dict:
+        return {"amount": self.amount.data, "paid_on": self.paid_on.data.isoformat()}
+
+
+class CloseForm(MoveForm):
+    to_state = "closed"
+    reason = SelectField(
+        "Reason", choices=options(lifecycle.CLOSE_REASONS), validators=[InputRequired()]
+    )
+    note = words("Note (optional)")
+
+    def details(self) -> dict:
+        return {"reason": self.reason.data} | ({"note": self.note.data} if self.note.data else {})
+
+
+class NoteForm(FlaskForm):
+    note = words("Note", required=True)
+
+
+class EraseForm(FlaskForm):
+    reference = StringField(
+        "Type the lead's reference to confirm",
+        validators=[InputRequired(), Length(max=20)],
+    )
+
+
+@dataclass(frozen=True)
+class Action:
+    name: str
+    form: type[FlaskForm]
+    title: str
+    button: str
+
+    def offered(self, lead: dict) -> bool:
+        """Whether the lead's state (and erasure) allows this action."""
+        if lead["erased_at"]:
+            return False
+        state = lead["state"]
+        moves = lifecycle.allowed_moves(state)
+        by_name = {
+            "answer": state == "quoted",
+            "contacted": "contacted" in moves and state != "closed",
+            "reopen": state == "closed",
+            "note": True,
+            "erase": state == "closed",
+        }
+        return by_name.get(self.name, getattr(self.form, "to_state", "") in moves)
+
+
+ACTIONS = {
+    action.name: action
+    for action in (
+        Action("contacted", ContactedForm, "Mark contacted", "Mark contacted"),
+        Action("quote", QuoteForm, "Preliminary quote", "Send quote to the seller"),
+        Action("answer", AnswerForm, "Seller's answer by phone", "Record answer"),
+        Action("appointment", AppointmentForm, "Authentication appointment", "Book and e-mail"),
+        Action("offer", OfferForm, "Final offer", "Record and e-mail the offer"),
+        Action("bought", BoughtForm, "Mark bought", "Mark bought and e-mail receipt"),
+        Action("close", CloseForm, "Close the lead", "Close the lead"),
+        Action("reopen", ReopenForm, "Reopen", "Reopen as contacted"),
+        Action("note", NoteForm, "Add a note", "Add note"),
+        Action("erase", EraseForm, "Erase personal data", "Erase for good"),
+    )
+}

@@ -1,0 +1,177 @@
+"""Staff routes: sign-in (two steps), sign-out, enrolment and the account page (the leads
+inbox is app/staff/inbox.py).
+
+Every view here except those marked `public` needs a full aal2 session (app/staff/auth.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+
+from flask import Blueprint, flash, redirect, session, url_for
+from flask_wtf.csrf import CSRFError
+
+from app import audit
+from app.staff import accounts, forms, sessions, signin, store, throttle, totp
+from app.staff.auth import current_staff, guard_blueprint, public, record, staff_required
+from app.staff.views import page
+
+bp = Blueprint("staff", __name__, url_prefix="/staff")
+bp.before_request(guard_blueprint)
+
+WAIT = "Too many attempts. Please wait {seconds} seconds, then try again."
+
+
+def form_step(
+    template: str, title: str, form, attempt: Callable[[], str | None], then: Callable[[], str]
+):
+    """The page with its form; on a valid POST, `attempt()` and a redirect to `then`, or the
+    form again with the refusal (429 with Retry-After when throttled)."""
+    if not form.validate_on_submit():
+        return page(template, title, 400 if form.errors else 200, form=form)
+    try:
+        error = attempt()
+    except throttle.Wait as wait:
+        response = page(template, title, 429, form=form, error=WAIT.format(seconds=wait.seconds))
+        response.headers["Retry-After"] = str(wait.seconds)
+        return response
+    if error:
+        return page(template, title, 401, form=form, error=error)
+    return redirect(then(), code=303)
+
+
+def after(remembered: str, default_endpoint: str) -> str:
+    """Where to go once a step succeeds: the page that sent the person here, else a default."""
+    return session.pop(remembered, None) or url_for(default_endpoint)
+
+
+@bp.get("")
+@staff_required
+def home():
+    return redirect(url_for("staff.leads"))
+
+
+@bp.route("/login", methods=["GET", "POST"])
+@public
+def login():
+    if current_staff():
+        return redirect(url_for("staff.leads"))
+    form = forms.SignInForm()
+    attempt = partial(signin.with_password, form.email.data, form.password.data)
+    return form_step(
+        "login.html", "Staff sign-in", form, attempt, partial(url_for, "staff.login_code")
+    )
+
+
+@bp.route("/login/code", methods=["GET", "POST"])
+@public
+def login_code():
+    if current_staff():
+        return redirect(url_for("staff.leads"))
+    if sessions.load() is None:
+        return redirect(url_for("staff.login"), code=303)
+    form = forms.CodeForm()
+    attempt = partial(signin.with_code, form.code.data)
+    return form_step(
+        "code.html", "Enter your code", form, attempt, partial(after, "staff_next", "staff.leads")
+    )
+
+
+@bp.post("/logout")
+@public
+def logout():
+    if current_staff():
+        record("signed_out")
+    sessions.end_current()
+    flash("You are signed out.")
+    return redirect(url_for("staff.login"), code=303)
+
+
+@bp.route("/confirm", methods=["GET", "POST"])
+@staff_required
+def confirm():
+    form = forms.ConfirmForm()
+    attempt = partial(signin.confirm_again, form.password.data, form.code.data)
+    then = partial(after, "staff_confirm_next", "staff.account")
+    return form_step("confirm.html", "Confirm it is you", form, attempt, then)
+
+
+@bp.get("/account")
+@staff_required
+def account():
+    staff = current_staff()
+    return page(
+        "account.html",
+        "Your account",
+        staff=staff,
+        sessions=store.open_sessions_of(staff["id"]),
+        current_id=sessions.load()["id"],
+        recovery_left=store.unused_recovery_codes(staff["id"]),
+    )
+
+
+@bp.post("/account/sessions/<int:session_id>/end")
+@staff_required
+def end_session(session_id: int):
+    staff = current_staff()
+    if session_id == sessions.load()["id"]:
+        return logout()
+    if store.end_session(session_id, staff["id"]):
+        record("session_ended", data={"session": session_id})
+        flash("That session has ended.")
+    return redirect(url_for("staff.account"), code=303)
+
+
+@bp.route("/enrol/<token>", methods=["GET", "POST"])
+@public
+def enrol(token: str):
+    staff = accounts.account_enrolling(token)
+    if staff is None:
+        return page("enrol_invalid.html", "Enrolment link not valid", 404)
+    if not staff["password_hash"]:
+        return enrol_password(staff, token)
+    return enrol_totp(staff)
+
+
+def enrol_password(staff: dict, token: str):
+    form = forms.NewPasswordForm()
+    error = None
+    if form.validate_on_submit():
+        try:
+            accounts.set_password(staff, form.password.data)
+        except accounts.AccountError as problem:
+            error = str(problem)
+        else:
+            return redirect(url_for("staff.enrol", token=token), code=303)
+    status = 400 if form.errors or error else 200
+    return page("enrol_password.html", "Set your password", status, form=form, error=error)
+
+
+def enrol_totp(staff: dict):
+    form = forms.FirstCodeForm()
+    error = None
+    if form.validate_on_submit():
+        try:
+            codes = accounts.confirm_totp(staff, form.code.data)
+        except accounts.AccountError as problem:
+            error = str(problem)
+        else:
+            audit.record("enrolled", staff["id"], address=sessions.client_address())
+            return page("enrol_done.html", "Your recovery codes", codes=codes)
+    secret = accounts.pending_totp_secret(staff)
+    uri = totp.provisioning_uri(secret, staff["email"])
+    status = 400 if form.errors or error else 200
+    context = {"uri": uri, "qr": totp.qr_svg(uri), "key": totp.manual_key(secret)}
+    return page("enrol_totp.html", "Set up your code", status, form=form, error=error, **context)
+
+
+@bp.errorhandler(CSRFError)
+def csrf_failed(_error):
+    return page(
+        "message.html",
+        "Form expired",
+        400,
+        heading="This form has expired",
+        text="Please go back, reload the page and send it again.",
+    )

@@ -1,0 +1,260 @@
+"""Every read and write of the staff tables in leads.db: accounts, recovery codes, sessions and
+sign-in throttling.
+
+Secrets are never stored as given: passwords as argon2id hashes, the TOTP secret encrypted,
+session ids, enrolment tokens and recovery codes as SHA-256 digests (they are long random
+values, so a fast hash is enough and lets a lookup use an index).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from app.leads import store as leads_store
+from app.leads.store import now
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS staff (
+    id INTEGER PRIMARY KEY,
+    email TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    name TEXT NOT NULL,
+    password_hash TEXT,
+    totp_secret TEXT,
+    totp_last_step INTEGER,
+    enrol_token_hash TEXT UNIQUE,
+    enrol_expires_at TEXT,
+    enrolled_at TEXT,
+    disabled_at TEXT,
+    created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS staff_recovery_codes (
+    id INTEGER PRIMARY KEY,
+    staff_id INTEGER NOT NULL REFERENCES staff(id),
+    code_hash TEXT NOT NULL,
+    used_at TEXT
+);
+CREATE INDEX IF NOT EXISTS staff_recovery_codes_staff ON staff_recovery_codes(staff_id);
+CREATE TABLE IF NOT EXISTS staff_sessions (
+    id INTEGER PRIMARY KEY,
+    token_hash TEXT NOT NULL UNIQUE,
+    staff_id INTEGER NOT NULL REFERENCES staff(id),
+    aal INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    last_seen_at TEXT NOT NULL,
+    verified_at TEXT,
+    ip TEXT,
+    user_agent TEXT,
+    ended_at TEXT
+);
+CREATE INDEX IF NOT EXISTS staff_sessions_staff ON staff_sessions(staff_id, ended_at);
+CREATE TABLE IF NOT EXISTS staff_throttle (
+    key TEXT PRIMARY KEY,
+    failures INTEGER NOT NULL,
+    last_failure REAL NOT NULL
+);
+"""
+
+
+@contextmanager
+def connect() -> Iterator[sqlite3.Connection]:
+    """A leads.db connection (app/leads/store.py) with the staff tables in place."""
+    with leads_store.connect() as db:
+        db.executescript(SCHEMA)
+        yield db
+
+
+def one(sql: str, params=()) -> dict | None:
+    with connect() as db:
+        row = db.execute(sql, params).fetchone()
+    return dict(row) if row else None
+
+
+def many(sql: str, params=()) -> list[dict]:
+    with connect() as db:
+        return [dict(row) for row in db.execute(sql, params).fetchall()]
+
+
+def change(sql: str, params=()) -> int:
+    """Run one write; the number of rows it touched."""
+    with connect() as db:
+        return db.execute(sql, params).rowcount
+
+
+# Accounts
+
+
+def insert_staff(email: str, name: str, token_hash: str, expires_at: str) -> int:
+    with connect() as db:
+        return db.execute(
+            "INSERT INTO staff (email, name, enrol_token_hash, enrol_expires_at, created_at) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (email, name, token_hash, expires_at, now()),
+        ).lastrowid
+
+
+def staff_by_email(email: str) -> dict | None:
+    return one("SELECT * FROM staff WHERE email = ?", (email,))
+
+
+def staff_by_id(staff_id: int) -> dict | None:
+    return one("SELECT * FROM staff WHERE id = ?", (staff_id,))
+
+
+def staff_by_enrol_token(token_hash: str) -> dict | None:
+    return one("SELECT * FROM staff WHERE enrol_token_hash = ?", (token_hash,))
+
+
+def all_staff() -> list[dict]:
+    """Every account with its open session count and its last sign-in."""
+    return many(
+        "SELECT staff.*, "
+        "(SELECT count(*) FROM staff_sessions s WHERE s.staff_id = staff.id AND s.aal = 2 "
+        " AND s.ended_at IS NULL) AS open_sessions, "
+        "(SELECT max(verified_at) FROM staff_sessions s WHERE s.staff_id = staff.id) "
+        "AS last_sign_in FROM staff ORDER BY email"
+    )
+
+
+def restart_enrolment(staff_id: int, token_hash: str, expires_at: str) -> None:
+    """Forget every credential of an account and give it a new enrolment link."""
+    with connect() as db:
+        db.execute(
+            "UPDATE staff SET password_hash = NULL, totp_secret = NULL, totp_last_step = NULL, "
+            "enrolled_at = NULL, enrol_token_hash = ?, enrol_expires_at = ? WHERE id = ?",
+            (token_hash, expires_at, staff_id),
+        )
+        db.execute("DELETE FROM staff_recovery_codes WHERE staff_id = ?", (staff_id,))
+
+
+def set_password_hash(staff_id: int, password_hash: str) -> None:
+    change("UPDATE staff SET password_hash = ? WHERE id = ?", (password_hash, staff_id))
+
+
+def set_totp_secret(staff_id: int, encrypted: str) -> None:
+    change("UPDATE staff SET totp_secret = ? WHERE id = ?", (encrypted, staff_id))
+
+
+def finish_enrolment(staff_id: int, code_hashes: list[str], last_step: int) -> None:
+    """Mark the account enrolled, spend its link and keep its new recovery codes."""
+    with connect() as db:
+        db.execute(
+            "UPDATE staff SET enrolled_at = ?, enrol_token_hash = NULL, enrol_expires_at = NULL, "
+            "totp_last_step = ? WHERE id = ?",
+            (now(), last_step, staff_id),
+        )
+        db.execute("DELETE FROM staff_recovery_codes WHERE staff_id = ?", (staff_id,))
+        db.executemany(
+            "INSERT INTO staff_recovery_codes (staff_id, code_hash) VALUES (?, ?)",
+            [(staff_id, code_hash) for code_hash in code_hashes],
+        )
+
+
+def disable_staff(staff_id: int) -> None:
+    change("UPDATE staff SET disabled_at = ? WHERE id = ?", (now(), staff_id))
+
+
+def claim_totp_step(staff_id: int, step: int) -> bool:
+    """Record `step` as used if it is later than any used before: one use per code, even when
+    two requests race with the same code."""
+    return bool(
+        change(
+            "UPDATE staff SET totp_last_step = ? WHERE id = ? "
+            "AND (totp_last_step IS NULL OR totp_last_step < ?)",
+            (step, staff_id, step),
+        )
+    )
+
+
+def claim_recovery_code(staff_id: int, code_hash: str) -> bool:
+    """Spend a recovery code; False if it is unknown or already spent."""
+    return bool(
+        change(
+            "UPDATE staff_recovery_codes SET used_at = ? "
+            "WHERE staff_id = ? AND code_hash = ? AND used_at IS NULL",
+            (now(), staff_id, code_hash),
+        )
+    )
+
+
+def unused_recovery_codes(staff_id: int) -> int:
+    row = one(
+        "SELECT count(*) AS n FROM staff_recovery_codes WHERE staff_id = ? AND used_at IS NULL",
+        (staff_id,),
+    )
+    return row["n"]
+
+
+# Sessions
+
+
+def insert_session(token_hash: str, staff_id: int, aal: int, ip: str, user_agent: str) -> int:
+    stamp = now()
+    verified = stamp if aal == 2 else None
+    with connect() as db:
+        return db.execute(
+            "INSERT INTO staff_sessions (token_hash, staff_id, aal, created_at, last_seen_at, "
+            "verified_at, ip, user_agent) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (token_hash, staff_id, aal, stamp, stamp, verified, ip, user_agent),
+        ).lastrowid
+
+
+def session_by_token(token_hash: str) -> dict | None:
+    return one(
+        "SELECT * FROM staff_sessions WHERE token_hash = ? AND ended_at IS NULL", (token_hash,)
+    )
+
+
+def touch_session(session_id: int) -> None:
+    change("UPDATE staff_sessions SET last_seen_at = ? WHERE id = ?", (now(), session_id))
+
+
+def mark_verified(session_id: int) -> None:
+    change("UPDATE staff_sessions SET verified_at = ? WHERE id = ?", (now(), session_id))
+
+
+def end_session(session_id: int, staff_id: int | None = None) -> bool:
+    """End one session (only if it belongs to `staff_id`, when given)."""
+    sql = "UPDATE staff_sessions SET ended_at = ? WHERE id = ? AND ended_at IS NULL"
+    params: tuple = (now(), session_id)
+    if staff_id is not None:
+        sql += " AND staff_id = ?"
+        params += (staff_id,)
+    return bool(change(sql, params))
+
+
+def end_sessions_of(staff_id: int) -> int:
+    return change(
+        "UPDATE staff_sessions SET ended_at = ? WHERE staff_id = ? AND ended_at IS NULL",
+        (now(), staff_id),
+    )
+
+
+def open_sessions_of(staff_id: int) -> list[dict]:
+    return many(
+        "SELECT * FROM staff_sessions WHERE staff_id = ? AND aal = 2 AND ended_at IS NULL "
+        "ORDER BY last_seen_at DESC",
+        (staff_id,),
+    )
+
+
+# Throttling
+
+
+def throttle_state(key: str) -> dict | None:
+    return one("SELECT * FROM staff_throttle WHERE key = ?", (key,))
+
+
+def add_failure(key: str, at: float, forget_before: float) -> None:
+    """Count one more failure for `key`, starting again from one if the last is long past."""
+    change(
+        "INSERT INTO staff_throttle (key, failures, last_failure) VALUES (?, 1, ?) "
+        "ON CONFLICT(key) DO UPDATE SET last_failure = excluded.last_failure, "
+        "failures = CASE WHEN last_failure < ? THEN 1 ELSE failures + 1 END",
+        (key, at, forget_before),
+    )
+
+
+def clear_failures(key: str) -> None:
+    change("DELETE FROM staff_throttle WHERE key = ?", (key,))

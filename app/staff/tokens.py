@@ -1,0 +1,30 @@
+"""Random secrets handed out once (session ids, enrolment links, recovery codes) and the
+digests we keep of them instead."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+RECOVERY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i to misread
+
+
+def new_token() -> str:
+    """256 bits, URL-safe."""
+    return secrets.token_urlsafe(32)
+
+
+def digest(value: str) -> str:
+    return hashlib.sha256(value.encode()).hexdigest()
+
+
+def new_recovery_code() -> str:
+    """Three groups of four (about 59 bits), easy to copy by hand: `k7mp-x2rd-9qwe`."""
+    chars = "".join(secrets.choice(RECOVERY_ALPHABET) for _ in range(12))
+    return "-".join(chars[i : i + 4] for i in range(0, 12, 4))
+
+
+def normalise_recovery_code(typed: str) -> str:
+    """What the person typed, as we stored it: lowercase, in groups, spaces and dashes ignored."""
+    chars = "".join(c for c in typed.lower() if c.isalnum())
+    return "-".join(chars[i : i + 4] for i in range(0, len(chars), 4))

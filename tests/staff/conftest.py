@@ -1,0 +1,53 @@
+"""Staff-area fixtures: a movable TOTP clock, the `staff` driver (tests/helpers.py), an enrolled
+account, and leads saved as the sell form would."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from app.leads import store as leads_store
+from app.staff import totp
+from tests.helpers import Account, Clock, Staff
+
+
+@pytest.fixture
+def clock(monkeypatch) -> Clock:
+    clock = Clock()
+    monkeypatch.setattr(totp, "now", clock)
+    return clock
+
+
+@pytest.fixture
+def staff(app, runner, clock) -> Staff:
+    return Staff(app, runner, clock)
+
+
+@pytest.fixture
+def account(staff) -> Account:
+    return staff.account()
+
+
+@pytest.fixture
+def add_lead(app):
+    """Saves a lead as the sell form would; returns its id."""
+
+    def add(**fields) -> int:
+        lead = {
+            "full_name": "Grace Hopper",
+            "email": "grace@example.com",
+            "phone": "2125550100",
+            "watch_brand": "Rolex",
+            "watch_model": "Submariner 126610LN",
+            "watch_condition": "Excellent - Like new",
+            "has_box": 1,
+            "has_papers": 1,
+            "additional_details": "",
+            "source": "USA Website",
+            "meta_event_id": f"event-{time.monotonic_ns()}",
+        } | fields
+        with app.app_context():
+            return leads_store.save_lead(lead, [])[0]
+
+    return add

@@ -1,0 +1,395 @@
+"""The leads inbox behind staff sign-in: list, lead page, actions as plain forms, photos, export."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+
+import pytest
+
+from app import audit
+from app.leads import lifecycle, store
+from tests.data.photos import photo_bytes
+
+EVIL = '<script>alert("x")</script><img src=x onerror=alert(1)>'
+ESCAPED = "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;"
+SELLER_FIELDS = ("full_name", "email", "phone", "watch_model", "additional_details")
+
+
+@pytest.fixture
+def signed_in(staff, account, app):
+    client = app.test_client()
+    staff.sign_in(client, account)
+    return client
+
+
+def page(client, path: str) -> str:
+    response = client.get(path)
+    assert response.status_code == 200, response.status_code
+    return response.get_data(as_text=True)
+
+
+def form_token(html: str) -> str:
+    """A CSRF token from the lead page (every form's token is valid for the session)."""
+    return re.search(r'csrf_token" type="hidden" value="([^"]+)"', html).group(1)
+
+
+def act(client, lead_id: int, action: str, fields: dict, expected: str | None = None):
+    """Submit one action's form as the browser would, with the state the page showed."""
+    html = page(client, f"/staff/leads/{lead_id}")
+    shown = expected or re.search(
+        rf'name="{action}-expected_state" type="hidden" value="(\w+)"', html
+    )
+    data = {f"{action}-{name}": value for name, value in fields.items()}
+    data[f"{action}-csrf_token"] = form_token(html)
+    if shown is not None:
+        data[f"{action}-expected_state"] = shown if isinstance(shown, str) else shown.group(1)
+    return client.post(f"/staff/leads/{lead_id}/{action}", data=data)
+
+
+def fetch(client, path: str):
+    """GET a file answer, read whole and closed (send_file streams from an open file)."""
+    response = client.get(path)
+    response.get_data()
+    response.close()
+    return response
+
+
+def age_the_sign_in(app) -> None:
+    """Make the session's last verification older than the re-authentication window."""
+    with app.app_context(), store.connect() as db:
+        db.execute("UPDATE staff_sessions SET verified_at = '2000-01-01T00:00:00+00:00'")
+
+
+def state_of(app, lead_id: int) -> str:
+    with app.app_context():
+        return store.get_lead(lead_id)["state"]
+
+
+def audit_actions(app) -> list[str]:
+    with app.app_context(), audit.connect() as db:
+        return [row["action"] for row in db.execute("SELECT action FROM audit ORDER BY id")]
+
+
+def test_inbox_needs_both_factors(app, add_lead):
+    lead_id = add_lead()
+    client = app.test_client()
+    for path in ("/staff/leads", f"/staff/leads/{lead_id}", "/staff/export"):
+        response = client.get(path)
+        assert response.status_code == 303 and response.headers["Location"] == "/staff/login"
+    response = client.post(f"/staff/leads/{lead_id}/contacted", data={})
+    assert response.status_code in (303, 400)
+    assert state_of(app, lead_id) == "new"
+
+
+def test_list_shows_tabs_with_counts_newest_first_and_flags_late_replies(app, signed_in, add_lead):
+    old = add_lead(full_name="Old Seller")
+    new = add_lead(full_name="New Seller")
+    with app.app_context():
+        with store.connect() as db:
+            db.execute(
+                "UPDATE leads SET created_at = '2020-01-01T00:00:00+00:00' WHERE id = ?", (old,)
+            )
+        lifecycle.transition(new, "contacted", "staff:1", {}, "new")
+    html = page(signed_in, "/staff/leads")
+    assert html.index("New Seller") < html.index("Old Seller")
+    assert re.search(r"All <span[^>]*>2</span>", html)
+    assert re.search(r"New <span[^>]*>1</span>", html)
+    assert re.search(r"Contacted <span[^>]*>1</span>", html)
+    assert html.count("Reply overdue") == 1  # the old one, still new; the other was contacted
+    contacted = page(signed_in, "/staff/leads?state=contacted")
+    assert "New Seller" in contacted and "Old Seller" not in contacted
+
+
+def test_search_filters_and_pagination(app, signed_in, add_lead):
+    for number in range(27):
+        add_lead(full_name=f"Seller {number:02d}", watch_brand="Omega" if number % 2 else "Rolex")
+    add_lead(full_name="Zed Phone", phone="+1 (646) 555-0142", utm_source="facebook")
+    first = page(signed_in, "/staff/leads")
+    assert "Page 1 of 2" in first and "Zed Phone" in first and "Seller 00" not in first
+    second = page(signed_in, "/staff/leads?page=2")
+    assert "Seller 00" in second and "Zed Phone" not in second
+    assert "Seller 00" in page(signed_in, "/staff/leads?page=999")  # past the end: last page
+    assert "Zed Phone" in page(signed_in, "/staff/leads?q=646-555-0142")
+    assert "Zed Phone" in page(signed_in, "/staff/leads?source=facebook")
+    omega = page(signed_in, "/staff/leads?brand=Omega")
+    assert "Seller 01" in omega and "Seller 02" not in omega
+    with app.app_context():
+        reference = store.find_leads({"text": "Zed"})[0]["reference"]
+    found = page(signed_in, f"/staff/leads?q={reference.lower()}")
+    assert "Zed Phone" in found and "Seller 01" not in found
+    bad = page(signed_in, "/staff/leads?from=yesterday&page=-3&state=sold")
+    assert "is not a date (YYYY-MM-DD); it was ignored." in bad
+
+
+def test_every_seller_field_is_shown_as_text(app, signed_in, add_lead):
+    lead_id = add_lead(**{field: EVIL for field in SELLER_FIELDS}, utm_campaign=EVIL)
+    for html in (page(signed_in, "/staff/leads"), page(signed_in, f"/staff/leads/{lead_id}")):
+        assert "<script>alert" not in html and "<img src=x" not in html
+    lead_page = page(signed_in, f"/staff/leads/{lead_id}")
+    assert lead_page.count(ESCAPED) >= len(SELLER_FIELDS) + 1
+
+
+def test_lead_page_shows_every_field_and_its_timeline(app, signed_in, add_lead):
+    lead_id = add_lead(utm_source="google", utm_campaign="spring-rolex", watch_year=2019)
+    html = page(signed_in, f"/staff/leads/{lead_id}")
+    for text in (
+        "Grace Hopper",
+        "grace@example.com",
+        "2125550100",
+        "Submariner 126610LN",
+        "2019",
+        "Excellent - Like new",
+        "spring-rolex",
+        "Submitted on the website",
+    ):
+        assert text in html
+    assert "lead_viewed" in audit_actions(app)
+
+
+def test_working_a_lead_from_new_to_bought_with_plain_forms(app, signed_in, add_lead):
+    lead_id = add_lead()
+    steps = [
+        ("note", {"note": "Asked for the serial number"}, "new"),
+        ("contacted", {"note": "Called, left a message"}, "contacted"),
+        (
+            "quote",
+            {
+                "amount_low": "$8,000",
+                "amount_high": "9,500",
+                "valid_until": "2099-01-31",
+                "message": "Strong market for this reference",
+            },
+            "quoted",
+        ),
+        ("answer", {"answer": "accepted"}, "accepted"),
+        (
+            "appointment",
+            {
+                "date": "2099-02-03",
+                "time": "14:30",
+                "mode": "office",
+                "place": "350 Fifth Avenue, New York",
+            },
+            "appointment",
+        ),
+        ("offer", {"amount": "9100"}, "offered"),
+        ("bought", {"amount": "9100", "paid_on": "2020-02-04"}, "bought"),
+    ]
+    for action, fields, state in steps:
+        response = act(signed_in, lead_id, action, fields)
+        assert response.status_code == 303, (action, response.get_data(as_text=True)[:2000])
+        assert response.headers["Location"] == f"/staff/leads/{lead_id}"
+        assert state_of(app, lead_id) == state
+    html = page(signed_in, f"/staff/leads/{lead_id}")
+    for text in (
+        "Asked for the serial number",
+        "Preliminary quote sent",
+        "$8,000 to $9,500",
+        "Seller accepted the quote (by phone)",
+        "Appointment booked",
+        "2:30 pm EST",
+        "Final offer recorded",
+        "Bought",
+        "4 February 2020",
+        "the sale is complete",
+    ):
+        assert text in html
+    actions = audit_actions(app)
+    assert actions.count("lead_state_changed") == 6 and "lead_note_added" in actions
+    assert actions.count("seller_email_queued") == 4  # quote, appointment, offer, receipt
+
+
+def test_a_stale_form_gets_a_clear_message_and_changes_nothing(app, signed_in, add_lead):
+    lead_id = add_lead()
+    assert act(signed_in, lead_id, "contacted", {}).status_code == 303
+    response = act(signed_in, lead_id, "close", {"reason": "not_a_fit"}, expected="new")
+    assert response.status_code == 303
+    html = page(signed_in, f"/staff/leads/{lead_id}")
+    assert "This lead is now Contacted, not New: someone changed it" in html
+    assert state_of(app, lead_id) == "contacted"
+    assert "lead_change_refused" in audit_actions(app)
+
+
+def test_an_illegal_transition_is_refused(app, signed_in, add_lead):
+    lead_id = add_lead()
+    response = act(
+        signed_in, lead_id, "bought", {"amount": "9100", "paid_on": "2020-01-01"}, expected="new"
+    )
+    assert response.status_code == 303
+    assert "A lead that is New cannot move to Bought." in page(signed_in, f"/staff/leads/{lead_id}")
+    assert state_of(app, lead_id) == "new"
+    assert act(signed_in, lead_id, "nonsense", {}, expected="new").status_code == 404
+
+
+def test_invalid_form_is_shown_again_with_its_errors(app, signed_in, add_lead):
+    lead_id = add_lead()
+    response = act(
+        signed_in,
+        lead_id,
+        "quote",
+        {"amount_low": "9000", "amount_high": "100", "valid_until": "2000-01-01"},
+    )
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert "The high end must be at least the low end." in html and "This date has passed." in html
+    assert state_of(app, lead_id) == "new"
+
+
+def test_missing_csrf_token_is_refused(app, signed_in, add_lead):
+    lead_id = add_lead()
+    response = signed_in.post(
+        f"/staff/leads/{lead_id}/contacted", data={"contacted-expected_state": "new"}
+    )
+    assert response.status_code in (400, 303)
+    assert state_of(app, lead_id) == "new"
+
+
+def stored_photos(app, lead_id: int) -> list[dict]:
+    """Give a lead two processed photos, as the photo worker leaves them."""
+    with app.app_context():
+        store.photos_dir().mkdir(parents=True, exist_ok=True)
+        for position in (1, 2):
+            photo = store.lead_photos(lead_id)[position - 1]
+            name = f"lead{lead_id}-{position}"
+            (store.photos_dir() / f"{name}.jpg").write_bytes(photo_bytes(size=(80, 60)))
+            (store.photos_dir() / f"{name}-thumb.webp").write_bytes(b"RIFF....WEBP")
+            store.record_photo(
+                photo["id"],
+                image_name=f"{name}.jpg",
+                thumb_name=f"{name}-thumb.webp",
+                width=80,
+                height=60,
+            )
+        return store.lead_photos(lead_id)
+
+
+def add_lead_with_photos(app, add_lead) -> tuple[int, list[dict]]:
+    uploads = [{"original_name": f"IMG_{n}.jpg", "upload_name": f"u{n}"} for n in (1, 2)]
+    with app.app_context():
+        lead_id = store.save_lead(
+            {
+                "full_name": "Photo Seller",
+                "email": "p@example.com",
+                "phone": "2125550100",
+                "watch_brand": "Omega",
+                "watch_condition": "Good",
+                "has_box": 0,
+                "has_papers": 0,
+                "additional_details": "",
+                "source": "USA Website",
+                "meta_event_id": f"photo-{add_lead()}",
+            },
+            uploads,
+        )[0]
+    return lead_id, stored_photos(app, lead_id)
+
+
+def test_photos_are_served_privately_with_their_type(app, signed_in, add_lead):
+    lead_id, photos = add_lead_with_photos(app, add_lead)
+    html = page(signed_in, f"/staff/leads/{lead_id}")
+    full = f"/staff/leads/{lead_id}/photos/{photos[0]['public_id']}"
+    assert f'href="{full}"' in html and f'src="{full}/thumb"' in html
+    assert "lead" + str(lead_id) + "-1.jpg" not in html  # stored names never reach the page
+    response = fetch(signed_in, full)
+    assert response.status_code == 200 and response.data[:3] == b"\xff\xd8\xff"
+    assert response.mimetype == "image/jpeg"
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["Cache-Control"] == "private, no-store"
+    policies = response.headers.getlist("Content-Security-Policy")
+    assert any(policy.startswith("sandbox") for policy in policies)
+    thumb = fetch(signed_in, full + "/thumb")
+    assert thumb.status_code == 200 and thumb.mimetype == "image/webp"
+    assert "lead_photo_viewed" in audit_actions(app)
+
+
+def test_a_photo_of_another_lead_is_not_found(app, signed_in, add_lead):
+    first, _ = add_lead_with_photos(app, add_lead)
+    second, theirs = add_lead_with_photos(app, add_lead)
+    for path in (
+        f"/staff/leads/{first}/photos/{theirs[0]['public_id']}",
+        f"/staff/leads/{first}/photos/{theirs[0]['public_id']}/thumb",
+        f"/staff/leads/{first}/photos/{theirs[0]['id']}",
+        f"/staff/leads/{first}/photos/..%2F..%2Fleads.db",
+    ):
+        response = signed_in.get(path)
+        assert response.status_code == 404, path
+        assert b"\xff\xd8\xff" not in response.data
+    assert (
+        app.test_client().get(f"/staff/leads/{second}/photos/{theirs[0]['public_id']}").status_code
+        == 303
+    )
+
+
+def test_export_needs_both_factors_again_and_follows_the_filter(
+    app, staff, account, signed_in, add_lead
+):
+    add_lead(full_name="Omega Owner", watch_brand="Omega")
+    add_lead(full_name="=cmd|' /C calc'!A0", watch_brand="Rolex")
+    age_the_sign_in(app)
+    response = signed_in.get("/staff/export?brand=Rolex")
+    assert response.status_code == 303 and response.headers["Location"] == "/staff/confirm"
+    staff.clock.advance()
+    confirm = staff.post(
+        signed_in,
+        "/staff/confirm",
+        {"password": account.password, "code": account.code(staff.clock())},
+    )
+    assert confirm.headers["Location"] == "/staff/export?brand=Rolex"
+    exported = signed_in.get("/staff/export?brand=Rolex")
+    assert exported.status_code == 200 and exported.mimetype == "text/csv"
+    assert "attachment" in exported.headers["Content-Disposition"]
+    rows = list(csv.DictReader(io.StringIO(exported.get_data(as_text=True))))
+    assert [row["full_name"] for row in rows] == ["'=cmd|' /C calc'!A0"]
+    assert "leads_exported" in audit_actions(app)
+
+
+def test_erasing_a_closed_lead_needs_reauthentication_and_the_reference(
+    app, staff, account, signed_in, add_lead
+):
+    lead_id, _ = add_lead_with_photos(app, add_lead)
+    age_the_sign_in(app)
+    assert signed_in.get(f"/staff/leads/{lead_id}/erase").status_code == 303
+    staff.clock.advance()
+    staff.post(
+        signed_in,
+        "/staff/confirm",
+        {"password": account.password, "code": account.code(staff.clock())},
+    )
+    not_yet = signed_in.get(f"/staff/leads/{lead_id}/erase")  # still new: refused
+    assert not_yet.headers["Location"] == f"/staff/leads/{lead_id}"
+    assert "Only a closed lead can be erased" in page(signed_in, f"/staff/leads/{lead_id}")
+    act(signed_in, lead_id, "close", {"reason": "withdrawn"})
+    html = page(signed_in, f"/staff/leads/{lead_id}/erase")
+    token = form_token(html)
+    wrong = signed_in.post(
+        f"/staff/leads/{lead_id}/erase",
+        data={"erase-csrf_token": token, "erase-reference": "USWB-222222"},
+    )
+    assert wrong.status_code == 400 and state_of(app, lead_id) == "closed"
+    with app.app_context():
+        reference = store.get_lead(lead_id)["reference"]
+    done = signed_in.post(
+        f"/staff/leads/{lead_id}/erase",
+        data={"erase-csrf_token": token, "erase-reference": reference.lower()},
+    )
+    assert done.status_code == 303
+    html = page(signed_in, f"/staff/leads/{lead_id}")
+    assert "Personal data erased; 2 photos removed." in html and "Photo Seller" not in html
+    with app.app_context():
+        assert store.get_lead(lead_id)["erased_at"] and store.lead_photos(lead_id) == []
+        assert list(store.photos_dir().glob(f"lead{lead_id}-*")) == []
+    assert "lead_erased" in audit_actions(app)
+
+
+def test_staff_pages_are_not_cached_or_indexed(app, signed_in, add_lead):
+    lead_id = add_lead()
+    for path in ("/staff/leads", f"/staff/leads/{lead_id}"):
+        response = signed_in.get(path)
+        assert response.headers["Cache-Control"] == "no-store"
+        assert "noindex" in response.headers["X-Robots-Tag"]
+        assert '<meta name="robots" content="noindex, nofollow">' in response.get_data(as_text=True)
+    robots = app.test_client().get("/robots.txt").get_data(as_text=True)
+    assert "Disallow: /staff" in robots
+    assert "/staff" not in app.test_client().get("/sitemap.xml").get_data(as_text=True)
