@@ -22,6 +22,7 @@ from app import (
     sell,
     sitemap,
     staff,
+    status,
 )
 from app.config import (
     check_production_settings,
@@ -35,6 +36,7 @@ from app.extensions import cache, csrf
 from app.freeze import freeze_command
 from app.image_variants import images_command
 from app.leads.cli import leads_command
+from app.logs import hide_link_tokens
 from app.staff.cli import staff_command
 
 
@@ -75,10 +77,12 @@ def register_extensions(app: Flask) -> None:
 
 
 def register_blueprints(app: Flask) -> None:
-    for module in (pages, locations, brands, blog, sell, sitemap, staff, errors):
+    for module in (pages, locations, brands, blog, sell, sitemap, staff, status, errors):
         app.register_blueprint(module.bp)
     sell.init_app(app)
     staff.init_app(app)
+    hide_link_tokens()
+    status.init_app(app)
 
 
 def register_template_helpers(app: Flask) -> None:

@@ -12,12 +12,14 @@ def not_found_response(
     template: str = "errors/404.html",
     title: str = "Page Not Found",
     description: str = "The page you were looking for does not exist.",
+    path: str | None = None,
 ):
-    """A 404 page that search engines are told not to index (also used for unknown articles)."""
+    """A 404 page that search engines are told not to index (also used for unknown articles);
+    `path` replaces the request's in its canonical address (a status link's token stays out)."""
     meta = seo.PageMeta(
         title=f"{title} | {site_info()['name']}",
         description=description,
-        path=request.path,
+        path=path or request.path,
         noindex=True,
     )
     return render_template(template, meta=meta), 404

@@ -32,7 +32,9 @@ JOB_TIMEOUT = 300
 PROCESS_PHOTOS = "worker.jobs.process_photos"
 NOTIFY_STAFF = "worker.jobs.notify_staff"
 SEND_CONVERSIONS = "worker.jobs.send_conversions"
-LEAD_JOBS = (PROCESS_PHOTOS, NOTIFY_STAFF, SEND_CONVERSIONS)  # the order they run in-process
+CONFIRM_TO_SELLER = "worker.jobs.confirm_to_seller"
+# The order they run in-process.
+LEAD_JOBS = (PROCESS_PHOTOS, NOTIFY_STAFF, CONFIRM_TO_SELLER, SEND_CONVERSIONS)
 STALE_AFTER = timedelta(minutes=2)  # in-process work of a live process is done well before
 EXIT_GRACE_SECONDS = 20  # within gunicorn's graceful_timeout
 SEND_SELLER_EMAIL = "worker.jobs.send_seller_email"
@@ -58,7 +60,7 @@ def retry_policy() -> Retry:
 
 
 def enqueue_lead_work(lead_id: int) -> bool:
-    """Hand a lead's three jobs over; False if Redis could not take them (the lead is kept)."""
+    """Hand a lead's four jobs over; False if Redis could not take them (the lead is kept)."""
     if not uses_queue():
         current_app.extensions["lead_work"].submit(lead_id)
         return True
@@ -67,6 +69,7 @@ def enqueue_lead_work(lead_id: int) -> bool:
         photos = rq.queue.enqueue(PROCESS_PHOTOS, lead_id, **options)
         after_photos = Dependency(jobs=[photos], allow_failure=True)
         rq.queue.enqueue(NOTIFY_STAFF, lead_id, depends_on=after_photos, **options)
+        rq.queue.enqueue(CONFIRM_TO_SELLER, lead_id, **options)
         rq.queue.enqueue(SEND_CONVERSIONS, lead_id, **options)
     except RedisError as error:
         current_app.logger.warning(
@@ -170,6 +173,8 @@ class InProcessRunner:
             return self.queue.all_tasks_done.wait_for(
                 lambda: not self.queue.unfinished_tasks, timeout
             )
+
+
 def enqueue_seller_email(lead_id: int, event_id: int) -> bool:
     """Queue (or run in-process) the e-mail announcing one state change to the seller; False if
     Redis could not take it (the change is saved; `flask leads requeue` sends it later)."""

@@ -84,6 +84,9 @@ def security_headers(config) -> list[tuple[str, str]]:
 
 
 ADDITIVE_HEADERS = {"content-security-policy"}
+# Headers a view may set to replace the site's value for its own answer: the seller's status
+# page sends `Referrer-Policy: no-referrer`, stricter than the site's default.
+OVERRIDABLE_HEADERS = {"referrer-policy"}
 
 
 class SecurityMiddleware:
@@ -95,6 +98,7 @@ class SecurityMiddleware:
         # A view may add a stricter Content-Security-Policy of its own (the staff photo route's
         # `sandbox`): browsers enforce every CSP header, so it narrows the site's, never widens.
         self.names = {name.lower() for name, _ in headers} - ADDITIVE_HEADERS | {"server"}
+        self.names -= OVERRIDABLE_HEADERS
 
     def refusal(self, environ) -> tuple[str, str] | None:
         if environ.get("REQUEST_METHOD", "GET") not in ALLOWED_METHODS:
@@ -113,7 +117,9 @@ class SecurityMiddleware:
     def __call__(self, environ, start_response):
         def with_headers(status, headers, exc_info=None):
             kept = [(n, v) for n, v in headers if n.lower() not in self.names]
-            return start_response(status, kept + self.headers, exc_info)
+            own = {name.lower() for name, _ in kept} & OVERRIDABLE_HEADERS
+            added = [(n, v) for n, v in self.headers if n.lower() not in own]
+            return start_response(status, kept + added, exc_info)
 
         refused = self.refusal(environ)
         if refused:

@@ -118,6 +118,18 @@ def smtp_server():
 
 
 @pytest.fixture
+def mail_app(make_app, smtp_server):
+    """An app that sends e-mail to the loopback SMTP server, as https://watches.example."""
+    return make_app(
+        SMTP_HOST=smtp_server.host,
+        SMTP_PORT=str(smtp_server.port),
+        SMTP_USE_TLS="0",
+        MAIL_FROM="offers@watches.example",
+        SITE_URL="https://watches.example",
+    )
+
+
+@pytest.fixture
 def http_receiver():
     """A local HTTP server standing in for Meta's and Google's endpoints: records every POST."""
     received: list = []

@@ -107,7 +107,14 @@ def test_plain_form_errors_rerender_inline_with_values_kept(client):
 def test_island_gets_json_with_success_flag(client, app):
     response = post(client, {"metaEventId": "evt-1234567890"}, [photo()], headers=JSON)
     assert response.status_code == 200
-    assert response.get_json() == {"success": True, "error": None, "errors": {}}
+    answer = response.get_json()
+    assert answer == {
+        "success": True,
+        "error": None,
+        "errors": {},
+        "reference": answer["reference"],
+    }
+    assert answer["reference"].startswith("USWB-")
     with app.app_context():
         [lead] = store.list_leads()
     assert lead["meta_event_id"] == "evt-1234567890"

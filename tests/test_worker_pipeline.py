@@ -17,7 +17,7 @@ from app.extensions import rq
 from app.leads import store
 from tests.data.photos import photo_bytes
 from tests.helpers import JSON, SmtpInbox, finished_lead, free_port, lead_work_done, post
-from worker.jobs import notify_staff, send_conversions
+from worker.jobs import confirm_to_seller, notify_staff, send_conversions
 
 LEAD_RECORD = {
     "full_name": "Jane Doe",
@@ -52,7 +52,11 @@ def submit(app, photos=3):
 
 
 def assert_staff_email(inbox, photo_count=3):
-    [message] = inbox.wait_for(1)
+    """The staff e-mail, beside the seller's confirmation (the lead's two e-mails)."""
+    messages = inbox.wait_for(2)
+    [message] = [m for m in messages if m["To"] == "staff@example.com"]
+    [confirmation] = [m for m in messages if m["To"] == "Jane.Doe@example.com"]
+    assert "/status/" in confirmation.get_body(("plain",)).get_content()
     assert message["To"] == "staff@example.com"
     assert message["Reply-To"] == "Jane.Doe@example.com"  # trimmed, domain normalised
     assert message["Subject"] == "New lead #1: Rolex from Jane Doe"
@@ -144,8 +148,9 @@ def test_finished_jobs_are_not_repeated(make_app, pipeline_settings, smtp_server
     with app.app_context():
         assert notify_staff(1) == "already done"
         assert send_conversions(1) == "already done"
+        assert confirm_to_seller(1) == "already done"
     time.sleep(0.3)
-    assert len(smtp_server.messages) == 1 and len(http_receiver.requests) == 2
+    assert len(smtp_server.messages) == 2 and len(http_receiver.requests) == 2
 
 
 def test_unconfigured_mail_leaves_the_lead_pending_for_requeue(make_app, content_db, tmp_path):
@@ -154,7 +159,7 @@ def test_unconfigured_mail_leaves_the_lead_pending_for_requeue(make_app, content
     lead_work_done(app)
     with app.app_context():
         lead = store.get_lead(1)
-    assert store.pending_work(lead) == ["staff_notified_at"]
+    assert store.pending_work(lead) == ["staff_notified_at", "seller_confirmed_at"]
 
 
 @pytest.mark.parametrize("intervals", ["1,1", "10,60,300"])
@@ -171,6 +176,7 @@ def test_jobs_are_queued_with_retries_and_backoff(
     expected = [int(seconds) for seconds in intervals.split(",")]
     assert [job.func_name for job in jobs] == [
         "worker.jobs.process_photos",
+        "worker.jobs.confirm_to_seller",
         "worker.jobs.send_conversions",
     ]
     assert len(deferred) == 1  # the staff e-mail waits for the photos
@@ -208,7 +214,7 @@ def test_without_redis_the_seller_is_answered_before_the_jobs_finish(
         assert store.pending_work(store.get_lead(1)) != []  # the e-mail is still being sent
     held_smtp.release.set()
     lead_work_done(app)
-    assert len(held_smtp.messages) == 1
+    assert len(held_smtp.messages) == 2  # staff's e-mail and the seller's confirmation
     with app.app_context():
         assert store.pending_work(store.get_lead(1)) == []
 
@@ -229,4 +235,4 @@ def test_work_a_crash_interrupted_is_picked_up_when_a_process_starts(
         assert store.pending_work(store.get_lead(lead_id)) == []
         # a lead made seconds ago may belong to another live process: left for later sweeps
         assert store.pending_work(store.get_lead(lead_id_fresh)) == list(store.WORK_COLUMNS)
-    assert len(smtp_server.wait_for(1)) == 1
+    assert len(smtp_server.wait_for(2)) == 2  # the crashed lead's staff e-mail and confirmation

@@ -7,6 +7,7 @@ from __future__ import annotations
 from flask import current_app
 
 from app.leads import lifecycle, store
+from app.leads.reference import new_status_token, token_hash
 from worker import conversions, mail, photos, seller_mail
 
 
@@ -47,6 +48,28 @@ def send_conversions(lead_id: int) -> str:
     sent = conversions.send_lead_conversions(lead)
     store.mark_done(lead_id, "conversions_sent_at")
     return "sent: " + (", ".join(sent) or "none configured")
+
+
+def confirm_to_seller(lead_id: int) -> str:
+    """E-mail the seller their reference, a summary and their private status link.
+
+    The link's token is made here and only its hash is stored, so it never sits in plain text in
+    the database or the queue. A retry after a send whose completion was not recorded issues a
+    new token, which replaces the first (the newest e-mail's link is the one that works).
+    """
+    lead = load_lead(lead_id)
+    if lead["seller_confirmed_at"]:
+        return "already done"
+    if not mail.smtp_configured():
+        current_app.logger.warning("Lead %s: SMTP_HOST not set, no confirmation.", lead_id)
+        return "not configured"
+    token = new_status_token()
+    store.set_status_token_hash(lead_id, token_hash(token))
+    photo_count = len(store.lead_photos(lead_id))
+    url = lifecycle.seller_status_url(token)
+    mail.deliver(seller_mail.confirmation_message(lead, photo_count, url))
+    store.mark_done(lead_id, "seller_confirmed_at")
+    return "done"
 
 
 def send_seller_email(lead_id: int, event_id: int) -> str:

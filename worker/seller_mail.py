@@ -1,5 +1,10 @@
-"""The e-mails a seller gets when staff move their lead on: quote, appointment (with an .ics
+"""The e-mails a seller gets: the confirmation after they submit (with their private status
+link), then one each time staff move their lead on: quote, appointment (with an .ics
 invitation), final offer, completed (their receipt) and closed.
+
+The status link is only in the e-mail that issued it (the confirmation): the token is stored
+only as a hash, so later e-mails cannot repeat it, and issuing a fresh one would silently break
+the link the seller already has.
 
 Each e-mail is a `Letter` (what it says) rendered by one pair of templates, plain text and HTML
 (autoescaped; no remote images, so nothing is fetched when it is opened). The Message-ID is
@@ -10,19 +15,23 @@ between sending and recording) mail clients see one message.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 from email.headerregistry import Address
 from email.message import EmailMessage
 from urllib.parse import urlsplit
 
 from flask import current_app
-from icalendar import Calendar, Event, vCalAddress
 
 from app.leads import lifecycle
-from app.leads.display import appointment_start, clock, display_date, quote_amount, usd
+from app.leads.display import (
+    appointment_start,
+    clock,
+    display_date,
+    quote_amount,
+    usd,
+    watch_name,
+)
+from app.leads.invitation import invitation
 from worker.mail import render
-
-APPOINTMENT_LENGTH = timedelta(hours=1)
 
 
 @dataclass
@@ -35,10 +44,6 @@ class Letter:
     calendar: bytes | None = None
 
 
-def watch_name(lead: dict) -> str:
-    return " ".join(part for part in (lead["watch_brand"], lead["watch_model"]) if part)
-
-
 def first_name(lead: dict) -> str:
     return lead["full_name"].split()[0] if lead["full_name"].strip() else "there"
 
@@ -48,6 +53,35 @@ def contact_line() -> str:
     return (
         f"Questions? Reply to this e-mail or call us on {config['SITE_PHONE']}, "
         "quoting your reference."
+    )
+
+
+def yes_no(value) -> str:
+    return "Yes" if value else "No"
+
+
+def confirmation_letter(lead: dict, photo_count: int) -> Letter:
+    """What the seller sent, what happens next and when (the site's 24-hour promise)."""
+    watch = watch_name(lead)
+    return Letter(
+        subject=f"We have your {watch}: what happens next",
+        heading="We have your watch details",
+        paragraphs=[
+            f"Thank you for sending us your {watch}. Your reference is {lead['reference']}.",
+            "A specialist will review your details and photos and get back to you within 24 "
+            "hours with a preliminary quote, or with a question if we need more.",
+            "If you accept the quote, a certified watchmaker authenticates the watch at our "
+            "office or by insured collection, and we make our final offer. There are no fees "
+            "for the valuation, and you are under no obligation to sell.",
+        ],
+        facts=[
+            ("Watch", watch),
+            ("Year", str(lead["watch_year"] or "Not given")),
+            ("Condition", lead["watch_condition"]),
+            ("Box", yes_no(lead["has_box"])),
+            ("Papers", yes_no(lead["has_papers"])),
+            ("Photos", str(photo_count)),
+        ],
     )
 
 
@@ -174,40 +208,6 @@ LETTERS = {
 }
 
 
-def invitation(lead: dict, data: dict, start: datetime) -> bytes:
-    """An iCalendar REQUEST for the appointment. Its UID is the lead's, and its SEQUENCE grows
-    with each booking, so a rebooked appointment replaces the first in the seller's calendar."""
-    config = current_app.config
-    calendar = Calendar()
-    calendar.add("prodid", f"-//{config['SITE_NAME']}//Appointments//EN")
-    calendar.add("version", "2.0")
-    calendar.add("method", "REQUEST")
-    event = Event()
-    event.add("uid", f"appointment-{lead['reference']}@{urlsplit(config['SITE_URL']).hostname}")
-    event.add("sequence", int(data.get("sequence", 0)))
-    event.add("dtstamp", datetime.now(UTC))
-    event.add("dtstart", start)
-    event.add("dtend", start + APPOINTMENT_LENGTH)
-    event.add("summary", f"Watch authentication with {config['SITE_NAME']}")
-    event.add("location", data["place"])
-    event.add(
-        "description",
-        f"{lifecycle.APPOINTMENT_MODES[data['mode']]} for your {watch_name(lead)} "
-        f"(reference {lead['reference']}). Questions: {config['SITE_PHONE']}.",
-    )
-    event.add("status", "CONFIRMED")
-    organizer = vCalAddress(f"mailto:{config['SITE_EMAIL']}")
-    organizer.params["cn"] = config["SITE_NAME"]
-    event.add("organizer", organizer)
-    attendee = vCalAddress(f"mailto:{lead['email']}")
-    attendee.params["cn"] = lead["full_name"]
-    attendee.params["role"] = "REQ-PARTICIPANT"
-    event.add("attendee", attendee)
-    calendar.add_component(event)
-    calendar.add_missing_timezones(first_date=start.date(), last_date=start.date() + timedelta(1))
-    return calendar.to_ical()
-
-
 def compose(lead: dict, event: dict, template: str) -> Letter:
     data = event["data"]
     revised = data.get("from") == data.get("to")
@@ -215,14 +215,28 @@ def compose(lead: dict, event: dict, template: str) -> Letter:
 
 
 def build_message(lead: dict, event: dict, template: str) -> EmailMessage:
+    """The e-mail announcing one state change; its Message-ID is derived from the event."""
+    return letter_message(
+        lead, compose(lead, event, template), f"lead-{lead['id']}-event-{event['id']}"
+    )
+
+
+def confirmation_message(lead: dict, photo_count: int, status_url: str) -> EmailMessage:
+    """The confirmation after a submission, carrying the status link it was issued for."""
+    letter = confirmation_letter(lead, photo_count)
+    return letter_message(lead, letter, f"lead-{lead['id']}-confirmation", status_url)
+
+
+def letter_message(
+    lead: dict, letter: Letter, message_key: str, status_url: str | None = None
+) -> EmailMessage:
     config = current_app.config
-    letter = compose(lead, event, template)
     context = {
         "letter": letter,
         "lead": lead,
         "greeting": f"Hello {first_name(lead)},",
         "reference": lead["reference"],
-        "status_url": lifecycle.seller_status_url(lead),
+        "status_url": status_url,
         "contact": contact_line(),
         "site_name": config["SITE_NAME"],
         "site_phone": config["SITE_PHONE"],
@@ -234,7 +248,7 @@ def build_message(lead: dict, event: dict, template: str) -> EmailMessage:
     message["From"] = Address(config["SITE_NAME"], addr_spec=config["MAIL_FROM"])
     message["To"] = lead["email"]
     message["Reply-To"] = config["SITE_EMAIL"]
-    message["Message-ID"] = f"<lead-{lead['id']}-event-{event['id']}@{host}>"
+    message["Message-ID"] = f"<{message_key}@{host}>"
     message.set_content(render("emails/seller_letter.txt", context))
     message.add_alternative(render("emails/seller_letter.html", context), subtype="html")
     if letter.calendar:

@@ -15,6 +15,10 @@ __all__ = ["display_date"]
 FIRST_REPLY_PROMISE = timedelta(hours=24)  # the site promises a reply within 24 hours
 
 
+def watch_name(lead: dict) -> str:
+    return " ".join(part for part in (lead["watch_brand"], lead["watch_model"]) if part)
+
+
 def usd(amount) -> str:
     return f"${int(amount):,}"
 

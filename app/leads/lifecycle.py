@@ -96,10 +96,9 @@ class LeadNotFound(LookupError):
     pass
 
 
-def seller_status_url(lead: dict) -> str | None:
-    """Where the seller follows their lead. The status page is not built yet: None until it is,
-    and the seller e-mails leave the link out meanwhile."""
-    return None
+def seller_status_url(token: str) -> str:
+    """The seller's private status link for a token just issued (only its hash is stored)."""
+    return f"{current_app.config['SITE_URL'].rstrip('/')}/status/{token}"
 
 
 def allowed_moves(state: str) -> frozenset[str]:

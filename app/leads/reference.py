@@ -3,11 +3,13 @@
 Random (from `secrets`), not sequential, so a reference says nothing about how many leads there
 are; drawn from 31 characters with none that are easily confused when read or heard (no 0/O,
 1/I/L), which gives 31^6, about 887 million, references. Uniqueness is the database's job (a
-unique index); the writer draws again on a collision. Photo ids for staff URLs are drawn here too.
+unique index); the writer draws again on a collision. Photo ids for staff URLs and sellers'
+status tokens are drawn here too.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 import secrets
 
@@ -24,6 +26,17 @@ def new_reference() -> str:
 def new_photo_id() -> str:
     """A photo's handle in staff URLs: 128 random bits, so one cannot be guessed from another."""
     return secrets.token_urlsafe(16)
+
+
+def new_status_token() -> str:
+    """The secret in a seller's status link: 192 random bits (32 URL-safe characters)."""
+    return secrets.token_urlsafe(24)
+
+
+def token_hash(token: str) -> str:
+    """What the database keeps of a status token (SHA-256, hex). A lookup by this hash finds the
+    lead without the token ever being stored, and a 192-bit secret needs no slow hash."""
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def normalise(text: str) -> str:

@@ -96,6 +96,13 @@ PHOTO_IDS = (
 )
 
 
+SELLER_CONFIRMATION = (
+    "ALTER TABLE leads ADD COLUMN seller_confirmed_at TEXT",
+    # Leads saved before the confirmation e-mail existed are not sent one late.
+    "UPDATE leads SET seller_confirmed_at = created_at",
+)
+
+
 def run(statements: tuple[str, ...]) -> Callable[[sqlite3.Connection], None]:
     def step(db: sqlite3.Connection) -> None:
         for statement in statements:
@@ -136,6 +143,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     give_references,  # 3: references and submitted events for leads older than step 2
     run(PHOTO_IDS),  # 4: unguessable photo ids for the staff photo route
     give_photo_ids,  # 5: those ids for photos older than step 4
+    run(SELLER_CONFIRMATION),  # 6: the seller's confirmation e-mail as a piece of lead work
 )
 VERSION = len(MIGRATIONS)
 

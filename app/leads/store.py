@@ -20,7 +20,12 @@ from app.leads import schema
 from app.leads.reference import new_photo_id, new_reference
 
 BUSY_TIMEOUT_MS = 5000
-WORK_COLUMNS = ("photos_processed_at", "staff_notified_at", "conversions_sent_at")
+WORK_COLUMNS = (
+    "photos_processed_at",
+    "staff_notified_at",
+    "conversions_sent_at",
+    "seller_confirmed_at",
+)
 LEAD_FIELDS = (
     "full_name",
     "email",
@@ -114,6 +119,28 @@ def insert_with_reference(db: sqlite3.Connection, row: dict) -> sqlite3.Cursor:
 def get_lead(lead_id: int) -> dict | None:
     with connect() as db:
         row = db.execute("SELECT * FROM leads WHERE id = ?", (lead_id,)).fetchone()
+    return dict(row) if row else None
+
+
+def set_status_token_hash(lead_id: int, token_hash: str) -> None:
+    """Make `token_hash` the lead's one valid status link, replacing any earlier one."""
+    with connect() as db:
+        db.execute(
+            "UPDATE leads SET status_token_hash = ? WHERE id = ? AND erased_at IS NULL",
+            (token_hash, lead_id),
+        )
+
+
+def lead_by_token_hash(token_hash: str, active_since: str) -> dict | None:
+    """The lead whose status link hashes to `token_hash`, if it was active since `active_since`
+    (an ISO time) and is not erased; None otherwise, whatever the reason."""
+    with connect() as db:
+        row = db.execute(
+            "SELECT leads.*, (SELECT count(*) FROM lead_photos WHERE lead_id = leads.id) "
+            "AS photo_count FROM leads WHERE status_token_hash = ? AND erased_at IS NULL "
+            "AND last_activity_at >= ?",
+            (token_hash, active_since),
+        ).fetchone()
     return dict(row) if row else None
 
 

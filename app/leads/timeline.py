@@ -9,12 +9,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from app.leads import lifecycle
-from app.leads.display import appointment_start, clock, display_date, local_time, quote_amount, usd
+from app.leads.display import (
+    appointment_start,
+    clock,
+    display_date,
+    local_time,
+    quote_amount,
+    usd,
+)
 
 WORK_DONE = {
     "photos_processed": "Photos checked and cleaned",
     "staff_notified": "Lead e-mailed to staff",
     "conversions_sent": "Conversion events sent",
+    "seller_confirmed": "Confirmation e-mailed to the seller",
 }
 EMAILS = {
     "quote": "preliminary quote",
@@ -115,3 +123,79 @@ def entries(events: list[dict], staff_names: dict[str, str]) -> list[Entry]:
             )
         )
     return timeline
+
+
+# The seller's view of the same events (the status page): the road a sale takes, in plain words.
+
+SELLER_STEPS = (
+    ("new", "Received"),
+    ("contacted", "Under review"),
+    ("quoted", "Preliminary quote"),
+    ("appointment", "Appointment"),
+    ("offered", "Final offer"),
+    ("bought", "Completed"),
+)
+# Where each state stands on that road (a quote accepted is still the quote's step).
+STEP_OF_STATE = {"accepted": "quoted", "closed": None} | {state: state for state, _ in SELLER_STEPS}
+SELLER_CLOSE_REASONS = {
+    "seller_declined": "You declined our quote",
+    "not_a_fit": "We could not make an offer",
+    "no_response": "We did not hear back from you",
+    "withdrawn": "You withdrew your watch",
+}
+
+
+@dataclass
+class Step:
+    label: str
+    status: str  # done, current or upcoming
+    when: str = ""  # the date the lead first reached this step
+    details: list[tuple[str, str]] = field(default_factory=list)
+
+
+def reached_on(events: list[dict]) -> dict[str, str]:
+    """The first time the lead reached each state, as a display date."""
+    reached = {}
+    for event in events:
+        if event["kind"] == "submitted":
+            reached.setdefault("new", event["at"])
+        elif event["kind"] == "state_changed":
+            reached.setdefault(event["data"]["to"], event["at"])
+    return {state: display_date(at[:10]) for state, at in reached.items()}
+
+
+def latest_change(events: list[dict], state: str) -> dict | None:
+    """The data of the newest change into `state` (a revised quote replaces the first)."""
+    changes = [
+        e["data"] for e in events if e["kind"] == "state_changed" and e["data"]["to"] == state
+    ]
+    return changes[-1] if changes else None
+
+
+def seller_steps(state: str, events: list[dict]) -> list[Step]:
+    """The seller's timeline: each step done, current or still to come, with what the current
+    and finished steps carried (quote, appointment, offer, payment). A closed lead shows the
+    steps it reached, then why it closed."""
+    reached = reached_on(events)
+    current = STEP_OF_STATE.get(state)
+    steps, passed = [], False
+    for step_state, label in SELLER_STEPS:
+        if step_state == current:
+            status = "current"
+            passed = True
+        elif current is None:
+            if step_state not in reached:
+                continue
+            status = "done"
+        else:
+            status = "upcoming" if passed else "done"
+        data = latest_change(events, step_state)
+        details = state_details(data) if data and status != "upcoming" else []
+        steps.append(Step(label, status, reached.get(step_state, ""), details))
+    if state == "accepted":
+        steps[2].label = "Preliminary quote accepted"
+    if state == "closed":
+        data = latest_change(events, "closed") or {}
+        reason = SELLER_CLOSE_REASONS.get(data.get("reason"), "Your enquiry is closed")
+        steps.append(Step("Closed", "current", reached.get("closed", ""), [("Why", reason)]))
+    return steps

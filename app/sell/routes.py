@@ -9,6 +9,7 @@ from flask import (
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
 from flask_wtf.csrf import CSRFError
@@ -63,15 +64,18 @@ def form():
         dropped = bool(chosen_files(form.photos.data))
         return form_page(form, error=failure, photos_dropped=dropped, status=422)
     try:
-        submit_lead(Submission.from_request(form, request))
+        reference = submit_lead(Submission.from_request(form, request))
     except NotSaved:
         return answer_failure(message(NOT_SAVED), 503, keep_values=True)
-    return answer_success()
+    return answer_success(reference)
 
 
-def answer_success():
+def answer_success(reference: str | None = None):
+    """The island gets the reference in its JSON; the plain form's thank-you page reads it from
+    the session (not the URL, which analytics tags on that page would see)."""
     if wants_json():
-        return jsonify(success=True, error=None, errors={})
+        return jsonify(success=True, error=None, errors={}, reference=reference)
+    session["reference"] = reference
     return redirect(url_for("sell.thanks"), code=303)
 
 
@@ -83,7 +87,10 @@ def thanks():
         path="/sell/thanks",
         noindex=True,
     )
-    response = make_response(render_template("sell/thanks.html", meta=meta, message=SUCCESS))
+    page = render_template(
+        "sell/thanks.html", meta=meta, message=SUCCESS, reference=session.get("reference")
+    )
+    response = make_response(page)
     response.headers["Cache-Control"] = "no-store"
     return response
 

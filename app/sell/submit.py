@@ -16,8 +16,9 @@ class NotSaved(RuntimeError):
     """Nothing of the submission was kept (disk or database trouble); the seller must resend."""
 
 
-def submit_lead(submission: Submission) -> int:
-    """Save a valid submission (photos first, then the lead) and queue its work once.
+def submit_lead(submission: Submission) -> str:
+    """Save a valid submission (photos first, then the lead) and queue its work once; returns
+    the lead's reference (the first one's, for the same submit sent twice).
 
     All or nothing: if a photo cannot be written or the lead cannot be committed, the photos
     already written are removed and NotSaved tells the route to say so.
@@ -35,6 +36,6 @@ def submit_lead(submission: Submission) -> int:
     if not created:
         discard_uploads(photos, incoming)
         current_app.logger.info("Lead %s submitted again; kept the first.", lead_id)
-        return lead_id
-    enqueue_lead_work(lead_id)
-    return lead_id
+    else:
+        enqueue_lead_work(lead_id)
+    return store.get_lead(lead_id)["reference"]

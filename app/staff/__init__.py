@@ -7,7 +7,6 @@ Other packages build staff pages on `auth.staff_required` and `auth.current_staf
 from flask import Flask, Response, request
 
 from app.staff import inbox, sessions  # noqa: F401  (inbox adds the lead pages to bp)
-from app.staff.logs import hide_enrolment_tokens
 from app.staff.routes import bp
 
 __all__ = ["bp", "init_app"]
@@ -25,4 +24,3 @@ def private_headers(response: Response) -> Response:
 def init_app(app: Flask) -> None:
     sessions.init_app(app)
     app.after_request(private_headers)
-    hide_enrolment_tokens()

@@ -72,11 +72,11 @@ export function useSellForm({ props, photos, toast }) {
     return data;
   }
 
-  const succeed = () => {
+  const succeed = (reference) => {
     const params = { brand: values.watchBrand, model: values.watchModel, ...LEAD_VALUE };
     trackPixel("Lead", params, eventId.current);
     trackConversion("generate_lead", { ...LEAD_VALUE, brand: values.watchBrand });
-    toast(props.messages.success, "success");
+    toast(props.messages.success, "success", reference ? `Your reference: ${reference}` : "");
     setValues(emptyValues(values));
     setErrors({});
     photos.clear();
@@ -103,7 +103,7 @@ export function useSellForm({ props, photos, toast }) {
         onProgress: setProgress,
       });
       if (code >= 200 && code < 300 && body?.success) {
-        succeed();
+        succeed(body.reference);
         return {};
       }
       return fail(body?.error, body?.errors ?? {});

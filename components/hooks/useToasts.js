@@ -16,9 +16,9 @@ export function useToasts() {
   }, []);
 
   const show = useCallback(
-    (message, tone = "info") => {
+    (message, tone = "info", detail = "") => {
       const id = nextId.current++;
-      setToasts((current) => [...current, { id, message, tone }].slice(-MAX_TOASTS));
+      setToasts((current) => [...current, { id, message, tone, detail }].slice(-MAX_TOASTS));
       timers.current.set(
         id,
         setTimeout(() => dismiss(id), TOAST_DURATION_MS),

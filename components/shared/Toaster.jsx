@@ -22,7 +22,10 @@ export function Toaster({ toasts, onDismiss }) {
           data-toast={toast.tone}
           className={`pointer-events-auto flex w-full items-start gap-3 rounded-xl border px-4 py-3 text-sm shadow-lg transition duration-200 starting:translate-y-2 starting:opacity-0 ${tones[toast.tone]}`}
         >
-          <p className="flex-1 leading-relaxed">{toast.message}</p>
+          <div className="flex-1 leading-relaxed">
+            <p>{toast.message}</p>
+            {toast.detail ? <p className="mt-1 font-semibold">{toast.detail}</p> : null}
+          </div>
           <button
             type="button"
             onClick={() => onDismiss(toast.id)}

@@ -84,6 +84,7 @@ def test_js_submit_with_ten_photos_uploads_with_progress_and_clears_form(
     throttle_upload(page)  # a phone's uplink: progress is seen climbing, as a seller sees it
     page.click("button[type=submit]")
     expect(page.get_by_text(SUCCESS)).to_be_visible(timeout=30_000)
+    toast = page.locator("[data-toast=success]").inner_text()
     seen = page.evaluate("window.seen")
     assert any(state.startswith("Processing...") for state in seen)
     shown = {state.rsplit(" ", 1)[1] for state in seen if state.startswith("Processing...")}
@@ -97,6 +98,7 @@ def test_js_submit_with_ten_photos_uploads_with_progress_and_clears_form(
     lead = leads(live_server)[0]
     assert len(leads(live_server)) == before + 1
     assert lead["full_name"] == "Zoë O’Brien" and lead["photo_count"] == 10
+    assert f"Your reference: {lead['reference']}" in toast
     assert lead["utm_source"] == "google" and lead["utm_medium"] == "cpc"
     names = [event["name"] for event in events(page)]
     assert names.count("ViewContent") == 1 and names.count("InitiateCheckout") == 1
@@ -238,6 +240,7 @@ def test_without_javascript_errors_show_inline_then_success_redirects(
     page.wait_for_url("**/sell/thanks")
     expect(page.get_by_role("status")).to_have_text(SUCCESS)
     lead = leads(live_server)[0]
+    expect(page.locator("[data-reference]")).to_have_text(lead["reference"])
     assert lead["watch_brand"] == "Omega" and lead["photo_count"] == 2
     assert lead["utm_source"] == "print"
 

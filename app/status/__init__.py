@@ -1,0 +1,31 @@
+"""The seller's private status page, /status/<token>: their reference, their watch and where
+the sale stands, reached from the link in the confirmation e-mail.
+
+The token (192 random bits) is the only key: it is stored as a SHA-256 hash, looked up by that
+hash, kept out of request logs (app/logs.py) and never sent on as a referrer. An unknown,
+altered or expired token (180 days after the lead's last activity) and an erased lead all get
+the site's one 404 page. Nothing here is page-cached, stored by browsers or indexed.
+"""
+
+from flask import Flask, Response, request
+
+from app.status.routes import bp
+
+__all__ = ["bp", "init_app"]
+
+PRIVATE_HEADERS = {
+    "Cache-Control": "no-store",
+    "X-Robots-Tag": "noindex, nofollow",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+def private_headers(response: Response) -> Response:
+    """Every answer under /status (pages, .ics files, 404s) is private to the link's holder."""
+    if request.path == "/status" or request.path.startswith("/status/"):
+        response.headers.update(PRIVATE_HEADERS)
+    return response
+
+
+def init_app(app: Flask) -> None:
+    app.after_request(private_headers)

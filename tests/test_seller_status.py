@@ -1,0 +1,241 @@
+"""The seller's side after Submit: reference, confirmation e-mail (real SMTP on loopback) and
+the private status page, with its attack tests."""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from icalendar import Calendar
+from werkzeug.serving import make_server
+
+from app.leads import lifecycle, store
+from app.leads.reference import PATTERN, new_status_token, token_hash
+from tests.helpers import JSON, lead_work_done, photo, post, save_sample_lead
+from worker.jobs import confirm_to_seller
+
+SITE = "https://watches.example"
+QUOTE = {"amount_low": 8000, "amount_high": 9500, "valid_until": "2026-12-01"}
+APPOINTMENT = {"date": "2026-12-03", "time": "14:30", "mode": "office", "place": "5 Main St"}
+
+
+def confirmation(smtp_server, address: str):
+    """The one confirmation e-mail sent to `address` (staff get their own e-mail too)."""
+    smtp_server.wait_for(1)
+    [message] = [m for m in smtp_server.messages if m["To"] == address]
+    return message
+
+
+def bodies(message) -> tuple[str, str]:
+    return (
+        message.get_body(("plain",)).get_content(),
+        message.get_body(("html",)).get_content(),
+    )
+
+
+def status_path(text: str) -> str:
+    return re.search(re.escape(SITE) + r"(/status/[A-Za-z0-9_-]+)", text).group(1)
+
+
+def give_token(app, lead_id: int) -> str:
+    """Issue a status link for a stored lead, as the confirmation job does."""
+    token = new_status_token()
+    with app.app_context():
+        store.set_status_token_hash(lead_id, token_hash(token))
+    return token
+
+
+def act(app, lead_id: int, to_state: str, data: dict, from_state: str) -> int:
+    with app.app_context():
+        return lifecycle.transition(lead_id, to_state, "staff:1", data, from_state)
+
+
+def test_confirmation_email_carries_reference_summary_and_a_link_that_opens_the_page(
+    mail_app, smtp_server
+):
+    client = mail_app.test_client()
+    answer = post(client, {"email": "seller@example.com"}, photos=[photo(), photo("b.jpg")])
+    assert answer.status_code == 303
+    lead_work_done(mail_app)
+    message = confirmation(smtp_server, "seller@example.com")
+    with mail_app.app_context():
+        lead = store.get_lead(1)
+    assert message["From"] == "US Watch Buyers <offers@watches.example>"
+    assert message["Reply-To"] == "offers@example.com"
+    assert message["Message-ID"] == "<lead-1-confirmation@watches.example>"
+    assert lead["reference"] in str(message["Subject"])
+    text, html = bodies(message)
+    for body in (text, html):
+        assert lead["reference"] in body and "within 24 hours" in body
+        assert "(212) 555-0147" in body
+        assert "Photos" in body and "Papers" in body
+    assert re.search(r"Photos:\s+2\r?\n", text)
+    assert "<img" not in html and "<script" not in html  # no remote images, no pixels
+    path = status_path(text)
+    assert status_path(html.replace("&amp;", "&")) == path
+    page = client.get(path)
+    assert page.status_code == 200
+    assert lead["reference"] in page.get_data(as_text=True)
+    token = path.rsplit("/", 1)[1]
+    assert len(token) >= 32  # 192 bits
+    assert lead["status_token_hash"] == token_hash(token)
+    stored = b"".join(
+        p.read_bytes() for p in Path(mail_app.config["LEADS_DB"]).parent.glob("leads.db*")
+    )
+    assert token.encode() not in stored  # only the hash is kept, in the database and its WAL
+
+
+def test_confirmation_is_sent_once_however_often_the_job_runs(mail_app, smtp_server):
+    lead_id = save_sample_lead(mail_app, email="once@example.com")
+    with mail_app.app_context():
+        assert confirm_to_seller(lead_id) == "done"
+        assert confirm_to_seller(lead_id) == "already done"
+    confirmation(smtp_server, "once@example.com")
+    assert len(smtp_server.messages) == 1
+
+
+def test_confirmation_waits_while_smtp_is_not_configured(app):
+    lead_id = save_sample_lead(app)
+    with app.app_context():
+        assert confirm_to_seller(lead_id) == "not configured"
+        lead = store.get_lead(lead_id)
+    assert "seller_confirmed_at" in store.pending_work(lead)
+    assert lead["status_token_hash"] is None  # no link issued that nobody received
+
+
+def test_island_answer_and_thank_you_page_show_the_reference(client):
+    answer = post(client, headers=JSON)
+    reference = answer.get_json()["reference"]
+    assert PATTERN.fullmatch(reference)
+    plain = post(client, {"email": "other@example.com"})
+    page = client.get(plain.headers["Location"]).get_data(as_text=True)
+    shown = re.search(r"data-reference>([^<]+)<", page).group(1)
+    assert PATTERN.fullmatch(shown) and shown != reference
+    assert "Form submitted successfully! We&#39;ll review your watch details" in page
+
+
+def test_status_page_shows_the_watch_and_its_timeline_in_plain_words(app, client):
+    lead_id = save_sample_lead(app)
+    token = give_token(app, lead_id)
+    act(app, lead_id, "quoted", QUOTE, "new")
+    page = client.get(f"/status/{token}").get_data(as_text=True)
+    assert "Rolex Submariner" in page
+    steps = re.findall(r'data-step="(\w+)"', page)
+    assert steps == ["done", "done", "current", "upcoming", "upcoming", "upcoming"]
+    for words in ("Received", "Under review", "Preliminary quote", "$8,000 to $9,500"):
+        assert words in page
+    assert "appointment.ics" not in page
+
+
+def test_appointment_can_be_downloaded_for_the_calendar(app, client):
+    lead_id = save_sample_lead(app)
+    token = give_token(app, lead_id)
+    act(app, lead_id, "quoted", QUOTE, "new")
+    act(app, lead_id, "accepted", {"via": "phone"}, "quoted")
+    booked = act(app, lead_id, "appointment", APPOINTMENT, "accepted")
+    page = client.get(f"/status/{token}").get_data(as_text=True)
+    assert f'href="/status/{token}/appointment.ics"' in page and "5 Main St" in page
+    download = client.get(f"/status/{token}/appointment.ics")
+    assert download.mimetype == "text/calendar"
+    assert download.headers["Cache-Control"] == "no-store"
+    calendar = Calendar.from_ical(download.data)
+    [event] = calendar.walk("VEVENT")
+    assert str(calendar["METHOD"]) == "PUBLISH"
+    assert event["SEQUENCE"] == booked and event["LOCATION"] == "5 Main St"
+
+
+def test_closed_lead_says_why_in_the_sellers_words(app, client):
+    lead_id = save_sample_lead(app)
+    token = give_token(app, lead_id)
+    act(app, lead_id, "closed", {"reason": "withdrawn"}, "new")
+    page = client.get(f"/status/{token}").get_data(as_text=True)
+    assert "You withdrew your watch" in page
+    assert re.findall(r'data-step="(\w+)"', page) == ["done", "current"]
+
+
+def test_status_page_is_private_noindex_and_sends_no_referrer(app, client):
+    token = give_token(app, save_sample_lead(app))
+    answer = client.get(f"/status/{token}")
+    assert answer.headers["Cache-Control"] == "no-store"
+    assert answer.headers.getlist("Referrer-Policy") == ["no-referrer"]
+    assert answer.headers["X-Robots-Tag"] == "noindex, nofollow"
+    assert "ETag" not in answer.headers
+    html = answer.get_data(as_text=True)
+    assert '<meta name="robots" content="noindex">' in html
+    assert token not in html.split("<main", 1)[0]  # not in the canonical or social tags
+    assert client.get("/").headers.getlist("Referrer-Policy") == ["strict-origin-when-cross-origin"]
+
+
+def altered(token: str) -> str:
+    swap = "A" if token[5] != "A" else "B"
+    return token[:5] + swap + token[6:]
+
+
+def test_unknown_altered_expired_and_erased_tokens_get_the_same_404(app, client):
+    lead_id = save_sample_lead(app)
+    token = give_token(app, lead_id)
+    expired_id = save_sample_lead(app)
+    expired = give_token(app, expired_id)
+    erased_id = save_sample_lead(app)
+    erased = give_token(app, erased_id)
+    with app.app_context():
+        with store.connect() as db:
+            db.execute(
+                "UPDATE leads SET last_activity_at = datetime('now', '-181 days') WHERE id = ?",
+                (expired_id,),
+            )
+        lifecycle.transition(erased_id, "closed", "staff:1", {"reason": "no_response"}, "new")
+        lifecycle.erase(erased_id, "staff:1")
+    assert client.get(f"/status/{token}").status_code == 200
+    refused = [
+        client.get(f"/status/{path}")
+        for path in (
+            new_status_token(),
+            altered(token),
+            expired,
+            erased,
+            token[:-1],
+            token + "x",
+            "%00" + token[1:],
+            f"{new_status_token()}/appointment.ics",
+        )
+    ]
+    first = refused[0].get_data()
+    for answer in refused:
+        assert answer.status_code == 404
+        assert answer.get_data() == first
+        assert answer.headers["Cache-Control"] == "no-store"
+        assert answer.headers.getlist("Referrer-Policy") == ["no-referrer"]
+    assert b"Page not found" in first
+    assert b"USWB-" not in first and b"Jane" not in first and b"Where your sale stands" not in first
+
+
+def test_status_page_stays_out_of_the_page_cache_and_the_sitemap(app, client):
+    token = give_token(app, save_sample_lead(app))
+    client.get(f"/status/{token}")
+    again = client.get(f"/status/{token}", headers={"If-None-Match": "*"})
+    assert again.status_code == 200 and "ETag" not in again.headers
+    assert "/status" not in client.get("/sitemap.xml").get_data(as_text=True)
+
+
+def test_request_log_hides_the_status_token(app, caplog):
+    token = give_token(app, save_sample_lead(app))
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    caplog.set_level(logging.DEBUG)
+    base = f"http://127.0.0.1:{server.server_port}"
+    try:
+        with urllib.request.urlopen(f"{base}/status/{token}") as answer:
+            assert answer.status == 200
+        with pytest.raises(urllib.error.HTTPError):
+            urllib.request.urlopen(f"{base}/status/{altered(token)}")
+    finally:
+        server.shutdown()
+    assert "/status/[token hidden]" in caplog.text
+    assert token not in caplog.text and altered(token) not in caplog.text
