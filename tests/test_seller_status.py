@@ -239,3 +239,93 @@ def test_request_log_hides_the_status_token(app, caplog):
         server.shutdown()
     assert "/status/[token hidden]" in caplog.text
     assert token not in caplog.text and altered(token) not in caplog.text
+
+
+def form_token(client, token: str) -> str:
+    page = client.get(f"/status/{token}").get_data(as_text=True)
+    return re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+
+
+def quoted_lead(app, quote: dict = QUOTE) -> tuple[int, str]:
+    lead_id = save_sample_lead(app)
+    token = give_token(app, lead_id)
+    act(app, lead_id, "quoted", quote, "new")
+    return lead_id, token
+
+
+def state_of(app, lead_id: int) -> str:
+    with app.app_context():
+        return store.get_lead(lead_id)["state"]
+
+
+def test_seller_accepts_the_quote_with_a_plain_form(app, client):
+    lead_id, token = quoted_lead(app)
+    answer = client.post(
+        f"/status/{token}/quote", data={"answer": "accept", "csrf_token": form_token(client, token)}
+    )
+    assert answer.status_code == 303 and answer.headers["Location"] == f"/status/{token}"
+    page = client.get(f"/status/{token}").get_data(as_text=True)
+    assert "you have accepted our preliminary quote" in page
+    assert "Preliminary quote accepted" in page and 'value="accept"' not in page
+    with app.app_context():
+        [change] = [e for e in store.lead_events(lead_id) if e["data"].get("to") == "accepted"]
+    assert change["actor"] == "seller" and change["data"]["via"] == "status_page"
+
+
+def test_an_expired_quote_cannot_be_accepted(app, client):
+    lead_id, token = quoted_lead(app, QUOTE | {"valid_until": "2020-01-31"})
+    client.post(
+        f"/status/{token}/quote", data={"answer": "accept", "csrf_token": form_token(client, token)}
+    )
+    assert "This preliminary quote has expired" in client.get(f"/status/{token}").get_data(
+        as_text=True
+    )
+    assert state_of(app, lead_id) == "quoted"
+
+
+def test_seller_declines_the_quote(app, client):
+    lead_id, token = quoted_lead(app)
+    client.post(
+        f"/status/{token}/quote",
+        data={"answer": "decline", "csrf_token": form_token(client, token)},
+    )
+    assert state_of(app, lead_id) == "closed"
+    assert "You declined our quote" in client.get(f"/status/{token}").get_data(as_text=True)
+
+
+def test_withdrawal_needs_the_box_ticked_and_can_ask_for_deletion(app, client):
+    lead_id = save_sample_lead(app)
+    token = give_token(app, lead_id)
+    csrf = form_token(client, token)
+    client.post(f"/status/{token}/withdraw", data={"csrf_token": csrf})
+    assert state_of(app, lead_id) == "new"
+    client.post(
+        f"/status/{token}/withdraw", data={"csrf_token": csrf, "confirm": "yes", "erase": "yes"}
+    )
+    assert state_of(app, lead_id) == "closed"
+    page = client.get(f"/status/{token}").get_data(as_text=True)
+    assert "We will delete your details and photos" in page
+    assert "/withdraw" not in page  # nothing left to withdraw
+    with app.app_context():
+        [closed] = [e for e in store.lead_events(lead_id) if e["data"].get("to") == "closed"]
+    assert closed["data"] == {
+        "from": "new",
+        "to": "closed",
+        "reason": "withdrawn",
+        "erasure_requested": True,
+    }
+
+
+def test_seller_actions_are_refused_without_csrf_or_with_a_wrong_token(app, client):
+    lead_id, token = quoted_lead(app)
+    csrf = form_token(client, token)
+    forged = client.post(f"/status/{token}/quote", data={"answer": "accept"})
+    assert forged.status_code == 303
+    assert "Nothing was changed" in client.get(f"/status/{token}").get_data(as_text=True)
+    wrong = client.post(
+        f"/status/{altered(token)}/quote", data={"answer": "accept", "csrf_token": csrf}
+    )
+    assert wrong.status_code == 404 and b"USWB-" not in wrong.data
+    stale = client.post(f"/status/{token}/quote", data={"answer": "bogus", "csrf_token": csrf})
+    assert stale.status_code == 303
+    assert state_of(app, lead_id) == "quoted"

@@ -54,7 +54,8 @@ def actor_name(actor: str, staff_names: dict[str, str]) -> str:
 def state_title(data: dict) -> str:
     before, after = data["from"], data["to"]
     if after == "accepted":
-        return "Seller accepted the quote" + (" (by phone)" if data.get("via") == "phone" else "")
+        via = {"phone": " (by phone)", "status_page": " (on the status page)"}
+        return "Seller accepted the quote" + via.get(data.get("via"), "")
     if after == "closed":
         return f"Closed: {lifecycle.CLOSE_REASONS.get(data.get('reason'), 'no reason')}"
     if before == "closed":
@@ -84,6 +85,8 @@ def state_details(data: dict) -> list[tuple[str, str]]:
         return [("Amount", usd(data["amount"]))]
     if after == "bought":
         return [("Paid", usd(data["amount"])), ("Payment date", display_date(data["paid_on"]))]
+    if data.get("erasure_requested"):
+        return [("Seller asks", "Delete my personal data and photos")]
     return []
 
 

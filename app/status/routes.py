@@ -1,15 +1,26 @@
-"""/status/<token> and its appointment download."""
+"""/status/<token>, its appointment download and the seller's own actions (accept or decline a
+preliminary quote, withdraw), each a plain POST form answered by a redirect (no JavaScript)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
-from flask import Blueprint, Response, abort, current_app, render_template
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+)
+from flask_wtf.csrf import CSRFError
 
 from app import seo
 from app.errors import not_found_response
 from app.layout import site_info
-from app.leads import store, timeline
+from app.leads import lifecycle, store, timeline
 from app.leads.display import appointment_start, watch_name
 from app.leads.invitation import invitation
 from app.leads.reference import token_hash
@@ -23,8 +34,8 @@ NEXT_STEPS = {
     "new": "A specialist is reviewing your details and photos. We reply within 24 hours of "
     "your submission, by e-mail or phone.",
     "contacted": "We are looking at your watch and may call or e-mail you with a question.",
-    "quoted": "To accept the preliminary quote, decline it or ask a question, reply to our "
-    "e-mail or call us before it expires.",
+    "quoted": "Accept the preliminary quote below to book your authentication, or decline it. "
+    "Questions first? Reply to our e-mail or call us before the quote expires.",
     "accepted": "Thank you for accepting. We will contact you to book your authentication "
     "appointment.",
     "appointment": "Your authentication appointment is booked. Add it to your calendar below; "
@@ -63,6 +74,13 @@ def unknown_link(_error):
     return not_found_response(path="/status")
 
 
+@bp.errorhandler(CSRFError)
+def form_expired(_error):
+    """A form from a page opened long ago (or another site's): nothing done, say so."""
+    flash("Nothing was changed: this page was out of date. Please try again.")
+    return back_to(request.view_args["token"])
+
+
 @bp.get("/status/<token>")
 def page(token: str):
     lead = lead_for(token)
@@ -76,8 +94,86 @@ def page(token: str):
         steps=timeline.seller_steps(lead["state"], events),
         next_step=NEXT_STEPS[lead["state"]],
         has_appointment=lead["state"] == "appointment" and appointment is not None,
+        can_answer_quote=lead["state"] == "quoted",
+        can_withdraw=lead["state"] in WITHDRAWABLE,
         token=token,
     )
+
+
+# The seller's actions: the state they act from, the move, and what the page then says.
+WITHDRAWABLE = frozenset(lifecycle.STATES) - {"bought", "closed"}
+ANSWERS = {
+    "accept": (
+        "accepted",
+        {"via": "status_page"},
+        "Thank you: you have accepted our preliminary quote. We will contact you to book your "
+        "appointment.",
+    ),
+    "decline": (
+        "closed",
+        {"reason": "seller_declined"},
+        "You have declined our preliminary quote, and we have closed your enquiry.",
+    ),
+}
+EXPIRED_QUOTE = (
+    "This preliminary quote has expired, so it can no longer be accepted here. Please call us "
+    "and we will look at your watch again."
+)
+NOT_NOW = "Your sale has moved on since this page was opened. Here is where it stands now."
+
+
+def back_to(token: str) -> Response:
+    return redirect(f"/status/{token}", code=303)
+
+
+def quote_expired(events: list[dict]) -> bool:
+    quote = timeline.latest_change(events, "quoted")
+    return quote is None or date.fromisoformat(quote["valid_until"]) < date.today()
+
+
+@bp.post("/status/<token>/quote")
+def answer_quote(token: str):
+    """Accept or decline the current preliminary quote (a quote past its date cannot be
+    accepted)."""
+    lead = lead_for(token)
+    answer = ANSWERS.get(request.form.get("answer", ""))
+    if answer is None or lead["state"] != "quoted":
+        flash(NOT_NOW)
+        return back_to(token)
+    to_state, data, done = answer
+    if to_state == "accepted" and quote_expired(store.lead_events(lead["id"])):
+        flash(EXPIRED_QUOTE)
+        return back_to(token)
+    return act(token, lead, to_state, data, done)
+
+
+@bp.post("/status/<token>/withdraw")
+def withdraw(token: str):
+    """Close the enquiry at the seller's word, optionally asking us to delete their details
+    (staff erase a closed lead; the request shows on its timeline)."""
+    lead = lead_for(token)
+    if request.form.get("confirm") != "yes" or lead["state"] not in WITHDRAWABLE:
+        flash(NOT_NOW if lead["state"] not in WITHDRAWABLE else "Tick the box to withdraw.")
+        return back_to(token)
+    data = {"reason": "withdrawn"}
+    if request.form.get("erase") == "yes":
+        data["erasure_requested"] = True
+    done = "You have withdrawn your watch, and we have closed your enquiry." + (
+        " We will delete your details and photos and confirm by e-mail."
+        if data.get("erasure_requested")
+        else ""
+    )
+    return act(token, lead, "closed", data, done)
+
+
+def act(token: str, lead: dict, to_state: str, data: dict, done: str) -> Response:
+    try:
+        lifecycle.transition(lead["id"], to_state, "seller", data, lead["state"])
+    except lifecycle.TransitionError:
+        flash(NOT_NOW)
+    else:
+        flash(done)
+    return back_to(token)
 
 
 @bp.get("/status/<token>/appointment.ics")
