@@ -60,6 +60,7 @@ class Config:
     MAX_CONTENT_LENGTH = PHOTO_MAX_COUNT * PHOTO_MAX_BYTES + 1024 * 1024
     PHOTO_STORAGE_DIR = ""  # default: storage/ beside LEADS_DB
     SELL_RATELIMIT = "5 per minute;30 per hour"
+    STATUS_LINK_RATELIMIT = "3 per minute;10 per hour"  # the lost-link form, per address
     REDIS_SOCKET_TIMEOUT = 2.0
     JOB_RETRY_INTERVALS = (10, 60, 300)
     STAFF_EMAIL = ""
@@ -147,6 +148,7 @@ ENV_SETTINGS = (
     "ISLANDS_SERVER_BUNDLE",
     "PHOTO_STORAGE_DIR",
     "SELL_RATELIMIT",
+    "STATUS_LINK_RATELIMIT",
     "JOB_RETRY_INTERVALS",
     "STAFF_EMAIL",
     "MAIL_FROM",

@@ -38,6 +38,7 @@ LEAD_JOBS = (PROCESS_PHOTOS, NOTIFY_STAFF, CONFIRM_TO_SELLER, SEND_CONVERSIONS)
 STALE_AFTER = timedelta(minutes=2)  # in-process work of a live process is done well before
 EXIT_GRACE_SECONDS = 20  # within gunicorn's graceful_timeout
 SEND_SELLER_EMAIL = "worker.jobs.send_seller_email"
+SEND_STATUS_LINKS = "worker.jobs.send_status_links"
 
 
 def init_app(app: Flask) -> None:
@@ -123,6 +124,11 @@ class InProcessRunner:
         self.ensure_started()
         self.queue.put(("lead", lead_id))
 
+    def submit_job(self, name: str, *args) -> None:
+        """Run one job by its dotted name after the answer has gone."""
+        self.ensure_started()
+        self.queue.put(("job", (name, args)))
+
     def ensure_started(self) -> None:
         if self.owner_pid == os.getpid():
             return
@@ -148,6 +154,9 @@ class InProcessRunner:
                 with self.app.app_context():
                     if kind == "sweep":
                         self.sweep(value)
+                    elif kind == "job":
+                        name, args = value
+                        import_attribute(name)(*args)
                     else:
                         run_lead_work(value)
             except Exception:
@@ -199,3 +208,15 @@ def enqueue_seller_email(lead_id: int, event_id: int) -> bool:
         )
         return False
     return True
+
+
+def enqueue_status_links(email: str) -> None:
+    """E-mail the status links of this address's open leads, always in the background: the
+    lost-link form answers at once and alike whether the address has leads or not."""
+    if not uses_queue():
+        current_app.extensions["lead_work"].submit_job(SEND_STATUS_LINKS, email)
+        return
+    try:
+        rq.queue.enqueue(SEND_STATUS_LINKS, email, retry=retry_policy(), job_timeout=JOB_TIMEOUT)
+    except RedisError as error:
+        current_app.logger.warning("Status links not queued (%s).", error)

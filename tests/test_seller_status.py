@@ -329,3 +329,51 @@ def test_seller_actions_are_refused_without_csrf_or_with_a_wrong_token(app, clie
     stale = client.post(f"/status/{token}/quote", data={"answer": "bogus", "csrf_token": csrf})
     assert stale.status_code == 303
     assert state_of(app, lead_id) == "quoted"
+
+
+def ask_for_link(client, email: str):
+    page = client.get("/status").get_data(as_text=True)
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    return client.post("/status", data={"email": email, "csrf_token": csrf})
+
+
+def notice(client) -> str:
+    page = client.get("/status").get_data(as_text=True)
+    return re.search(r"data-notice>([^<]+)<", page).group(1)
+
+
+def test_lost_link_form_answers_alike_and_mails_a_fresh_link(mail_app, smtp_server):
+    client = mail_app.test_client()
+    lead_id = save_sample_lead(mail_app, email="Owner@Example.com")
+    closed_id = save_sample_lead(mail_app, email="owner@example.com")
+    act(mail_app, closed_id, "closed", {"reason": "not_a_fit"}, "new")
+    smtp_server.wait_for(1)  # the closed lead's e-mail
+    smtp_server.messages.clear()
+    old = give_token(mail_app, lead_id)
+    unknown = ask_for_link(client, "nobody@example.com")
+    said_to_unknown = notice(client)
+    known = ask_for_link(client, "owner@example.com")
+    said_to_owner = notice(client)
+    assert unknown.status_code == known.status_code == 303
+    assert said_to_unknown == said_to_owner
+    lead_work_done(mail_app)
+    [message] = smtp_server.wait_for(1)  # one open lead: one link; none for the stranger
+    assert message["To"] == "Owner@Example.com"
+    text = bodies(message)[0]
+    assert "the link we sent before no longer works" in text
+    assert client.get(status_path(text)).status_code == 200
+    assert client.get(f"/status/{old}").status_code == 404
+
+
+def test_lost_link_form_refuses_a_malformed_address(client):
+    answer = ask_for_link(client, "not an address")
+    assert answer.status_code == 422
+    assert "Please enter the e-mail address you used" in answer.get_data(as_text=True)
+
+
+def test_lost_link_form_is_rate_limited(make_app):
+    client = make_app(RATELIMIT_ENABLED=True, STATUS_LINK_RATELIMIT="2 per minute").test_client()
+    assert [ask_for_link(client, "a@example.com").status_code for _ in range(3)] == [303, 303, 429]
+    refused = ask_for_link(client, "a@example.com")
+    assert "Too many requests" in refused.get_data(as_text=True)
+    assert refused.headers["Cache-Control"] == "no-store"

@@ -63,13 +63,31 @@ def confirm_to_seller(lead_id: int) -> str:
     if not mail.smtp_configured():
         current_app.logger.warning("Lead %s: SMTP_HOST not set, no confirmation.", lead_id)
         return "not configured"
-    token = new_status_token()
-    store.set_status_token_hash(lead_id, token_hash(token))
+    url = issue_status_link(lead_id)
     photo_count = len(store.lead_photos(lead_id))
-    url = lifecycle.seller_status_url(token)
     mail.deliver(seller_mail.confirmation_message(lead, photo_count, url))
     store.mark_done(lead_id, "seller_confirmed_at")
     return "done"
+
+
+def issue_status_link(lead_id: int) -> str:
+    """A fresh status link for the lead; only its hash is stored, replacing the previous one."""
+    token = new_status_token()
+    store.set_status_token_hash(lead_id, token_hash(token))
+    return lifecycle.seller_status_url(token)
+
+
+def send_status_links(email: str) -> str:
+    """The lost-link form's e-mails: a fresh link for each open lead of the address (the old
+    link stops working). Nothing is sent to an address without open leads; the form said the
+    same either way."""
+    leads = store.open_leads_of(email)
+    if not mail.smtp_configured():
+        current_app.logger.warning("SMTP_HOST not set, status links not sent.")
+        return "not configured"
+    for lead in leads:
+        mail.deliver(seller_mail.new_link_message(lead, issue_status_link(lead["id"])))
+    return f"sent {len(leads)}"
 
 
 def send_seller_email(lead_id: int, event_id: int) -> str:

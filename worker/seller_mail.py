@@ -14,6 +14,7 @@ between sending and recording) mail clients see one message.
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 from email.headerregistry import Address
 from email.message import EmailMessage
@@ -225,6 +226,22 @@ def confirmation_message(lead: dict, photo_count: int, status_url: str) -> Email
     """The confirmation after a submission, carrying the status link it was issued for."""
     letter = confirmation_letter(lead, photo_count)
     return letter_message(lead, letter, f"lead-{lead['id']}-confirmation", status_url)
+
+
+def new_link_message(lead: dict, status_url: str) -> EmailMessage:
+    """A new status link, asked for on the lost-link form."""
+    letter = Letter(
+        subject=f"Your link to follow the sale of your {watch_name(lead)}",
+        heading="Your new status link",
+        paragraphs=[
+            f"You asked for the link to follow the sale of your {watch_name(lead)}. Here is a "
+            "new one; the link we sent before no longer works.",
+            "If you did not ask for it, you can ignore this e-mail: only you receive the link.",
+        ],
+        facts=[],
+    )
+    key = f"lead-{lead['id']}-link-{secrets.token_hex(8)}"  # each link is a new message
+    return letter_message(lead, letter, key, status_url)
 
 
 def letter_message(

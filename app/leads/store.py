@@ -144,6 +144,17 @@ def lead_by_token_hash(token_hash: str, active_since: str) -> dict | None:
     return dict(row) if row else None
 
 
+def open_leads_of(email: str) -> list[dict]:
+    """Leads of this e-mail address (any case) still under way: not bought, closed or erased."""
+    with connect() as db:
+        rows = db.execute(
+            "SELECT * FROM leads WHERE lower(email) = lower(?) AND erased_at IS NULL "
+            "AND state NOT IN ('bought', 'closed') ORDER BY id",
+            (email.strip(),),
+        ).fetchall()
+    return [dict(row) for row in rows]
+
+
 def list_leads() -> list[dict]:
     """Every lead, newest first, with its photo count."""
     with connect() as db:

@@ -9,6 +9,7 @@ the site's one 404 page. Nothing here is page-cached, stored by browsers or inde
 
 from flask import Flask, Response, request
 
+from app.status import routes
 from app.status.routes import bp
 
 __all__ = ["bp", "init_app"]
@@ -28,4 +29,11 @@ def private_headers(response: Response) -> Response:
 
 
 def init_app(app: Flask) -> None:
+    """The headers, and the lost-link form's limit per client address (on the sell form's
+    limiter, app/sell/ratelimit.py, which has the storage and the Redis fallback)."""
     app.after_request(private_headers)
+    limit = app.extensions["sell_limiter"].limit(
+        app.config["STATUS_LINK_RATELIMIT"], methods=["POST"]
+    )
+    # A decorated limit is checked by its wrapper, so the wrapper becomes this app's view.
+    app.view_functions["status.lost_link"] = limit(routes.lost_link)

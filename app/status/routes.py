@@ -1,8 +1,10 @@
 """/status/<token>, its appointment download and the seller's own actions (accept or decline a
-preliminary quote, withdraw), each a plain POST form answered by a redirect (no JavaScript)."""
+preliminary quote, withdraw), and /status, the lost-link form: each a plain POST form answered
+by a redirect (no JavaScript)."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, date, datetime, timedelta
 
 from flask import (
@@ -16,16 +18,25 @@ from flask import (
     request,
 )
 from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import TooManyRequests
 
-from app import seo
+from app import queue, seo
 from app.errors import not_found_response
 from app.layout import site_info
 from app.leads import lifecycle, store, timeline
 from app.leads.display import appointment_start, watch_name
 from app.leads.invitation import invitation
 from app.leads.reference import token_hash
+from app.sell.forms import EMAIL_PATTERN
 
 bp = Blueprint("status", __name__)
+
+LINK_SENT = (
+    "If we have an enquiry in progress for that address, we have e-mailed it a new link. It "
+    "should arrive within a few minutes; check your spam folder too."
+)
+NOT_AN_EMAIL = "Please enter the e-mail address you used on the sell form."
+TOO_MANY = "Too many requests from your connection. Please wait a while, or call us on {phone}."
 
 TOKEN_LIFETIME = timedelta(days=180)  # after the lead's last activity
 TOKEN_LENGTH = 32  # secrets.token_urlsafe(24)
@@ -78,7 +89,36 @@ def unknown_link(_error):
 def form_expired(_error):
     """A form from a page opened long ago (or another site's): nothing done, say so."""
     flash("Nothing was changed: this page was out of date. Please try again.")
-    return back_to(request.view_args["token"])
+    return back_to(request.view_args.get("token"))
+
+
+@bp.errorhandler(TooManyRequests)
+def too_many(_error):
+    return lost_link_page(TOO_MANY.format(phone=site_info()["phone"]), 429)
+
+
+def lost_link_page(error: str = "", status: int = 200):
+    meta = seo.PageMeta(
+        title=f"Find your status link | {site_info()['name']}",
+        description="Have the link to follow your watch sale e-mailed to you again.",
+        path="/status",
+        noindex=True,
+    )
+    return render_template("status/lost_link.html", meta=meta, error=error), status
+
+
+@bp.route("/status", methods=["GET", "POST"])
+def lost_link():
+    """Ask for the e-mail address; answer the same whether it has leads or not, and do the
+    looking up and sending in the background so the timing says nothing either."""
+    if request.method == "GET":
+        return lost_link_page()
+    email = request.form.get("email", "").strip()
+    if len(email) > 255 or not re.fullmatch(EMAIL_PATTERN, email):
+        return lost_link_page(NOT_AN_EMAIL, 422)
+    queue.enqueue_status_links(email)
+    flash(LINK_SENT)
+    return redirect("/status", code=303)
 
 
 @bp.get("/status/<token>")
@@ -122,8 +162,8 @@ EXPIRED_QUOTE = (
 NOT_NOW = "Your sale has moved on since this page was opened. Here is where it stands now."
 
 
-def back_to(token: str) -> Response:
-    return redirect(f"/status/{token}", code=303)
+def back_to(token: str | None) -> Response:
+    return redirect(f"/status/{token}" if token else "/status", code=303)
 
 
 def quote_expired(events: list[dict]) -> bool:
