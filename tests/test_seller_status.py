@@ -108,6 +108,17 @@ def test_confirmation_waits_while_smtp_is_not_configured(app):
     assert lead["status_token_hash"] is None  # no link issued that nobody received
 
 
+def test_no_confirmation_for_a_lead_erased_before_its_job_ran(mail_app, smtp_server):
+    lead_id = save_sample_lead(mail_app)
+    act(mail_app, lead_id, "closed", {"reason": "not_a_fit"}, "new")
+    smtp_server.wait_for(1)  # the closed e-mail
+    with mail_app.app_context():
+        lifecycle.erase(lead_id, "staff:1")
+        assert confirm_to_seller(lead_id) == "lead erased"
+        assert store.get_lead(lead_id)["status_token_hash"] is None
+    assert len(smtp_server.messages) == 1
+
+
 def test_island_answer_and_thank_you_page_show_the_reference(client):
     answer = post(client, headers=JSON)
     reference = answer.get_json()["reference"]

@@ -60,6 +60,8 @@ def confirm_to_seller(lead_id: int) -> str:
     lead = load_lead(lead_id)
     if lead["seller_confirmed_at"]:
         return "already done"
+    if lead["erased_at"]:
+        return "lead erased"
     if not mail.smtp_configured():
         current_app.logger.warning("Lead %s: SMTP_HOST not set, no confirmation.", lead_id)
         return "not configured"
