@@ -71,9 +71,10 @@ def confirmation_letter(lead: dict, photo_count: int) -> Letter:
             f"Thank you for sending us your {watch}. Your reference is {lead['reference']}.",
             "A specialist will review your details and photos and get back to you within 24 "
             "hours with a preliminary quote, or with a question if we need more.",
-            "If you accept the quote, a certified watchmaker authenticates the watch at our "
-            "office or by insured collection, and we make our final offer. There are no fees "
-            "for the valuation, and you are under no obligation to sell.",
+            "If you accept the quote, a certified watchmaker authenticates the watch at an "
+            "appointment, or by insured collection within 50 miles of the cities we cover, and "
+            "we make our final offer. There are no fees for the valuation, and you are under no "
+            "obligation to sell.",
         ],
         facts=[
             ("Watch", watch),
@@ -99,8 +100,9 @@ def quote_letter(lead: dict, data: dict, revised: bool) -> Letter:
         heading="Your revised preliminary quote" if revised else "Your preliminary quote",
         paragraphs=[
             opening,
-            "The final offer follows an in-person authentication by a certified watchmaker, "
-            "at our office or by insured collection. There are no fees for the valuation.",
+            "The final offer follows an in-person authentication by a certified watchmaker, at "
+            "an appointment or, within 50 miles of the cities we cover, by insured collection. "
+            "There are no fees for the valuation.",
             f"To go ahead, reply to this e-mail or call us before "
             f"{display_date(data['valid_until'])}, when this quote expires.",
         ],
