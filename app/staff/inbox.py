@@ -12,7 +12,7 @@ import io
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from flask import Response, abort, flash, redirect, request, send_file, url_for
+from flask import Response, abort, flash, redirect, request, url_for
 
 from app.leads import display, export, lifecycle, store, timeline
 from app.staff import store as staff_store
@@ -242,7 +242,9 @@ def send_photo(lead_id: int, photo_id: str, column: str) -> Response:
     mimetype = PHOTO_TYPES.get(path.suffix)
     if mimetype is None or not path.is_file():
         abort(404)
-    response = send_file(path, mimetype=mimetype, max_age=0, etag=False, conditional=False)
+    # Read whole (a kept photo is at most 4096 px, a few MB): no file stays open when a staff
+    # browser abandons the request, as it does leaving a page whose thumbnails still load.
+    response = Response(path.read_bytes(), mimetype=mimetype)
     response.headers.update(PHOTO_HEADERS)
     return response
 
