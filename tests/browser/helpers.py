@@ -48,7 +48,10 @@ class PageProblems:
 
     def _on_request_failed(self, request) -> None:
         blocked_script = not self.java_script_enabled and request.resource_type == "script"
-        if request.url.startswith(self.origin) and not blocked_script:
+        # The browser itself cancels a subresource when a form post navigates away while it
+        # loads (the no-JS staff flow): not a failure of the site, which _on_response reports.
+        cancelled = request.failure == "net::ERR_ABORTED" and not request.is_navigation_request()
+        if request.url.startswith(self.origin) and not blocked_script and not cancelled:
             self.lines.append(f"request failed: {request.url} {request.failure}")
 
     def _on_response(self, response) -> None:
