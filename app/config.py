@@ -60,7 +60,9 @@ class Config:
     MAX_CONTENT_LENGTH = PHOTO_MAX_COUNT * PHOTO_MAX_BYTES + 1024 * 1024
     PHOTO_STORAGE_DIR = ""  # default: storage/ beside LEADS_DB
     SELL_RATELIMIT = "5 per minute;30 per hour"
-    STATUS_LINK_RATELIMIT = "3 per minute;10 per hour"  # the lost-link form, per address
+    STATUS_LINK_RATELIMIT = "3 per minute;10 per hour"  # the lost-link form, per client address
+    STATUS_LINK_EMAIL_RATELIMIT = "3 per hour"  # ... and per e-mail address asked for
+    STATUS_ACTION_RATELIMIT = "10 per minute;40 per hour"  # questions and photos, per client
     REDIS_SOCKET_TIMEOUT = 2.0
     JOB_RETRY_INTERVALS = (10, 60, 300)
     STAFF_EMAIL = ""
@@ -149,6 +151,8 @@ ENV_SETTINGS = (
     "PHOTO_STORAGE_DIR",
     "SELL_RATELIMIT",
     "STATUS_LINK_RATELIMIT",
+    "STATUS_LINK_EMAIL_RATELIMIT",
+    "STATUS_ACTION_RATELIMIT",
     "JOB_RETRY_INTERVALS",
     "STAFF_EMAIL",
     "MAIL_FROM",

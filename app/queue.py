@@ -39,6 +39,7 @@ STALE_AFTER = timedelta(minutes=2)  # in-process work of a live process is done 
 EXIT_GRACE_SECONDS = 20  # within gunicorn's graceful_timeout
 SEND_SELLER_EMAIL = "worker.jobs.send_seller_email"
 SEND_STATUS_LINKS = "worker.jobs.send_status_links"
+ALERT_STAFF = "worker.jobs.alert_staff"
 
 
 def init_app(app: Flask) -> None:
@@ -80,6 +81,14 @@ def enqueue_lead_work(lead_id: int) -> bool:
         )
         return False
     return True
+
+
+def run_job(name: str, *args) -> None:
+    """Run one job here and now (the CLI without Redis); a failure is logged and left pending."""
+    try:
+        import_attribute(name)(*args)
+    except Exception:
+        current_app.logger.exception("%s failed; it stays pending.", name)
 
 
 def run_lead_work(lead_id: int) -> None:
@@ -210,13 +219,32 @@ def enqueue_seller_email(lead_id: int, event_id: int) -> bool:
     return True
 
 
+def enqueue_in_background(name: str, *args) -> bool:
+    """Run one job after the answer has gone: on Redis (retried), or on this process's
+    background thread. False if Redis could not take it; the caller's record of the work
+    (a pending column or an unanswered event) is what `flask leads requeue` finds later."""
+    if not uses_queue():
+        current_app.extensions["lead_work"].submit_job(name, *args)
+        return True
+    try:
+        rq.queue.enqueue(name, *args, retry=retry_policy(), job_timeout=JOB_TIMEOUT)
+    except RedisError as error:
+        current_app.logger.warning("%s not queued (%s).", name, error)  # args may be personal
+        return False
+    return True
+
+
 def enqueue_status_links(email: str) -> None:
     """E-mail the status links of this address's open leads, always in the background: the
     lost-link form answers at once and alike whether the address has leads or not."""
-    if not uses_queue():
-        current_app.extensions["lead_work"].submit_job(SEND_STATUS_LINKS, email)
-        return
-    try:
-        rq.queue.enqueue(SEND_STATUS_LINKS, email, retry=retry_policy(), job_timeout=JOB_TIMEOUT)
-    except RedisError as error:
-        current_app.logger.warning("Status links not queued (%s).", error)
+    enqueue_in_background(SEND_STATUS_LINKS, email)
+
+
+def enqueue_photo_work(lead_id: int) -> bool:
+    """Process the photos a seller added later (the job takes every photo not yet done)."""
+    return enqueue_in_background(PROCESS_PHOTOS, lead_id)
+
+
+def enqueue_staff_alert(lead_id: int, event_id: int) -> bool:
+    """E-mail staff about what a seller did on their status page."""
+    return enqueue_in_background(ALERT_STAFF, lead_id, event_id)

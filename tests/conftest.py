@@ -118,15 +118,21 @@ def smtp_server():
 
 
 @pytest.fixture
-def mail_app(make_app, smtp_server):
+def mail_settings(smtp_server) -> dict:
+    """Settings that send e-mail to the loopback SMTP server, as https://watches.example."""
+    return {
+        "SMTP_HOST": smtp_server.host,
+        "SMTP_PORT": str(smtp_server.port),
+        "SMTP_USE_TLS": "0",
+        "MAIL_FROM": "offers@watches.example",
+        "SITE_URL": "https://watches.example",
+    }
+
+
+@pytest.fixture
+def mail_app(make_app, mail_settings):
     """An app that sends e-mail to the loopback SMTP server, as https://watches.example."""
-    return make_app(
-        SMTP_HOST=smtp_server.host,
-        SMTP_PORT=str(smtp_server.port),
-        SMTP_USE_TLS="0",
-        MAIL_FROM="offers@watches.example",
-        SITE_URL="https://watches.example",
-    )
+    return make_app(**mail_settings)
 
 
 @pytest.fixture

@@ -59,12 +59,18 @@ def photo(name="watch.jpg", **options):
 
 def post(client, fields=None, photos=(), headers=None, token=None):
     data = MultiDict({"csrf_token": token or csrf_token(client), **VALID, **(fields or {})})
+    return post_multipart(client, "/sell", data, photos, headers)
+
+
+def post_multipart(client, path: str, data: MultiDict, photos=(), headers=None):
+    """POST fields and (stream, name) photos as multipart/form-data."""
+    data = MultiDict(data)
     for stream, name in photos:
         data.add("photos", FileStorage(stream, filename=name))
     # Encoded in memory: the test client would spool a big body to a file it never closes.
     body, length, boundary = stream_encode_multipart(data, use_tempfile=False)
     return client.post(
-        "/sell",
+        path,
         input_stream=body,
         content_length=length,
         content_type=f"multipart/form-data; boundary={boundary}",

@@ -3,6 +3,7 @@ the private status page, with its attack tests."""
 
 from __future__ import annotations
 
+import io
 import logging
 import re
 import threading
@@ -16,8 +17,15 @@ from werkzeug.serving import make_server
 
 from app.leads import lifecycle, store
 from app.leads.reference import PATTERN, new_status_token, token_hash
-from tests.helpers import JSON, lead_work_done, photo, post, save_sample_lead
-from worker.jobs import confirm_to_seller
+from tests.helpers import (
+    JSON,
+    lead_work_done,
+    photo,
+    post,
+    post_multipart,
+    save_sample_lead,
+)
+from worker.jobs import alert_staff, confirm_to_seller
 
 SITE = "https://watches.example"
 QUOTE = {"amount_low": 8000, "amount_high": 9500, "valid_until": "2026-12-01"}
@@ -388,3 +396,226 @@ def test_lost_link_form_is_rate_limited(make_app):
     refused = ask_for_link(client, "a@example.com")
     assert "Too many requests" in refused.get_data(as_text=True)
     assert refused.headers["Cache-Control"] == "no-store"
+
+
+# Adding photos, asking a question, and staff hearing of it.
+
+
+def send_photos(client, token: str, count: int, headers=None, photos=None, csrf=None):
+    return post_multipart(
+        client,
+        f"/status/{token}/photos",
+        {"csrf_token": csrf or form_token(client, token)},
+        photos if photos is not None else [photo(f"extra-{n}.jpg") for n in range(count)],
+        headers,
+    )
+
+
+def stored_uploads(app) -> list[Path]:
+    with app.app_context():
+        return [*store.incoming_dir().glob("*"), *store.photos_dir().glob("*")]
+
+
+def test_seller_adds_photos_until_the_tenth_and_the_eleventh_is_refused(app, client):
+    answer = post(client, photos=[photo(), photo("back.png", fmt="PNG")])
+    assert answer.status_code == 303
+    lead_work_done(app)
+    token = give_token(app, 1)
+    assert "You can send 8 more photos" in client.get(f"/status/{token}").get_data(as_text=True)
+
+    assert send_photos(client, token, 3).headers["Location"] == f"/status/{token}"
+    page = client.get(f"/status/{token}").get_data(as_text=True)
+    assert "your new photos are with your enquiry" in page and "You can send 5 more" in page
+    too_many = send_photos(client, token, 6)
+    assert too_many.status_code == 303
+    page = client.get(f"/status/{token}").get_data(as_text=True)
+    assert "You can add up to 5 more: we take 10 photos in all." in page
+    send_photos(client, token, 5)
+    page = client.get(f"/status/{token}").get_data(as_text=True)
+    assert "Add photos" not in page and 'name="photos"' not in page  # no room left
+    eleventh = send_photos(client, token, 1)
+    assert eleventh.status_code == 303
+    assert "You have sent us 10 photos, the most we take" in client.get(
+        f"/status/{token}"
+    ).get_data(as_text=True)
+
+    lead_work_done(app)
+    with app.app_context():
+        photos = store.lead_photos(1)
+        events = store.lead_events(1)
+    assert [p["position"] for p in photos] == list(range(1, 11))
+    assert all(p["image_name"] and p["thumb_name"] for p in photos)  # the job took the new ones
+    added = [e for e in events if e["kind"] == "photos_added"]
+    assert [(e["actor"], e["data"]["photos"]) for e in added] == [("seller", 3), ("seller", 5)]
+    # Each refused upload left no file behind: ten photos, each a cleaned image and a thumb.
+    assert len(stored_uploads(app)) == 20
+
+
+def test_added_photos_get_the_sell_forms_checks_and_json_for_the_island(app, client):
+    lead_id = save_sample_lead(app)
+    token = give_token(app, lead_id)
+    fake = [(io.BytesIO(b"<?php echo 1; ?>"), "watch.jpg")]
+    refused = send_photos(client, token, 1, headers=JSON, photos=fake)
+    assert refused.status_code == 422
+    assert refused.get_json() == {
+        "success": False,
+        "error": "watch.jpg is not a PNG, JPEG, WebP or HEIC photo.",
+    }
+    empty = send_photos(client, token, 0, headers=JSON)
+    assert empty.get_json()["error"] == "Please choose at least one photo to add."
+    accepted = send_photos(client, token, 2, headers=JSON)
+    assert accepted.get_json() == {"success": True, "next": f"/status/{token}"}
+    page = client.get(f"/status/{token}").get_data(as_text=True)
+    assert "your new photos are with your enquiry" in page and "Photos sent:</dt>" in page
+    with app.app_context():
+        assert len(store.lead_photos(lead_id)) == 2
+
+
+def test_photos_and_questions_are_refused_once_the_sale_is_closed(app, client):
+    lead_id = save_sample_lead(app)
+    token = give_token(app, lead_id)
+    csrf = form_token(client, token)
+    act(app, lead_id, "closed", {"reason": "not_a_fit"}, "new")
+    page = client.get(f"/status/{token}").get_data(as_text=True)
+    assert "Add photos" not in page and "Ask us a question" not in page
+    photos = send_photos(client, token, 1, headers=JSON, csrf=csrf)
+    question = client.post(
+        f"/status/{token}/question", data={"question": "Still there?", "csrf_token": csrf}
+    )
+    assert photos.status_code == 409 and question.status_code == 303
+    with app.app_context():
+        kinds = [e["kind"] for e in store.lead_events(lead_id)]
+    assert "photos_added" not in kinds and "question" not in kinds
+    assert stored_uploads(app) == []
+
+
+def test_photos_and_questions_need_the_csrf_token_and_the_right_link(app, client):
+    lead_id = save_sample_lead(app)
+    token = give_token(app, lead_id)
+    csrf = form_token(client, token)
+    forged = send_photos(client, token, 1, headers=JSON, csrf="forged")
+    assert forged.status_code == 400 and forged.get_json()["success"] is False
+    wrong = client.post(
+        f"/status/{altered(token)}/question", data={"question": "Hi", "csrf_token": csrf}
+    )
+    assert wrong.status_code == 404 and b"USWB-" not in wrong.data
+    with app.app_context():
+        assert [e["kind"] for e in store.lead_events(lead_id)] == ["submitted"]
+
+
+@pytest.fixture
+def alert_app(make_app, mail_settings):
+    """Staff e-mail configured, to the loopback SMTP server."""
+    return make_app(**mail_settings, STAFF_EMAIL="buyers@watches.example")
+
+
+def staff_alerts(smtp_server, count: int) -> list:
+    """The alerts among the e-mails (not the seller's, nor staff's "New lead" e-mail)."""
+    smtp_server.wait_for(count)
+    return [
+        message
+        for message in smtp_server.messages
+        if message["To"] == "buyers@watches.example"
+        and not message["Subject"].startswith("New lead")
+    ]
+
+
+def test_a_sellers_question_reaches_the_staff_timeline_and_staff_by_email(alert_app, smtp_server):
+    client = alert_app.test_client()
+    lead_id, token = quoted_lead(alert_app)
+    smtp_server.wait_for(1)  # the seller's quote e-mail
+    smtp_server.messages.clear()
+    csrf = form_token(client, token)
+    blank = client.post(f"/status/{token}/question", data={"question": "  ", "csrf_token": csrf})
+    assert blank.status_code == 303
+    assert "Please write your question." in client.get(f"/status/{token}").get_data(as_text=True)
+    question = "Is the <b>quote</b> firm if the bracelet\nneeds a link added?"
+    client.post(f"/status/{token}/question", data={"question": question, "csrf_token": csrf})
+    assert "your question is with our team" in client.get(f"/status/{token}").get_data(as_text=True)
+    lead_work_done(alert_app)
+    [alert] = staff_alerts(smtp_server, 1)
+    with alert_app.app_context():
+        reference = store.get_lead(lead_id)["reference"]
+        events = store.lead_events(lead_id)
+    assert alert["Subject"] == f"{reference}: Seller asked a question"
+    assert alert["Reply-To"] == "jane@example.com"
+    text = alert.get_content().replace("\r\n", "\n")
+    assert question in text and f"{SITE}/staff/leads/{lead_id}" in text
+    [asked] = [e for e in events if e["kind"] == "question"]
+    assert asked["actor"] == "seller" and asked["data"] == {"message": question}
+    [recorded] = [e for e in events if e["kind"] == "staff_alerted"]
+    assert recorded["data"] == {"event_id": asked["id"], "template": "question"}
+    # Once per question, however often the job runs again.
+    with alert_app.app_context():
+        assert alert_staff(lead_id, asked["id"]) == "already sent"
+
+
+def test_accepting_declining_and_adding_photos_each_alert_staff(alert_app, smtp_server):
+    client = alert_app.test_client()
+    accepted_id, accepted = quoted_lead(alert_app)
+    declined_id, declined = quoted_lead(alert_app)
+    smtp_server.wait_for(2)
+    smtp_server.messages.clear()
+    for token, answer in ((accepted, "accept"), (declined, "decline")):
+        csrf = form_token(client, token)
+        client.post(f"/status/{token}/quote", data={"answer": answer, "csrf_token": csrf})
+    send_photos(client, accepted, 2)
+    lead_work_done(alert_app)
+    alerts = staff_alerts(smtp_server, 4)  # and the seller's "closed" e-mail
+    subjects = sorted(message["Subject"].split(": ", 1)[1] for message in alerts)
+    assert subjects == [
+        "Closed: Seller declined",
+        "Seller accepted the quote (on the status page)",
+        "Seller added 2 photos",
+    ]
+
+
+def test_staff_alerts_wait_for_smtp_and_requeue_sends_them(make_app, mail_settings, smtp_server):
+    app = make_app(STAFF_EMAIL="buyers@watches.example")  # no SMTP_HOST yet
+    client = app.test_client()
+    lead_id = save_sample_lead(app)
+    token = give_token(app, lead_id)
+    client.post(
+        f"/status/{token}/question",
+        data={"question": "Can you collect on Saturday?", "csrf_token": form_token(client, token)},
+    )
+    lead_work_done(app)
+    with app.app_context():
+        assert store.unalerted_seller_events() == [(lead_id, store.lead_events(lead_id)[-1]["id"])]
+    configured = make_app(
+        **mail_settings, LEADS_DB=app.config["LEADS_DB"], STAFF_EMAIL="buyers@watches.example"
+    )
+    result = configured.test_cli_runner().invoke(args=["leads", "requeue"])
+    assert result.exit_code == 0, result.output
+    [alert] = staff_alerts(smtp_server, 3)  # and the lead's own two e-mails, pending till now
+    assert "Can you collect on Saturday?" in alert.get_content()
+    with configured.app_context():
+        assert store.unalerted_seller_events() == []
+
+
+def test_status_actions_are_rate_limited_per_client(make_app):
+    app = make_app(RATELIMIT_ENABLED=True, STATUS_ACTION_RATELIMIT="2 per minute")
+    client = app.test_client()
+    token = give_token(app, save_sample_lead(app))
+    csrf = form_token(client, token)
+    answers = [
+        client.post(f"/status/{token}/question", data={"question": "Hi?", "csrf_token": csrf})
+        for _ in range(3)
+    ]
+    assert [a.status_code for a in answers] == [303, 303, 303]
+    page = client.get(f"/status/{token}").get_data(as_text=True)
+    assert "Too many requests from your connection" in page
+    with app.app_context():
+        assert [e["kind"] for e in store.lead_events(1)].count("question") == 2
+
+
+def test_lost_link_form_is_limited_per_email_address_too(make_app):
+    app = make_app(
+        RATELIMIT_ENABLED=True,
+        STATUS_LINK_RATELIMIT="100 per minute",
+        STATUS_LINK_EMAIL_RATELIMIT="2 per hour",
+    )
+    client = app.test_client()
+    asked = [ask_for_link(client, "Owner@Example.com").status_code for _ in range(2)]
+    assert asked + [ask_for_link(client, "owner@example.com ").status_code] == [303, 303, 429]
+    assert ask_for_link(client, "someone.else@example.com").status_code == 303

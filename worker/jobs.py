@@ -19,10 +19,12 @@ def load_lead(lead_id: int) -> dict:
 
 
 def process_photos(lead_id: int) -> str:
-    """Decode, clean and store every photo of the lead (see worker.photos)."""
-    if load_lead(lead_id)["photos_processed_at"]:
+    """Decode, clean and store every photo of the lead not done yet (see worker.photos): the
+    sell form's, and any the seller added later from their status page."""
+    done_before = load_lead(lead_id)["photos_processed_at"]
+    processed = photos.process_lead_photos(lead_id)
+    if done_before and not processed:
         return "already done"
-    photos.process_lead_photos(lead_id)
     store.mark_done(lead_id, "photos_processed_at")
     return "done"
 
@@ -114,4 +116,23 @@ def send_seller_email(lead_id: int, event_id: int) -> str:
         return "not configured"
     mail.deliver(seller_mail.build_message(lead, event, template))
     store.record_email(lead_id, event_id, template)
+    return "sent"
+
+
+def alert_staff(lead_id: int, event_id: int) -> str:
+    """E-mail staff what a seller did on their status page (a question, photos added, an
+    answer to a quote, a withdrawal), once per action, as send_seller_email does."""
+    if store.email_sent(event_id, kind="staff_alerted"):
+        return "already sent"
+    lead = load_lead(lead_id)
+    event = store.get_event(event_id)
+    if event is None or event["lead_id"] != lead_id or event["actor"] != "seller":
+        raise LookupError(f"Lead {lead_id} has no seller action {event_id}.")
+    if lead["erased_at"]:
+        return "lead erased"
+    if not mail.is_configured():
+        current_app.logger.warning("Lead %s: STAFF_EMAIL/SMTP_HOST not set, no alert.", lead_id)
+        return "not configured"
+    mail.deliver(mail.seller_action_message(lead, event))
+    store.record_email(lead_id, event_id, event["kind"], kind="staff_alerted")
     return "sent"

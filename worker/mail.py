@@ -1,5 +1,6 @@
-"""The staff e-mail: every detail of the lead and its photo thumbnails, over plain SMTP.
-`deliver()` is the one way any e-mail (this one, the seller's) leaves.
+"""The staff e-mails: every detail of a new lead with its photo thumbnails, and a short alert
+for each thing a seller does later on their status page, over plain SMTP. `deliver()` is the
+one way any e-mail (these, the seller's) leaves.
 
 Seller-supplied values are escaped by Jinja's autoescaping in the HTML part; the subject is
 built from validated fields and stripped of line breaks all the same.
@@ -13,7 +14,8 @@ from email.utils import make_msgid
 
 from flask import current_app
 
-from app.leads import store
+from app.leads import lifecycle, store, timeline
+from app.leads.display import local_time, watch_name
 
 SMTP_TIMEOUT = 15
 
@@ -60,6 +62,29 @@ def build_message(lead: dict, photos: list[dict]) -> EmailMessage:
             cid=f"<{cids[photo['id']]}>",
             filename=f"photo-{photo['position']}.webp",
         )
+    return message
+
+
+def seller_action_message(lead: dict, event: dict) -> EmailMessage:
+    """Staff's alert for one seller action, titled as the inbox's timeline titles it."""
+    config = current_app.config
+    title, details, words = timeline.describe(event)
+    context = {
+        "title": title,
+        "when": local_time(event["at"]),
+        "words": words,
+        "details": details,
+        "lead": lead,
+        "watch": watch_name(lead),
+        "state": lifecycle.STATE_LABELS[lead["state"]],
+        "lead_url": f"{config['SITE_URL'].rstrip('/')}/staff/leads/{lead['id']}",
+    }
+    message = EmailMessage()
+    message["Subject"] = " ".join(f"{lead['reference']}: {title}".split())
+    message["From"] = config["MAIL_FROM"]
+    message["To"] = config["STAFF_EMAIL"]
+    message["Reply-To"] = lead["email"]
+    message.set_content(render("emails/staff_alert.txt", context))
     return message
 
 

@@ -88,9 +88,9 @@ def try_process(source: Path, target_dir: Path, max_pixels: int) -> dict:
         return {"error": str(error)}
 
 
-def process_lead_photos(lead_id: int) -> None:
+def process_lead_photos(lead_id: int) -> int:
     """Process each photo not yet done, two at a time (Pillow releases the GIL while it
-    decodes and encodes); a refused upload is recorded, not retried."""
+    decodes and encodes); a refused upload is recorded, not retried. Returns how many."""
     incoming, target = store.incoming_dir(), store.photos_dir()
     todo = [p for p in store.lead_photos(lead_id) if not (p["image_name"] or p["error"])]
     with ThreadPoolExecutor(max_workers=PARALLEL) as pool:
@@ -102,3 +102,4 @@ def process_lead_photos(lead_id: int) -> None:
                 current_app.logger.warning("Lead %s photo %s: %s", lead_id, photo["id"], result)
             store.record_photo(photo["id"], **result)
             source.unlink(missing_ok=True)
+    return len(todo)

@@ -9,7 +9,15 @@ import click
 from flask.cli import AppGroup
 
 from app.leads import export, lifecycle, store
-from app.queue import enqueue_lead_work, enqueue_seller_email, run_lead_work, uses_queue
+from app.queue import (
+    ALERT_STAFF,
+    enqueue_lead_work,
+    enqueue_seller_email,
+    enqueue_staff_alert,
+    run_job,
+    run_lead_work,
+    uses_queue,
+)
 
 leads_command = AppGroup("leads", help="Read leads and requeue their pending work.")
 
@@ -63,10 +71,11 @@ def export_command(path: str) -> None:
 @leads_command.command("requeue")
 def requeue_command() -> None:
     """Queue (or, without REDIS_URL, run) the unfinished work of every lead, and the seller
-    e-mails not sent yet."""
+    e-mails and staff alerts not sent yet."""
     leads = store.leads_with_pending_work()
     emails = store.unsent_seller_emails(tuple(lifecycle.SELLER_EMAILS))
-    if not leads and not emails:
+    alerts = store.unalerted_seller_events()
+    if not leads and not emails and not alerts:
         click.echo("Nothing to requeue: every lead's work is done.")
         return
     verb = "Queued" if uses_queue() else "Ran"
@@ -81,6 +90,12 @@ def requeue_command() -> None:
         if not enqueue_seller_email(lead_id, event_id):
             raise unreachable
         click.echo(f"{verb} the seller e-mail of lead #{lead_id} (event {event_id}).")
+    for lead_id, event_id in alerts:
+        if not uses_queue():
+            run_job(ALERT_STAFF, lead_id, event_id)
+        elif not enqueue_staff_alert(lead_id, event_id):
+            raise unreachable
+        click.echo(f"{verb} the staff alert of lead #{lead_id} (event {event_id}).")
 
 
 @leads_command.command("backup")

@@ -148,6 +148,25 @@ def transition(lead_id: int, to_state: str, actor: str, data: dict, expected_sta
     )
     if to_state in SELLER_EMAILS:
         queue.enqueue_seller_email(lead_id, event_id)
+    if actor == "seller":
+        queue.enqueue_staff_alert(lead_id, event_id)
+    return event_id
+
+
+QUESTION_MAX_LENGTH = 2000
+
+
+def ask_question(lead_id: int, text: str) -> int:
+    """A seller's question from their status page: on the timeline, and e-mailed to staff."""
+    text = text.strip()
+    if not text:
+        raise MissingDetails("Please write your question.")
+    if len(text) > QUESTION_MAX_LENGTH:
+        raise MissingDetails(
+            f"Please keep your question under {QUESTION_MAX_LENGTH:,} characters, or call us."
+        )
+    event_id = store.add_event(lead_id, "seller", "question", {"message": text})
+    queue.enqueue_staff_alert(lead_id, event_id)
     return event_id
 
 

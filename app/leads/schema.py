@@ -103,6 +103,13 @@ SELLER_CONFIRMATION = (
 )
 
 
+STAFF_ALERTS = (
+    # One staff e-mail per seller action (a question, photos added, an answer to a quote).
+    """CREATE UNIQUE INDEX lead_events_one_staff_alert
+        ON lead_events(json_extract(data, '$.event_id')) WHERE kind = 'staff_alerted'""",
+)
+
+
 def run(statements: tuple[str, ...]) -> Callable[[sqlite3.Connection], None]:
     def step(db: sqlite3.Connection) -> None:
         for statement in statements:
@@ -144,6 +151,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     run(PHOTO_IDS),  # 4: unguessable photo ids for the staff photo route
     give_photo_ids,  # 5: those ids for photos older than step 4
     run(SELLER_CONFIRMATION),  # 6: the seller's confirmation e-mail as a piece of lead work
+    run(STAFF_ALERTS),  # 7: staff e-mailed about what sellers do on their status page
 )
 VERSION = len(MIGRATIONS)
 

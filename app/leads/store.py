@@ -87,16 +87,53 @@ def save_lead(lead: dict, photos: list[dict]) -> tuple[int, bool]:
             ).fetchone()
             return existing["id"], False
         lead_id = cursor.lastrowid
-        db.executemany(
-            "INSERT INTO lead_photos (lead_id, position, original_name, upload_name, public_id) "
-            "VALUES (?, ?, ?, ?, ?)",
-            [
-                (lead_id, position, photo["original_name"], photo["upload_name"], new_photo_id())
-                for position, photo in enumerate(photos, start=1)
-            ],
-        )
+        insert_photos(db, lead_id, photos, first_position=1)
         append_event(db, lead_id, "seller", "submitted", {"photos": len(photos)}, created_at)
         return lead_id, True
+
+
+def insert_photos(
+    db: sqlite3.Connection, lead_id: int, photos: list[dict], first_position: int
+) -> None:
+    db.executemany(
+        "INSERT INTO lead_photos (lead_id, position, original_name, upload_name, public_id) "
+        "VALUES (?, ?, ?, ?, ?)",
+        [
+            (lead_id, position, photo["original_name"], photo["upload_name"], new_photo_id())
+            for position, photo in enumerate(photos, start=first_position)
+        ],
+    )
+
+
+class NoRoom(Exception):
+    """The photos would take the lead past its limit; nothing was added."""
+
+
+def add_photos(lead_id: int, photos: list[dict], max_count: int) -> int:
+    """Add a seller's later photos to their lead, all of them or none, and record it; returns
+    the event's id. Raises NoRoom past `max_count` photos in all, LookupError for a lead that
+    is gone or erased.
+
+    The UPDATE comes first so this transaction holds the write lock before it counts: two
+    uploads at once cannot both fit in the last free places. It also marks the photos as
+    unprocessed, so the photo job (and a start-up sweep after a crash) takes the new ones.
+    """
+    with connect() as db:
+        cursor = db.execute(
+            "UPDATE leads SET photos_processed_at = NULL WHERE id = ? AND erased_at IS NULL",
+            (lead_id,),
+        )
+        if cursor.rowcount == 0:
+            raise LookupError(f"Lead {lead_id} cannot take photos.")
+        count, last = db.execute(
+            "SELECT count(*), coalesce(max(position), 0) FROM lead_photos WHERE lead_id = ?",
+            (lead_id,),
+        ).fetchone()
+        if count + len(photos) > max_count:
+            db.rollback()
+            raise NoRoom(f"Lead {lead_id} has {count} photos.")
+        insert_photos(db, lead_id, photos, first_position=last + 1)
+        return append_event(db, lead_id, "seller", "photos_added", {"photos": len(photos)})
 
 
 def insert_with_reference(db: sqlite3.Connection, row: dict) -> sqlite3.Cursor:
@@ -367,26 +404,44 @@ def change_state(
         return append_event(db, lead_id, actor, "state_changed", event), to
 
 
-def record_email(lead_id: int, event_id: int, template: str) -> bool:
+# The e-mails that announce an event, each recorded once per event it announces (a unique
+# index per kind): `email_sent` to the seller, `staff_alerted` to staff about a seller's action.
+EMAIL_KINDS = ("email_sent", "staff_alerted")
+
+
+def record_email(lead_id: int, event_id: int, template: str, kind: str = "email_sent") -> bool:
     """Record that the e-mail announcing `event_id` went out; False if it already had."""
+    if kind not in EMAIL_KINDS:
+        raise ValueError(f"{kind} is not a kind of e-mail record")
     try:
         with connect() as db:
-            append_event(
-                db, lead_id, "system", "email_sent", {"event_id": event_id, "template": template}
-            )
+            append_event(db, lead_id, "system", kind, {"event_id": event_id, "template": template})
     except sqlite3.IntegrityError:
         return False
     return True
 
 
-def email_sent(event_id: int) -> bool:
+def email_sent(event_id: int, kind: str = "email_sent") -> bool:
     with connect() as db:
         row = db.execute(
-            "SELECT 1 FROM lead_events WHERE kind = 'email_sent' "
-            "AND json_extract(data, '$.event_id') = ?",
-            (event_id,),
+            "SELECT 1 FROM lead_events WHERE kind = ? AND json_extract(data, '$.event_id') = ?",
+            (kind, event_id),
         ).fetchone()
     return row is not None
+
+
+def unalerted_seller_events() -> list[tuple[int, int]]:
+    """(lead, event) of each seller action after submitting whose staff e-mail is not recorded
+    as sent, for leads not erased: what `flask leads requeue` sends."""
+    with connect() as db:
+        rows = db.execute(
+            "SELECT action.lead_id, action.id FROM lead_events AS action "
+            "JOIN leads ON leads.id = action.lead_id AND leads.erased_at IS NULL "
+            "WHERE action.actor = 'seller' AND action.kind != 'submitted' "
+            "AND NOT EXISTS (SELECT 1 FROM lead_events AS sent WHERE sent.kind = 'staff_alerted' "
+            "AND json_extract(sent.data, '$.event_id') = action.id) ORDER BY action.id"
+        ).fetchall()
+    return [(row[0], row[1]) for row in rows]
 
 
 def unsent_seller_emails(states: tuple[str, ...]) -> list[tuple[int, int]]:

@@ -31,6 +31,11 @@ EMAILS = {
     "completed": "payment receipt",
     "closed": "enquiry closed",
 }
+SELLER_ACTIONS = {
+    "question": "the seller's question",
+    "photos_added": "photos the seller added",
+    "state_changed": "the seller's answer",
+}
 TONES = {"seller": "seller", "system": "system"}
 
 
@@ -43,6 +48,10 @@ class Entry:
     tone: str  # seller, system or staff: how the entry is marked
     details: list[tuple[str, str]] = field(default_factory=list)
     text: str = ""  # a note or message in someone's own words
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def actor_name(actor: str, staff_names: dict[str, str]) -> str:
@@ -104,6 +113,12 @@ def describe(event: dict) -> tuple[str, list[tuple[str, str]], str]:
         return "Note", [], data.get("note", "(erased)")
     if kind == "email_sent":
         return f"E-mail to the seller: {EMAILS.get(data['template'], data['template'])}", [], ""
+    if kind == "staff_alerted":
+        return f"E-mail to staff: {SELLER_ACTIONS.get(data['template'], 'seller action')}", [], ""
+    if kind == "question":
+        return "Seller asked a question", [], data.get("message", "(erased)")
+    if kind == "photos_added":
+        return f"Seller added {plural(data['photos'], 'photo')}", [], ""
     if kind == "erased":
         return "Personal data erased", [("Photos removed", str(data.get("photos", 0)))], ""
     return kind.replace("_", " ").capitalize(), [], ""

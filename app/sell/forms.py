@@ -64,14 +64,15 @@ PHOTO_PROBLEMS = {
 
 
 class PhotoLimits:
-    """At most PHOTO_MAX_COUNT files, each a real, whole PNG/JPEG/WebP/HEIC by content, within
-    size; messages name the file by its cleaned name only."""
+    """At most as many files as the form has room for (`form.photo_room()`), each a real,
+    whole PNG/JPEG/WebP/HEIC by content, within size; messages name the file by its cleaned
+    name only."""
 
     def __call__(self, form, field) -> None:
         files = chosen_files(field.data)
         config = current_app.config
-        if len(files) > config["PHOTO_MAX_COUNT"]:
-            raise StopValidation(messages.message(messages.TOO_MANY_PHOTOS))
+        if len(files) > form.photo_room():
+            raise StopValidation(form.too_many_photos())
         for upload in files:
             name = safe_filename(upload.filename)
             if file_size(upload) > config["PHOTO_MAX_BYTES"]:
@@ -157,6 +158,12 @@ class SellForm(FlaskForm):
         "additionalDetails",
     )
 
+    def photo_room(self) -> int:
+        return current_app.config["PHOTO_MAX_COUNT"]
+
+    def too_many_photos(self) -> str:
+        return messages.message(messages.TOO_MANY_PHOTOS)
+
     def first_errors(self) -> dict[str, str]:
         """One message per invalid field (the first, as SPEC §5 has it)."""
         return {
@@ -201,10 +208,35 @@ class SellForm(FlaskForm):
         return values | {"hasBox": bool(self.hasBox.data), "hasPapers": bool(self.hasPapers.data)}
 
 
-def photo_limits() -> dict:
+class AddPhotosForm(FlaskForm):
+    """Photos a seller adds from their status page: the sell form's checks, and room for
+    PHOTO_MAX_COUNT photos in all with those already sent."""
+
+    photos = MultipleFileField("Photos", validators=[PhotoLimits()])
+
+    def __init__(self, sent: int, **kwargs):
+        super().__init__(**kwargs)
+        self.sent = sent
+
+    def photo_room(self) -> int:
+        return max(current_app.config["PHOTO_MAX_COUNT"] - self.sent, 0)
+
+    def too_many_photos(self) -> str:
+        room = self.photo_room()
+        if room == 0:
+            return messages.message(messages.NO_MORE_PHOTOS)
+        return messages.message(messages.MORE_PHOTOS, room=room)
+
+    def validate_photos(self, field) -> None:
+        if not chosen_files(field.data):
+            raise StopValidation(messages.NO_PHOTOS_CHOSEN)
+
+
+def photo_limits(max_count: int | None = None) -> dict:
+    """The limits the photo picker checks in the browser (the server checks them again)."""
     config = current_app.config
     return {
-        "maxCount": config["PHOTO_MAX_COUNT"],
+        "maxCount": config["PHOTO_MAX_COUNT"] if max_count is None else max_count,
         "maxBytes": config["PHOTO_MAX_BYTES"],
         "types": ["image/png", "image/jpeg", "image/webp", "image/heic", "image/heif"],
     }

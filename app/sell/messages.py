@@ -34,6 +34,16 @@ NOT_AN_IMAGE = "{name} is not a " + PHOTO_FORMATS + " photo."
 PHOTO_TOO_LARGE = "{name} is larger than {mb}MB."
 PHOTO_DAMAGED = "{name} is damaged or incomplete. Please choose it again or use another photo."
 PHOTO_TOO_MANY_PIXELS = "{name} is too large in pixels (over {megapixels} megapixels)."
+# Photos added later, from the seller's status page.
+MORE_PHOTOS = "You can add up to {room} more: we take {count} photos in all."
+NO_MORE_PHOTOS = (
+    "You have sent us {count} photos, the most we take. If one is missing, call us on {phone}."
+)
+NO_PHOTOS_CHOSEN = "Please choose at least one photo to add."
+PHOTOS_ADDED = (
+    "Thank you: your new photos are with your enquiry, and a specialist will look at them "
+    "with the others."
+)
 
 
 def limits() -> dict:
@@ -61,4 +71,12 @@ def island_messages() -> dict:
         "tooManyPhotos": message(TOO_MANY_PHOTOS),
         "notAnImage": message(NOT_AN_IMAGE),
         "photoTooLarge": message(PHOTO_TOO_LARGE),
+    }
+
+
+def add_photos_messages(room: int) -> dict:
+    """The same for the status page's photo picker, with room for `room` more photos."""
+    return island_messages() | {
+        "tooManyPhotos": message(MORE_PHOTOS, room=room),
+        "noPhotos": NO_PHOTOS_CHOSEN,
     }

@@ -1,4 +1,5 @@
-"""One submission path for both the island and the plain form: store photos, save, queue work."""
+"""One submission path for both the island and the plain form: store photos, save, queue work;
+and the same for photos a seller adds later from their status page."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import sqlite3
 from flask import current_app
 
 from app.leads import store
-from app.queue import enqueue_lead_work
+from app.queue import enqueue_lead_work, enqueue_photo_work, enqueue_staff_alert
 from app.sell.submission import Submission
 from app.sell.uploads import discard_uploads, store_upload
 
@@ -39,3 +40,25 @@ def submit_lead(submission: Submission) -> str:
     else:
         enqueue_lead_work(lead_id)
     return store.get_lead(lead_id)["reference"]
+
+
+def add_photos(lead_id: int, uploads: list, max_count: int) -> None:
+    """Keep a seller's later photos (files first, then their rows), all or none, and queue their
+    processing and the staff e-mail. Raises store.NoRoom past `max_count` photos in all and
+    NotSaved on disk or database trouble; either way no file is left behind."""
+    incoming = store.incoming_dir()
+    photos: list[dict] = []
+    try:
+        for upload in uploads:
+            photos.append(store_upload(upload, incoming))
+        event_id = store.add_photos(lead_id, photos, max_count)
+    except (store.NoRoom, LookupError):
+        discard_uploads(photos, incoming)
+        raise
+    except (OSError, sqlite3.Error) as error:
+        discard_uploads(photos, incoming)
+        current_app.logger.error("Photos not added (%s: %s).", type(error).__name__, error)
+        raise NotSaved from error
+    current_app.logger.info("Lead %s: the seller added %s photos.", lead_id, len(photos))
+    enqueue_photo_work(lead_id)
+    enqueue_staff_alert(lead_id, event_id)

@@ -1,6 +1,7 @@
 """/status/<token>, its appointment download and the seller's own actions (accept or decline a
-preliminary quote, withdraw), and /status, the lost-link form: each a plain POST form answered
-by a redirect (no JavaScript)."""
+preliminary quote, ask a question, add photos, withdraw), and /status, the lost-link form: each
+a plain POST form answered by a redirect (no JavaScript); the photo island asks for JSON and
+follows the same redirect."""
 
 from __future__ import annotations
 
@@ -13,12 +14,13 @@ from flask import (
     abort,
     current_app,
     flash,
+    jsonify,
     redirect,
     render_template,
     request,
 )
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import TooManyRequests
+from werkzeug.exceptions import RequestEntityTooLarge, TooManyRequests
 
 from app import queue, seo
 from app.errors import not_found_response
@@ -27,7 +29,12 @@ from app.leads import lifecycle, store, timeline
 from app.leads.display import appointment_start, watch_name
 from app.leads.invitation import invitation
 from app.leads.reference import token_hash
-from app.sell.forms import EMAIL_PATTERN
+from app.sell import messages
+from app.sell.forms import EMAIL_PATTERN, AddPhotosForm, chosen_files, photo_limits
+from app.sell.routes import wants_json
+from app.sell.rules import clean_text
+from app.sell.submit import NotSaved
+from app.sell.submit import add_photos as keep_added_photos
 
 bp = Blueprint("status", __name__)
 
@@ -46,7 +53,7 @@ NEXT_STEPS = {
     "your submission, by e-mail or phone.",
     "contacted": "We are looking at your watch and may call or e-mail you with a question.",
     "quoted": "Accept the preliminary quote below to book your authentication, or decline it. "
-    "Questions first? Reply to our e-mail or call us before the quote expires.",
+    "Questions first? Ask us below or call us before the quote expires.",
     "accepted": "Thank you for accepting. We will contact you to book your authentication "
     "appointment.",
     "appointment": "Your authentication appointment is booked. Add it to your calendar below; "
@@ -88,13 +95,41 @@ def unknown_link(_error):
 @bp.errorhandler(CSRFError)
 def form_expired(_error):
     """A form from a page opened long ago (or another site's): nothing done, say so."""
-    flash("Nothing was changed: this page was out of date. Please try again.")
-    return back_to(request.view_args.get("token"))
+    return refuse(
+        request.view_args.get("token"),
+        "Nothing was changed: this page was out of date. Please try again.",
+        400,
+    )
 
 
 @bp.errorhandler(TooManyRequests)
 def too_many(_error):
-    return lost_link_page(TOO_MANY.format(phone=site_info()["phone"]), 429)
+    message = TOO_MANY.format(phone=site_info()["phone"])
+    token = (request.view_args or {}).get("token")
+    return refuse(token, message, 429) if token else lost_link_page(message, 429)
+
+
+@bp.errorhandler(RequestEntityTooLarge)
+def too_large(_error):
+    return refuse(request.view_args.get("token"), messages.message(messages.UPLOAD_TOO_LARGE), 413)
+
+
+def refuse(token: str | None, message: str, status: int) -> Response:
+    """A seller's request that changed nothing: JSON for the photo island, else the page
+    again with the message (Post/Redirect/Get)."""
+    if wants_json():
+        return jsonify(success=False, error=message), status
+    flash(message, "error")
+    return back_to(token)
+
+
+def done(token: str, message: str) -> Response:
+    """A seller's request that was carried out: the page again, with the message on it (the
+    photo island goes there itself, so both paths end on the same page)."""
+    flash(message)
+    if wants_json():
+        return jsonify(success=True, next=f"/status/{token}")
+    return back_to(token)
 
 
 def lost_link_page(error: str = "", status: int = 200):
@@ -126,6 +161,8 @@ def page(token: str):
     lead = lead_for(token)
     events = store.lead_events(lead["id"])
     appointment = timeline.latest_change(events, "appointment")
+    is_open = lead["state"] in OPEN_STATES
+    room = max(current_app.config["PHOTO_MAX_COUNT"] - lead["photo_count"], 0)
     return render_template(
         "status/page.html",
         meta=status_meta(),
@@ -135,13 +172,29 @@ def page(token: str):
         next_step=NEXT_STEPS[lead["state"]],
         has_appointment=lead["state"] == "appointment" and appointment is not None,
         can_answer_quote=lead["state"] == "quoted",
-        can_withdraw=lead["state"] in WITHDRAWABLE,
+        is_open=is_open,
+        photo_props=add_photos_props(token, room) if is_open and room else None,
+        question_max_length=lifecycle.QUESTION_MAX_LENGTH,
         token=token,
     )
 
 
-# The seller's actions: the state they act from, the move, and what the page then says.
-WITHDRAWABLE = frozenset(lifecycle.STATES) - {"bought", "closed"}
+def add_photos_props(token: str, room: int) -> dict:
+    """The AddPhotos island's props: the sell form's picker, with room for `room` more."""
+    return {
+        "action": f"/status/{token}/photos",
+        "photos": photo_limits(max_count=room),
+        "messages": messages.add_photos_messages(room),
+    }
+
+
+# The seller's actions while the sale is open (not bought or closed): the state they act from,
+# the move, and what the page then says.
+OPEN_STATES = frozenset(lifecycle.STATES) - {"bought", "closed"}
+QUESTION_SENT = (
+    "Thank you: your question is with our team, and we will answer by e-mail or phone within "
+    "24 hours."
+)
 ANSWERS = {
     "accept": (
         "accepted",
@@ -180,11 +233,11 @@ def answer_quote(token: str):
     if answer is None or lead["state"] != "quoted":
         flash(NOT_NOW)
         return back_to(token)
-    to_state, data, done = answer
+    to_state, data, said = answer
     if to_state == "accepted" and quote_expired(store.lead_events(lead["id"])):
         flash(EXPIRED_QUOTE)
         return back_to(token)
-    return act(token, lead, to_state, data, done)
+    return act(token, lead, to_state, data, said)
 
 
 @bp.post("/status/<token>/withdraw")
@@ -192,27 +245,60 @@ def withdraw(token: str):
     """Close the enquiry at the seller's word, optionally asking us to delete their details
     (staff erase a closed lead; the request shows on its timeline)."""
     lead = lead_for(token)
-    if request.form.get("confirm") != "yes" or lead["state"] not in WITHDRAWABLE:
-        flash(NOT_NOW if lead["state"] not in WITHDRAWABLE else "Tick the box to withdraw.")
+    if request.form.get("confirm") != "yes" or lead["state"] not in OPEN_STATES:
+        flash(NOT_NOW if lead["state"] not in OPEN_STATES else "Tick the box to withdraw.")
         return back_to(token)
     data = {"reason": "withdrawn"}
     if request.form.get("erase") == "yes":
         data["erasure_requested"] = True
-    done = "You have withdrawn your watch, and we have closed your enquiry." + (
+    said = "You have withdrawn your watch, and we have closed your enquiry." + (
         " We will delete your details and photos and confirm by e-mail."
         if data.get("erasure_requested")
         else ""
     )
-    return act(token, lead, "closed", data, done)
+    return act(token, lead, "closed", data, said)
 
 
-def act(token: str, lead: dict, to_state: str, data: dict, done: str) -> Response:
+@bp.post("/status/<token>/question")
+def ask(token: str):
+    """A question for our team: on the lead's timeline, and e-mailed to staff."""
+    lead = lead_for(token)
+    if lead["state"] not in OPEN_STATES:
+        return refuse(token, NOT_NOW, 409)
+    try:
+        lifecycle.ask_question(lead["id"], clean_text(request.form.get("question", "")))
+    except lifecycle.MissingDetails as error:
+        return refuse(token, str(error), 422)
+    return done(token, QUESTION_SENT)
+
+
+@bp.post("/status/<token>/photos")
+def add_photos(token: str):
+    """More photos of the watch, with the sell form's checks, up to PHOTO_MAX_COUNT in all."""
+    lead = lead_for(token)
+    if lead["state"] not in OPEN_STATES:
+        return refuse(token, NOT_NOW, 409)
+    form = AddPhotosForm(lead["photo_count"])
+    if not form.validate():
+        problem = next(iter(form.photos.errors), messages.message(messages.FAILURE))
+        return refuse(token, problem, 422)
+    try:
+        uploads = chosen_files(form.photos.data)
+        keep_added_photos(lead["id"], uploads, current_app.config["PHOTO_MAX_COUNT"])
+    except store.NoRoom:
+        return refuse(token, messages.message(messages.NO_MORE_PHOTOS), 422)
+    except NotSaved:
+        return refuse(token, messages.message(messages.NOT_SAVED), 503)
+    return done(token, messages.PHOTOS_ADDED)
+
+
+def act(token: str, lead: dict, to_state: str, data: dict, said: str) -> Response:
     try:
         lifecycle.transition(lead["id"], to_state, "seller", data, lead["state"])
     except lifecycle.TransitionError:
         flash(NOT_NOW)
     else:
-        flash(done)
+        flash(said)
     return back_to(token)
 
 

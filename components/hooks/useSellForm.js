@@ -2,9 +2,8 @@
 // the server's own rules), the submission status and upload progress, and the tracking calls
 // tied to them (InitiateCheckout on the first non-empty change, Lead on success).
 import { useRef, useState } from "react";
-import { downscale } from "../shared/downscale.js";
 import { LEAD_VALUE, trackConversion, trackPixel } from "../shared/tracking.js";
-import { postForm } from "../shared/upload.js";
+import { appendPhotos, postForm } from "../shared/upload.js";
 import { landingUtm, UTM_KEYS } from "../shared/utm.js";
 import { fieldError, formErrors } from "../shared/validation.js";
 
@@ -60,11 +59,7 @@ export function useSellForm({ props, photos, toast }) {
 
   async function buildFormData(form) {
     const data = new FormData(form);
-    data.delete("photos");
-    for (const photo of photos.photos) {
-      const file = await downscale(photo.file);
-      data.append("photos", file, file.name);
-    }
+    await appendPhotos(data, photos.photos);
     eventId.current = eventId.current || newEventId();
     data.set("metaEventId", eventId.current);
     const utm = landingUtm();

@@ -6,13 +6,11 @@ import { useEffect, useId, useRef, useState } from "react";
 import { usePhotos } from "../hooks/usePhotos.js";
 import { useSellForm } from "../hooks/useSellForm.js";
 import { useToasts } from "../hooks/useToasts.js";
-import { CloseIcon } from "../shared/icons.jsx";
+import { ErrorText, focusRing, PhotoPicker, UploadProgress } from "../shared/PhotoPicker.jsx";
 import { Toaster } from "../shared/Toaster.jsx";
 import { trackPixel } from "../shared/tracking.js";
 
 const VIEW_CONTENT_DELAY_MS = 500;
-const focusRing =
-  "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-gold-600";
 const control = (invalid) =>
   `block w-full rounded-lg border bg-white px-3.5 py-2.5 text-base text-ink-900 shadow-xs placeholder:text-ink-400 focus:outline-none focus:ring-2 ${
     invalid
@@ -27,14 +25,6 @@ const PHOTO_TIPS = [
   "Box and papers, if you have them",
   "Any scratches, dents or damage",
 ];
-
-function UploadIcon({ className }) {
-  return (
-    <svg aria-hidden="true" className={className} fill="none" stroke="currentColor" strokeWidth="1.75" viewBox="0 0 24 24">
-      <path strokeLinecap="round" strokeLinejoin="round" d="M12 16V4m0 0-4 4m4-4 4 4M4 16v2a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-2" />
-    </svg>
-  );
-}
 
 function Section({ number, title, description, children }) {
   const id = useId();
@@ -65,15 +55,6 @@ function Label({ htmlFor, field }) {
         <span className="ml-1.5 font-normal text-ink-600">(optional)</span>
       )}
     </label>
-  );
-}
-
-function ErrorText({ id, message }) {
-  if (!message) return null;
-  return (
-    <p id={id} className="mt-1.5 text-sm text-red-700">
-      {message}
-    </p>
   );
 }
 
@@ -134,100 +115,6 @@ function Checkbox({ name, form, props }) {
   );
 }
 
-function PhotoList({ photos }) {
-  if (!photos.photos.length) return null;
-  return (
-    <ul className="mt-4 grid grid-cols-3 gap-3 sm:grid-cols-5" aria-label="Chosen photos">
-      {photos.photos.map((photo, index) => (
-        <li key={photo.id} className="group relative aspect-square overflow-hidden rounded-lg border border-ink-100 bg-ink-50">
-          <img src={photo.url} alt={`Photo ${index + 1}: ${photo.file.name}`} className="h-full w-full object-cover" />
-          <button
-            type="button"
-            onClick={() => photos.remove(photo.id)}
-            aria-label={`Remove photo ${index + 1}`}
-            className={`absolute right-1 top-1 flex h-7 w-7 items-center justify-center rounded-full bg-ink-900/75 text-white hover:bg-ink-900 ${focusRing}`}
-          >
-            <CloseIcon className="h-4 w-4" />
-          </button>
-        </li>
-      ))}
-    </ul>
-  );
-}
-
-function PhotoPicker({ form, props, photos, enhanced }) {
-  const [dragging, setDragging] = useState(false);
-  const input = useRef(null);
-  const error = form.errors.photos;
-  const limits = props.photos;
-  const accept = [...limits.types, ".heic", ".heif"].join(",");
-
-  const onDrop = (event) => {
-    event.preventDefault();
-    setDragging(false);
-    form.addPhotos([...event.dataTransfer.files]);
-  };
-  const onPick = (event) => {
-    form.addPhotos([...event.target.files]);
-    event.target.value = ""; // the list lives in state; the same file can be picked again
-  };
-
-  return (
-    <div className="sm:col-span-2">
-      <div
-        onDragOver={(event) => {
-          event.preventDefault();
-          setDragging(true);
-        }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={onDrop}
-        className={`rounded-xl border-2 border-dashed px-4 py-8 text-center transition-colors has-focus-visible:ring-2 has-focus-visible:ring-gold-500 ${
-          dragging ? "border-gold-500 bg-gold-100/50" : error ? "border-red-400" : "border-ink-200 bg-ink-50/60"
-        }`}
-      >
-        <UploadIcon className="mx-auto h-10 w-10 text-ink-400" />
-        <label htmlFor="field-photos" className="mt-3 block text-base font-semibold text-ink-900">
-          {enhanced ? (
-            <>
-              <span className="text-gold-700 underline decoration-gold-300 underline-offset-4">Choose photos</span>{" "}
-              <span className="hidden font-normal text-ink-600 sm:inline">or drag and drop them here</span>
-            </>
-          ) : (
-            "Choose photos"
-          )}
-        </label>
-        <input
-          ref={input}
-          id="field-photos"
-          type="file"
-          name="photos"
-          multiple
-          accept={accept}
-          onChange={onPick}
-          aria-describedby={error ? "field-photos-error photos-hint" : "photos-hint"}
-          aria-invalid={error ? "true" : undefined}
-          className={
-            enhanced
-              ? "sr-only"
-              : "mx-auto mt-3 block max-w-full text-sm text-ink-700 file:mr-3 file:rounded-full file:border-0 file:bg-ink-900 file:px-4 file:py-2 file:text-sm file:font-semibold file:text-white"
-          }
-        />
-        <p id="photos-hint" className="mt-2 text-sm text-ink-600">
-          {props.messages.photoHint}
-          <span> · up to {limits.maxCount} photos</span>
-        </p>
-        {enhanced && photos.photos.length > 0 && (
-          <p className="mt-1 text-sm font-medium text-ink-800" aria-live="polite">
-            {photos.photos.length} of {limits.maxCount} photos added
-          </p>
-        )}
-      </div>
-      <ErrorText id="field-photos-error" message={error} />
-      <PhotoList photos={photos} />
-    </div>
-  );
-}
-
 function PhotoTips() {
   return (
     <div className="rounded-xl bg-ink-50 p-4 text-sm text-ink-700 sm:col-span-2">
@@ -267,24 +154,7 @@ function SubmitArea({ form }) {
       >
         {busy ? "Processing..." : "Get My Free Valuation"}
       </button>
-      {busy && (
-        <div className="mt-4" data-testid="upload-progress">
-          <div className="flex justify-between text-sm text-ink-600">
-            <span>Uploading</span>
-            <span>{form.progress}%</span>
-          </div>
-          <div
-            role="progressbar"
-            aria-label="Upload progress"
-            aria-valuemin={0}
-            aria-valuemax={100}
-            aria-valuenow={form.progress}
-            className="mt-1.5 h-2 overflow-hidden rounded-full bg-ink-100"
-          >
-            <div className="h-full rounded-full bg-gold-500 transition-[width]" style={{ width: `${form.progress}%` }} />
-          </div>
-        </div>
-      )}
+      {busy && <UploadProgress progress={form.progress} />}
       <p className="mt-4 text-xs text-ink-600">
         By submitting you agree to be contacted about your watch. No fees, no obligation.
       </p>
@@ -352,7 +222,14 @@ export default function SellForm(props) {
         </Section>
         <Section number={3} title="Upload Photos" description="Clear photos let us give you a firmer quote, faster.">
           <PhotoTips />
-          <PhotoPicker form={form} props={props} photos={photos} enhanced={enhanced} />
+          <PhotoPicker
+            photos={photos}
+            limits={props.photos}
+            messages={props.messages}
+            error={form.errors.photos}
+            enhanced={enhanced}
+            onAdd={form.addPhotos}
+          />
         </Section>
         <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
           <label htmlFor="field-website">Leave this field empty</label>

@@ -1,3 +1,5 @@
+import { downscale } from "./downscale.js";
+
 // Posts FormData with XMLHttpRequest (fetch has no upload progress) and resolves with the
 // status and parsed JSON body; network failures resolve with status 0.
 export function postForm(url, formData, { headers = {}, onProgress = () => {} } = {}) {
@@ -21,4 +23,14 @@ export function postForm(url, formData, { headers = {}, onProgress = () => {} } 
     xhr.ontimeout = xhr.onerror;
     xhr.send(formData);
   });
+}
+
+// Puts the chosen photos in the form data in place of the file input's own, each downscaled
+// first (see downscale.js).
+export async function appendPhotos(data, photos) {
+  data.delete("photos");
+  for (const photo of photos) {
+    const file = await downscale(photo.file);
+    data.append("photos", file, file.name);
+  }
 }
