@@ -19,7 +19,7 @@ import pyotp
 from werkzeug.datastructures import FileStorage, MultiDict
 from werkzeug.test import stream_encode_multipart
 
-from app.leads import store
+from app.leads import schema, store
 from app.staff import totp
 from tests.data.photos import photo_bytes
 from tests.data.validation_cases import VALID
@@ -293,3 +293,12 @@ class Staff:
         db = sqlite3.connect(self.app.config["LEADS_DB"])
         db.row_factory = sqlite3.Row
         return db
+
+
+def database_at_version(path: str, version: int) -> sqlite3.Connection:
+    """A leads database as an older release left it: the first `version` migration steps."""
+    db = sqlite3.connect(path)
+    for step in schema.MIGRATIONS[:version]:
+        step(db)
+    db.execute(f"PRAGMA user_version = {version}")
+    return db

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import csv
 import io
-import sqlite3
 
-from app.leads import export, lifecycle, schema, store
-from tests.helpers import save_sample_lead
+from app.leads import export, lifecycle, store
+from tests.helpers import database_at_version, save_sample_lead
 
 
 def ids(app, **filters) -> list[int]:
@@ -77,10 +76,7 @@ def test_photo_lookup_needs_the_right_lead_and_an_unguessable_id(app):
 
 
 def test_photos_saved_before_public_ids_get_one_on_migration(app):
-    db = sqlite3.connect(app.config["LEADS_DB"])
-    for step in schema.MIGRATIONS[:3]:
-        step(db)
-    db.execute("PRAGMA user_version = 3")
+    db = database_at_version(app.config["LEADS_DB"], 3)
     db.execute(
         "INSERT INTO leads (full_name, email, phone, watch_brand, watch_condition, has_box, "
         "has_papers, source, meta_event_id, created_at, reference) VALUES ('A', 'a@example.com', "

@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from app.leads import lifecycle, reference, schema, store
-from tests.helpers import sample_lead, save_sample_lead
+from tests.helpers import database_at_version, sample_lead, save_sample_lead
 
 QUOTE = {"amount_low": 8000, "amount_high": 9500, "valid_until": "2026-12-01", "message": "Hi"}
 APPOINTMENT = {"date": "2026-12-03", "time": "10:30", "mode": "office", "place": "5th Ave"}
@@ -290,3 +290,21 @@ def test_a_lead_saved_twice_is_one_lead_with_one_submitted_event(app):
         second = store.save_lead(lead, [])
         assert first == (1, True) and second == (1, False)
         assert len(store.lead_events(1)) == 1
+
+
+def test_a_status_link_issued_before_links_had_their_own_table_keeps_working(app):
+    db = database_at_version(app.config["LEADS_DB"], 7)
+    db.execute(
+        "INSERT INTO leads (full_name, email, phone, watch_brand, watch_condition, has_box, "
+        "has_papers, source, meta_event_id, created_at, last_activity_at, reference, "
+        "status_token_hash) VALUES ('Old Seller', 'o@example.com', '2125550100', 'Omega', "
+        "'Good', 0, 0, 'USA Website', 'evt-old-2', '2026-11-01T10:00:00', "
+        "'2026-11-01T10:00:00', 'USWB-OLD777', ?)",
+        (reference.token_hash("t" * 32),),
+    )
+    db.commit()
+    db.close()
+    with app.app_context():
+        lead = store.lead_by_token_hash(reference.token_hash("t" * 32), "2026-01-01")
+    assert lead["reference"] == "USWB-OLD777"
+    assert "status_token_hash" not in columns(app.config["LEADS_DB"])

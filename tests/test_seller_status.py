@@ -54,7 +54,7 @@ def give_token(app, lead_id: int) -> str:
     """Issue a status link for a stored lead, as the confirmation job does."""
     token = new_status_token()
     with app.app_context():
-        store.set_status_token_hash(lead_id, token_hash(token))
+        store.add_status_link(lead_id, token_hash(token))
     return token
 
 
@@ -91,7 +91,8 @@ def test_confirmation_email_carries_reference_summary_and_a_link_that_opens_the_
     assert lead["reference"] in page.get_data(as_text=True)
     token = path.rsplit("/", 1)[1]
     assert len(token) >= 32  # 192 bits
-    assert lead["status_token_hash"] == token_hash(token)
+    with mail_app.app_context():
+        assert store.lead_by_token_hash(token_hash(token), "2000")["id"] == lead["id"]
     stored = b"".join(
         p.read_bytes() for p in Path(mail_app.config["LEADS_DB"]).parent.glob("leads.db*")
     )
@@ -112,8 +113,8 @@ def test_confirmation_waits_while_smtp_is_not_configured(app):
     with app.app_context():
         assert confirm_to_seller(lead_id) == "not configured"
         lead = store.get_lead(lead_id)
+        assert store.status_link_count(lead_id) == 0  # no link issued that nobody received
     assert "seller_confirmed_at" in store.pending_work(lead)
-    assert lead["status_token_hash"] is None  # no link issued that nobody received
 
 
 def test_no_confirmation_for_a_lead_erased_before_its_job_ran(mail_app, smtp_server):
@@ -123,7 +124,7 @@ def test_no_confirmation_for_a_lead_erased_before_its_job_ran(mail_app, smtp_ser
     with mail_app.app_context():
         lifecycle.erase(lead_id, "staff:1")
         assert confirm_to_seller(lead_id) == "lead erased"
-        assert store.get_lead(lead_id)["status_token_hash"] is None
+        assert store.status_link_count(lead_id) == 0
     assert len(smtp_server.messages) == 1
 
 
@@ -361,7 +362,7 @@ def notice(client) -> str:
     return re.search(r"data-notice>([^<]+)<", page).group(1)
 
 
-def test_lost_link_form_answers_alike_and_mails_a_fresh_link(mail_app, smtp_server):
+def test_lost_link_form_answers_alike_and_mails_a_link(mail_app, smtp_server):
     client = mail_app.test_client()
     lead_id = save_sample_lead(mail_app, email="Owner@Example.com")
     closed_id = save_sample_lead(mail_app, email="owner@example.com")
@@ -379,9 +380,9 @@ def test_lost_link_form_answers_alike_and_mails_a_fresh_link(mail_app, smtp_serv
     [message] = smtp_server.wait_for(1)  # one open lead: one link; none for the stranger
     assert message["To"] == "Owner@Example.com"
     text = bodies(message)[0]
-    assert "the link we sent before no longer works" in text
+    assert "the links in our earlier e-mails keep working too" in text
     assert client.get(status_path(text)).status_code == 200
-    assert client.get(f"/status/{old}").status_code == 404
+    assert client.get(f"/status/{old}").status_code == 200
 
 
 def test_lost_link_form_refuses_a_malformed_address(client):
@@ -619,3 +620,22 @@ def test_lost_link_form_is_limited_per_email_address_too(make_app):
     asked = [ask_for_link(client, "Owner@Example.com").status_code for _ in range(2)]
     assert asked + [ask_for_link(client, "owner@example.com ").status_code] == [303, 303, 429]
     assert ask_for_link(client, "someone.else@example.com").status_code == 303
+
+
+def test_every_email_to_the_seller_links_to_the_status_page_with_a_token_of_its_own(
+    mail_app, smtp_server
+):
+    client = mail_app.test_client()
+    lead_id = save_sample_lead(mail_app, email="links@example.com")
+    with mail_app.app_context():
+        confirm_to_seller(lead_id)
+    act(mail_app, lead_id, "quoted", QUOTE, "new")
+    act(mail_app, lead_id, "closed", {"reason": "seller_declined"}, "quoted")
+    messages = smtp_server.wait_for(3)
+    paths = [status_path(bodies(message)[0]) for message in messages]
+    assert len(set(paths)) == 3  # confirmation, quote, closed: each its own link
+    assert [client.get(path).status_code for path in paths] == [200, 200, 200]
+    with mail_app.app_context():
+        lifecycle.erase(lead_id, "staff:1")
+        assert store.status_link_count(lead_id) == 0
+    assert [client.get(path).status_code for path in paths] == [404, 404, 404]

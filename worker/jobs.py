@@ -56,8 +56,8 @@ def confirm_to_seller(lead_id: int) -> str:
     """E-mail the seller their reference, a summary and their private status link.
 
     The link's token is made here and only its hash is stored, so it never sits in plain text in
-    the database or the queue. A retry after a send whose completion was not recorded issues a
-    new token, which replaces the first (the newest e-mail's link is the one that works).
+    the database or the queue. A retry after a send whose completion was not recorded issues
+    another token; both links work.
     """
     lead = load_lead(lead_id)
     if lead["seller_confirmed_at"]:
@@ -75,16 +75,15 @@ def confirm_to_seller(lead_id: int) -> str:
 
 
 def issue_status_link(lead_id: int) -> str:
-    """A fresh status link for the lead; only its hash is stored, replacing the previous one."""
+    """A new status link for the e-mail about to be sent; only its hash is stored."""
     token = new_status_token()
-    store.set_status_token_hash(lead_id, token_hash(token))
+    store.add_status_link(lead_id, token_hash(token))
     return lifecycle.seller_status_url(token)
 
 
 def send_status_links(email: str) -> str:
-    """The lost-link form's e-mails: a fresh link for each open lead of the address (the old
-    link stops working). Nothing is sent to an address without open leads; the form said the
-    same either way."""
+    """The lost-link form's e-mails: a new link for each open lead of the address. Nothing is
+    sent to an address without open leads; the form said the same either way."""
     leads = store.open_leads_of(email)
     if not mail.smtp_configured():
         current_app.logger.warning("SMTP_HOST not set, status links not sent.")
@@ -114,7 +113,7 @@ def send_seller_email(lead_id: int, event_id: int) -> str:
     if not mail.smtp_configured():
         current_app.logger.warning("Lead %s: SMTP_HOST not set, seller e-mail not sent.", lead_id)
         return "not configured"
-    mail.deliver(seller_mail.build_message(lead, event, template))
+    mail.deliver(seller_mail.build_message(lead, event, template, issue_status_link(lead_id)))
     store.record_email(lead_id, event_id, template)
     return "sent"
 

@@ -217,10 +217,11 @@ def compose(lead: dict, event: dict, template: str) -> Letter:
     return LETTERS[template](lead, data | {"sequence": event["id"]}, revised)
 
 
-def build_message(lead: dict, event: dict, template: str) -> EmailMessage:
-    """The e-mail announcing one state change; its Message-ID is derived from the event."""
+def build_message(lead: dict, event: dict, template: str, status_url: str) -> EmailMessage:
+    """The e-mail announcing one state change, with a status link of its own; its Message-ID
+    is derived from the event."""
     return letter_message(
-        lead, compose(lead, event, template), f"lead-{lead['id']}-event-{event['id']}"
+        lead, compose(lead, event, template), f"lead-{lead['id']}-event-{event['id']}", status_url
     )
 
 
@@ -236,8 +237,8 @@ def new_link_message(lead: dict, status_url: str) -> EmailMessage:
         subject=f"Your link to follow the sale of your {watch_name(lead)}",
         heading="Your new status link",
         paragraphs=[
-            f"You asked for the link to follow the sale of your {watch_name(lead)}. Here is a "
-            "new one; the link we sent before no longer works.",
+            f"You asked for the link to follow the sale of your {watch_name(lead)}. Here it "
+            "is; the links in our earlier e-mails keep working too.",
             "If you did not ask for it, you can ignore this e-mail: only you receive the link.",
         ],
         facts=[],
@@ -246,9 +247,7 @@ def new_link_message(lead: dict, status_url: str) -> EmailMessage:
     return letter_message(lead, letter, key, status_url)
 
 
-def letter_message(
-    lead: dict, letter: Letter, message_key: str, status_url: str | None = None
-) -> EmailMessage:
+def letter_message(lead: dict, letter: Letter, message_key: str, status_url: str) -> EmailMessage:
     config = current_app.config
     context = {
         "letter": letter,

@@ -68,7 +68,6 @@ ERASED_VALUES = {
     "client_ip": None,
     "user_agent": None,
     "ga_client_id": None,
-    "status_token_hash": None,
 }
 
 

@@ -103,6 +103,22 @@ SELLER_CONFIRMATION = (
 )
 
 
+STATUS_LINKS = (
+    # One row per status link e-mailed (the confirmation, each e-mail a state change sends, each
+    # lost-link request): only the SHA-256 of the token, which every such link keeps opening.
+    """CREATE TABLE status_links (
+        token_hash TEXT PRIMARY KEY,
+        lead_id INTEGER NOT NULL REFERENCES leads(id),
+        issued_at TEXT NOT NULL
+    )""",
+    "CREATE INDEX status_links_lead ON status_links(lead_id)",
+    """INSERT INTO status_links (token_hash, lead_id, issued_at)
+        SELECT status_token_hash, id, last_activity_at FROM leads
+        WHERE status_token_hash IS NOT NULL""",
+    "DROP INDEX leads_status_token_hash",
+    "ALTER TABLE leads DROP COLUMN status_token_hash",
+)
+
 STAFF_ALERTS = (
     # One staff e-mail per seller action (a question, photos added, an answer to a quote).
     """CREATE UNIQUE INDEX lead_events_one_staff_alert
@@ -152,6 +168,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     give_photo_ids,  # 5: those ids for photos older than step 4
     run(SELLER_CONFIRMATION),  # 6: the seller's confirmation e-mail as a piece of lead work
     run(STAFF_ALERTS),  # 7: staff e-mailed about what sellers do on their status page
+    run(STATUS_LINKS),  # 8: a status link in every e-mail to the seller, each its own token
 )
 VERSION = len(MIGRATIONS)
 

@@ -159,13 +159,22 @@ def get_lead(lead_id: int) -> dict | None:
     return dict(row) if row else None
 
 
-def set_status_token_hash(lead_id: int, token_hash: str) -> None:
-    """Make `token_hash` the lead's one valid status link, replacing any earlier one."""
+def add_status_link(lead_id: int, token_hash: str) -> None:
+    """One more link that opens the lead's status page (each e-mail carries its own token;
+    only its hash is stored). Nothing for an erased lead."""
     with connect() as db:
         db.execute(
-            "UPDATE leads SET status_token_hash = ? WHERE id = ? AND erased_at IS NULL",
-            (token_hash, lead_id),
+            "INSERT INTO status_links (token_hash, lead_id, issued_at) "
+            "SELECT ?, id, ? FROM leads WHERE id = ? AND erased_at IS NULL",
+            (token_hash, now(), lead_id),
         )
+
+
+def status_link_count(lead_id: int) -> int:
+    with connect() as db:
+        return db.execute(
+            "SELECT count(*) FROM status_links WHERE lead_id = ?", (lead_id,)
+        ).fetchone()[0]
 
 
 def lead_by_token_hash(token_hash: str, active_since: str) -> dict | None:
@@ -174,8 +183,9 @@ def lead_by_token_hash(token_hash: str, active_since: str) -> dict | None:
     with connect() as db:
         row = db.execute(
             "SELECT leads.*, (SELECT count(*) FROM lead_photos WHERE lead_id = leads.id) "
-            "AS photo_count FROM leads WHERE status_token_hash = ? AND erased_at IS NULL "
-            "AND last_activity_at >= ?",
+            "AS photo_count FROM status_links JOIN leads ON leads.id = status_links.lead_id "
+            "WHERE status_links.token_hash = ? AND leads.erased_at IS NULL "
+            "AND leads.last_activity_at >= ?",
             (token_hash, active_since),
         ).fetchone()
     return dict(row) if row else None
@@ -484,6 +494,7 @@ def erase_lead(
             (lead_id,),
         ).fetchall()
         db.execute("DELETE FROM lead_photos WHERE lead_id = ?", (lead_id,))
+        db.execute("DELETE FROM status_links WHERE lead_id = ?", (lead_id,))
         events = db.execute("SELECT id, data FROM lead_events WHERE lead_id = ?", (lead_id,))
         for row in events.fetchall():
             data = json.loads(row["data"])

@@ -31,7 +31,7 @@ def seller_link(live_server, state: str = "new") -> tuple[int, str]:
     token = new_status_token()
     with app.app_context():
         lead_id, _ = store.save_lead(sample_lead(), [])
-        store.set_status_token_hash(lead_id, token_hash(token))
+        store.add_status_link(lead_id, token_hash(token))
         if state == "quoted":
             lifecycle.transition(lead_id, "quoted", "staff:1", QUOTE, "new")
     return lead_id, f"/status/{token}"
