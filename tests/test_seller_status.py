@@ -639,3 +639,32 @@ def test_every_email_to_the_seller_links_to_the_status_page_with_a_token_of_its_
         lifecycle.erase(lead_id, "staff:1")
         assert store.status_link_count(lead_id) == 0
     assert [client.get(path).status_code for path in paths] == [404, 404, 404]
+
+
+def test_withdrawal_with_erasure_leaves_no_personal_field_or_photo_file_behind(app, client):
+    post(client, photos=[photo(), photo("side.jpg")])
+    lead_work_done(app)
+    token = give_token(app, 1)
+    send_photos(client, token, 2)
+    csrf = form_token(client, token)
+    client.post(
+        f"/status/{token}/question",
+        data={"question": "My number changed: 917 555 0188", "csrf_token": csrf},
+    )
+    client.post(
+        f"/status/{token}/withdraw", data={"csrf_token": csrf, "confirm": "yes", "erase": "yes"}
+    )
+    lead_work_done(app)
+    assert len(stored_uploads(app)) == 8  # four photos, each cleaned and a thumbnail
+    with app.app_context():
+        lifecycle.erase(1, "staff:1")  # staff confirm the erasure from the inbox
+        lead = store.get_lead(1)
+        events = store.lead_events(1)
+    assert stored_uploads(app) == []
+    assert lead["full_name"] == lead["email"] == lead["phone"] == lead["additional_details"] == ""
+    assert lead["client_ip"] is None and lead["user_agent"] is None
+    assert lead["reference"] and lead["watch_brand"] == "Rolex" and lead["state"] == "closed"
+    stored = repr(events) + repr(lead)
+    for personal in ("917 555 0188", "Jane", "jane@example.com", "555-0147", "side.jpg"):
+        assert personal not in stored
+    assert client.get(f"/status/{token}").status_code == 404

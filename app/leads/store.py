@@ -260,14 +260,25 @@ def filter_clause(filters: dict) -> tuple[str, dict]:
     return (" WHERE " + " AND ".join(conditions)) if conditions else "", params
 
 
+# Whether the seller's last action after submitting (a question, photos, an answer to a quote,
+# a withdrawal) is newer than anything staff did on the lead: 1, 0, or NULL if there is none.
+SELLER_WAITING = (
+    "(SELECT max(id) FROM lead_events WHERE lead_id = leads.id AND actor = 'seller' "
+    "AND kind != 'submitted') > coalesce((SELECT max(id) FROM lead_events "
+    "WHERE lead_id = leads.id AND actor NOT IN ('seller', 'system')), 0)"
+)
+
+
 def find_leads(filters: dict, limit: int | None = None, offset: int = 0) -> list[dict]:
-    """Leads matching `filters`, newest first, with their photo count."""
+    """Leads matching `filters`, newest first, with their photo count and whether the seller
+    is waiting for staff."""
     where, params = filter_clause(filters)
     page = " LIMIT :limit OFFSET :offset" if limit is not None else ""
     with connect() as db:
         rows = db.execute(
             "SELECT leads.*, (SELECT count(*) FROM lead_photos WHERE lead_id = leads.id) "
-            f"AS photo_count FROM leads{where} ORDER BY id DESC{page}",
+            f"AS photo_count, {SELLER_WAITING} AS seller_waiting "
+            f"FROM leads{where} ORDER BY id DESC{page}",
             params | {"limit": limit, "offset": offset},
         ).fetchall()
     return [dict(row) for row in rows]

@@ -86,6 +86,7 @@ def list_row(lead: dict, now: datetime) -> dict:
         "age": display.short_age(lead["created_at"], now),
         "received": display.local_time(lead["created_at"]),
         "overdue": display.awaiting_first_reply(lead, now),
+        "seller_waiting": bool(lead["seller_waiting"]),
         "state_label": lifecycle.STATE_LABELS[lead["state"]],
     }
 

@@ -102,6 +102,22 @@ def test_list_shows_tabs_with_counts_newest_first_and_flags_late_replies(app, si
     assert "New Seller" in contacted and "Old Seller" not in contacted
 
 
+def test_list_flags_a_lead_whose_seller_wrote_since_staff_last_acted(app, signed_in, add_lead):
+    asked = add_lead(full_name="Asking Seller")
+    add_lead(full_name="Quiet Seller")
+    with app.app_context():
+        lifecycle.transition(asked, "contacted", "staff:1", {}, "new")
+        lifecycle.ask_question(asked, "Can you come to Brooklyn?")
+    html = page(signed_in, "/staff/leads")
+    assert html.count(">Seller wrote</span>") == 1
+    assert html.index("Quiet Seller") < html.index("Asking Seller") < html.index("Seller wrote")
+    lead = page(signed_in, f"/staff/leads/{asked}")
+    assert "Seller asked a question" in lead and "Can you come to Brooklyn?" in lead
+    with app.app_context():
+        lifecycle.add_note(asked, "staff:1", "Called back: Saturday works.")
+    assert "Seller wrote" not in page(signed_in, "/staff/leads")
+
+
 def test_search_filters_and_pagination(app, signed_in, add_lead):
     for number in range(27):
         add_lead(full_name=f"Seller {number:02d}", watch_brand="Omega" if number % 2 else "Rolex")
