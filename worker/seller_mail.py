@@ -75,6 +75,8 @@ def confirmation_letter(lead: dict, photo_count: int) -> Letter:
             "appointment, or by insured collection within 50 miles of the cities we cover, and "
             "we make our final offer. There are no fees for the valuation, and you are under no "
             "obligation to sell.",
+            "The link below shows where your sale stands. There you can also add a photo you "
+            "forgot, ask us a question, answer our quote or withdraw.",
         ],
         facts=[
             ("Watch", watch),
