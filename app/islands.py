@@ -32,6 +32,22 @@ def bundle_hash(source: bytes) -> str:
     return base64.urlsafe_b64encode(hashlib.sha256(source).digest()).decode().rstrip("=")
 
 
+def new_v8_context() -> MiniRacer:
+    """A MiniRacer made on a thread of its own, so it runs its own event loop.
+
+    MiniRacer adopts the asyncio loop running in the thread that creates it, if any. Made in a
+    thread whose loop runs only now and then (Playwright's, in the browser tests; any async
+    caller), its calls from every other thread would wait for that loop and hang.
+    """
+    made: list[MiniRacer] = []
+    maker = threading.Thread(target=lambda: made.append(MiniRacer()), name="v8-context")
+    maker.start()
+    maker.join()
+    if not made:
+        raise IslandError("The embedded V8 (mini-racer) could not be started.")
+    return made[0]
+
+
 class IslandRenderer:
     """One V8 context per process and build, created on first use (so never before a server
     forks). With `expected_hash`, it refuses a bundle that is not the one the manifest names."""
@@ -57,7 +73,7 @@ class IslandRenderer:
 
     def _load(self):
         source = self._read_bundle()
-        context = MiniRacer()
+        context = new_v8_context()
         try:
             context.eval(source)
         except Exception as error:

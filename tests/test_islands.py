@@ -1,8 +1,10 @@
 """The island helper: React's own server markup, inert JSON props, per-page scripts."""
 
+import asyncio
 import json
 import re
 import shutil
+import threading
 
 import pytest
 from flask import render_template_string
@@ -121,3 +123,21 @@ def test_a_server_bundle_the_manifest_does_not_name_is_refused_clearly(tmp_path)
     renderer = IslandRenderer(str(bundle), expected_hash=bundle_hash(b"another build"))
     with pytest.raises(IslandError, match="not the one the asset manifest names"):
         renderer.render("Header", "{}", "header-1")
+
+
+def test_a_renderer_started_under_an_async_caller_still_renders_from_other_threads(tmp_path):
+    """MiniRacer adopts a running asyncio loop; the renderer must not (the browser tests'
+    Playwright loop once hung every later render from a server thread)."""
+    bundle = tmp_path / "ssr.js"
+    bundle.write_text("globalThis.renderIsland = (name) => `<p>${name}</p>`;")
+    renderer = IslandRenderer(str(bundle))
+
+    async def first_render() -> str:
+        return renderer.render("Started", "{}", "started-1")
+
+    assert asyncio.run(first_render()) == "<p>Started</p>"
+    rendered: list[str] = []
+    other = threading.Thread(target=lambda: rendered.append(renderer.render("Later", "{}", "l")))
+    other.start()
+    other.join(timeout=20)
+    assert rendered == ["<p>Later</p>"]
