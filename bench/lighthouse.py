@@ -394,23 +394,35 @@ def check_no_scripts(url: str) -> None:
         raise RuntimeError(f"no no-scripts variant at {url} (serve bench/noscripts_app.py)")
 
 
+def audit(site: str, page: Page) -> PageResult:
+    """One Lighthouse run on the page; a failed run is a result with its error."""
+    name = "__".join(filter(None, [page.path.strip("/").replace("/", "__") or "index",
+                                   page.variant.replace(" ", "-")]))  # fmt: skip
+    output = common.results_dir() / f"lighthouse-{name}.json"
+    try:
+        if page.variant == NO_SCRIPTS:
+            check_no_scripts(site + page.url_path)
+        lhr = run_lighthouse(site + page.url_path, output,
+                             f"{CHROME_FLAGS} {page.chrome_flags}".strip())  # fmt: skip
+        return read_report(page, lhr)
+    except (RuntimeError, KeyError, json.JSONDecodeError) as error:
+        message = str(error).strip().splitlines()[-1]
+        return PageResult(page, error=message.split("encountered: ")[-1])
+
+
 def measure(site: str, pages: list[Page]) -> list[PageResult]:
+    """Every page in turn. A run that failed outright is run once more, as Lighthouse itself
+    advises for a trace it could not record (NO_NAVSTART, seen on a busy machine): one lost
+    run would otherwise leave a page and its variant's comparison unmeasured."""
     results = []
     for page in pages:
-        name = "__".join(filter(None, [page.path.strip("/").replace("/", "__") or "index",
-                                       page.variant.replace(" ", "-")]))  # fmt: skip
         common.warm(site + page.url_path)  # the floors are for the cached page, not a first render
         print(f"  lighthouse {page.label} ...", flush=True)
-        output = common.results_dir() / f"lighthouse-{name}.json"
-        try:
-            if page.variant == NO_SCRIPTS:
-                check_no_scripts(site + page.url_path)
-            lhr = run_lighthouse(site + page.url_path, output,
-                                 f"{CHROME_FLAGS} {page.chrome_flags}".strip())  # fmt: skip
-            results.append(read_report(page, lhr))
-        except (RuntimeError, KeyError, json.JSONDecodeError) as error:
-            message = str(error).strip().splitlines()[-1]
-            results.append(PageResult(page, error=message.split("encountered: ")[-1]))
+        result = audit(site, page)
+        if result.error and not result.scores:
+            print(f"  lighthouse {page.label} again, after: {result.error[:80]}", flush=True)
+            result = audit(site, page)
+        results.append(result)
     return results
 
 
