@@ -444,7 +444,7 @@ def main() -> int:
     with ExitStack() as stack:
         site = common.site_for(stack, args.site, SITE_APP, ("--pythonpath", str(common.BENCH)))
         results = measure(site, pages)
-    print()
+    print(f"after the runs: {common.machine_note()}\n")
     report(results, FLOORS)
     compare(results)
     return 0

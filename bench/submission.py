@@ -42,6 +42,7 @@ from pathlib import Path
 
 import common
 import redis
+import rq
 from PIL import Image, ImageChops, ImageFilter
 
 sys.path.insert(0, str(common.ROOT))  # the photos' drawing lives with the tests
@@ -59,6 +60,13 @@ RATELIMIT = "10000 per minute;100000 per hour"  # the runs, not the limiter, are
 WARMUP_POSTS = 6  # one photo each: both gunicorn workers import Pillow's plugins, open SQLite
 JOBS_TIMEOUT = 180  # seconds for one lead's jobs
 MODES = {"embedded queue": False, "Redis + rq worker": True}
+
+
+@dataclass(frozen=True)
+class Site:
+    port: int
+    leads_db: Path
+    redis_url: str | None  # None: the embedded queue
 
 
 @dataclass
@@ -124,9 +132,9 @@ def start_redis(stack: ExitStack, directory: Path) -> str:
     raise RuntimeError(f"redis-server did not answer on port {port}")
 
 
-def start_site(stack: ExitStack, name: str, with_redis: bool) -> tuple[int, Path]:
+def start_site(stack: ExitStack, name: str, with_redis: bool) -> Site:
     """The site under gunicorn (production settings) on a leads.db of its own, with Redis and
-    an rq worker or without; its port and leads.db."""
+    an rq worker or without."""
     directory = common.work_dir() / name.split()[0].lower()
     directory.mkdir()
     leads_db = directory / "leads.db"
@@ -142,7 +150,7 @@ def start_site(stack: ExitStack, name: str, with_redis: bool) -> tuple[int, Path
     command = common.gunicorn_command(common.SITE_APP, port)
     log = logs / f"submission-site-{directory.name}.log"
     stack.enter_context(common.server(command, log, f"http://127.0.0.1:{port}/sell", env))
-    return port, leads_db
+    return Site(port, leads_db, env.get("REDIS_URL"))
 
 
 # ---------------------------------------------------------------- one submission
@@ -195,37 +203,56 @@ def saved_lead(leads_db: Path, post: Post) -> int:
     return row[0]
 
 
-def wait_for_jobs(leads_db: Path, lead_id: int) -> None:
-    """Until the lead's photos are processed and its last in-process job (conversions) ran;
-    the e-mails stay pending (no SMTP server here)."""
+def lead_jobs_done(leads_db: Path, lead_id: int) -> bool:
+    """The lead's photos are processed and its conversions job ran (the in-process runner's
+    last job); the e-mails stay pending, as no SMTP server is set."""
+    with sqlite3.connect(f"file:{leads_db}?mode=ro", uri=True) as db:
+        return db.execute(
+            "SELECT photos_processed_at IS NOT NULL AND conversions_sent_at IS NOT NULL "
+            "FROM leads WHERE id = ?",
+            (lead_id,),
+        ).fetchone()[0]
+
+
+def queues_idle(redis_url: str) -> bool:
+    """No job queued, running, deferred or scheduled: the staff e-mail job, which waits for the
+    photos and leaves no mark while e-mail is not set up, has run too."""
+    connection = redis.Redis.from_url(redis_url)
+    return not any(
+        queue.count
+        or queue.started_job_registry.count
+        or queue.deferred_job_registry.count
+        or queue.scheduled_job_registry.count
+        for queue in rq.Queue.all(connection=connection)
+    )
+
+
+def wait_for_jobs(site: Site, lead_id: int) -> None:
+    """Until the lead's work is over, so that the next post has the CPU to itself."""
     deadline = time.monotonic() + JOBS_TIMEOUT
     while time.monotonic() < deadline:
-        with sqlite3.connect(f"file:{leads_db}?mode=ro", uri=True) as db:
-            done = db.execute(
-                "SELECT photos_processed_at IS NOT NULL AND conversions_sent_at IS NOT NULL "
-                "FROM leads WHERE id = ?",
-                (lead_id,),
-            ).fetchone()[0]
-        if done:
+        if lead_jobs_done(site.leads_db, lead_id) and (
+            site.redis_url is None or queues_idle(site.redis_url)
+        ):
             return
         time.sleep(0.1)
     raise RuntimeError(f"lead {lead_id}: jobs not done within {JOBS_TIMEOUT} s")
 
 
-def submit(port: int, leads_db: Path, photos: list[Path]) -> Post:
-    post = post_lead(port, photos)
-    wait_for_jobs(leads_db, saved_lead(leads_db, post))
+def submit(site: Site, photos: list[Path]) -> Post:
+    post = post_lead(site.port, photos)
+    wait_for_jobs(site, saved_lead(site.leads_db, post))
     return post
 
 
-def measure(port: int, leads_db: Path, photos: list[Path], runs: int) -> dict[int, list[Post]]:
+def measure(site: Site, photos: list[Path], runs: int) -> dict[int, list[Post]]:
     """A few unmeasured posts, then `runs` rounds of every photo count."""
     for _ in range(WARMUP_POSTS):
-        submit(port, leads_db, photos[:1])
+        submit(site, photos[:1])
     posts: dict[int, list[Post]] = {count: [] for count in PHOTO_COUNTS}
     for _ in range(runs):
         for count in PHOTO_COUNTS:
-            posts[count].append(submit(port, leads_db, photos[:count]))
+            posts[count].append(submit(site, photos[:count]))
     return posts
 
 
@@ -271,8 +298,7 @@ def main() -> int:
     for mode, with_redis in MODES.items():
         print(f"  {mode}: {args.runs} x {', '.join(map(str, PHOTO_COUNTS))} photos ...", flush=True)
         with ExitStack() as stack:
-            port, leads_db = start_site(stack, mode, with_redis)
-            results[mode] = measure(port, leads_db, photos, args.runs)
+            results[mode] = measure(start_site(stack, mode, with_redis), photos, args.runs)
     print(f"after the runs: {common.machine_note()}\n")
     report(results, args.runs)
     return 0
