@@ -158,14 +158,17 @@ def server(command: list[str], log: Path, ready_url: str, env: dict | None = Non
         yield process
 
 
-def site_for(stack: ExitStack, given: str | None) -> str:
+def site_for(
+    stack: ExitStack, given: str | None, app_spec: str = SITE_APP, extra: tuple[str, ...] = ()
+) -> str:
     """The site to measure: the one given, or the site under gunicorn for the with-block that
-    `stack` belongs to (its log is results/site.log)."""
+    `stack` belongs to (its log is results/site.log). app_spec and extra (gunicorn options)
+    name a wrapper around the site instead, such as bench/noscripts_app.py."""
     if given:
         return given
     port = free_port()
     site = f"http://127.0.0.1:{port}"
-    command = gunicorn_command(SITE_APP, port)
+    command = gunicorn_command(app_spec, port, *extra)
     stack.enter_context(server(command, results_dir() / "site.log", site + "/"))
     return site
 
@@ -248,7 +251,7 @@ VERDICTS = {True: "PASS", False: "MISS", None: "SKIP", "info": "info"}
 def record_target(part: str, target: str, value: str, passed: bool | str | None) -> str:
     """Keep one line for the closing summary (bench/run sets BENCH_TARGETS); its verdict.
 
-    passed: True/False for a target of issue 5, None when it could not be measured (SKIP),
+    passed: True/False for a target (issues 5 and 13), None when it could not be measured (SKIP),
     "info" for a number printed without a target.
     """
     if os.environ.get("BENCH_TARGETS"):
@@ -259,9 +262,9 @@ def record_target(part: str, target: str, value: str, passed: bool | str | None)
 
 
 def summary(path: Path) -> int:
-    """The closing table: every target of issue 5 with its measured value and PASS/MISS."""
+    """The closing table: every target with its measured value and PASS/MISS."""
     rows = [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
-    section("Targets of issue 5 (floors)")
+    section("Targets of issues 5 and 13 (floors)")
     if not rows:
         print("no targets were measured")
         return 0

