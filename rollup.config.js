@@ -49,13 +49,17 @@ const plugins = (browser) => [
   minify(browser),
 ];
 
-// Every page loads the runtime, and every island draws with React and the icons, so those
-// small shared modules travel inside those two files rather than as files of their own (each
-// file costs a request and its own gzip overhead). The sell form imports the UTM helpers from
-// the runtime module the page has already run.
+// Every page loads the runtime, and every island draws with React, so the small modules that
+// several islands share (the icons, the hook adopting open <details>) travel inside React's
+// file rather than as files of their own (each file costs a request and its own gzip
+// overhead); so does the hydrator (runtime/island.js), needed exactly when React is and not
+// before the load event, as the runtime is. The sell form imports the UTM helpers from the
+// runtime module the page has already run.
+const withReact = /\/components\/(shared\/icons\.jsx|hooks\/useAdoptOpen\.js|runtime\/island\.js)$/;
+
 function chunkFor(id) {
   if (/node_modules\/(react|react-dom|scheduler)\//.test(id)) return "react";
-  if (id.endsWith("/components/shared/icons.jsx")) return "react";
+  if (withReact.test(id)) return "react";
   if (/\/components\/(runtime\/hydrate|shared\/utm)\.js$/.test(id)) return "runtime";
   return undefined;
 }
