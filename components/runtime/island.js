@@ -1,7 +1,7 @@
 // Hydrates one island with React: imported by the runtime (./hydrate.js) only when an island's
 // strategy says so, and bundled into React's chunk, so the runtime every page loads before its
 // load event carries none of this.
-import { createElement } from "react";
+import { createElement, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
 
 function readProps(element) {
@@ -9,12 +9,18 @@ function readProps(element) {
   return script ? JSON.parse(script.textContent) : {};
 }
 
+// As a transition, hydration renders in slices that yield to the browser every few
+// milliseconds (a plain hydrateRoot renders the whole island in one task); a click on the
+// island meanwhile still hydrates it at once and reaches its handler.
 export function hydrateIsland(element, Component) {
-  hydrateRoot(element, createElement(Component, readProps(element)), {
-    identifierPrefix: element.id,
-    onRecoverableError(error) {
-      console.error(`Island ${element.dataset.island} (#${element.id}) hydration error:`, error);
-    },
+  const island = createElement(Component, readProps(element));
+  startTransition(() => {
+    hydrateRoot(element, island, {
+      identifierPrefix: element.id,
+      onRecoverableError(error) {
+        console.error(`Island ${element.dataset.island} (#${element.id}) hydration error:`, error);
+      },
+    });
   });
   element.dataset.hydrated = "true";
 }
