@@ -89,7 +89,7 @@ def register_template_helpers(app: Flask) -> None:
     app.jinja_env.globals.update(
         island=islands.island,
         island_scripts=assets.island_scripts,
-        inline_stylesheet=assets.inline_stylesheet,
+        stylesheet_url=assets.stylesheet_url,
         picture=images.picture,
         post_card=images.post_card,
         icon=images.icon,

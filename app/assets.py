@@ -1,16 +1,11 @@
-"""Built front-end assets: the bundler manifest, the inline stylesheet, per-page script tags,
-and static serving.
+"""Built front-end assets: the bundler manifest, per-page script tags, and static serving.
 
 Templates never name a built file. The manifest (Vite-shaped, written by Rollup) maps source
 paths to hashed files; a page loads the hydration runtime plus only its own islands' modules.
-The stylesheet is written into every page as one `<style>`: a page paints from its HTML alone,
-with no request in the way, and the CSP allows that exact text by the hash the build recorded.
 """
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import json
 import re
 from functools import lru_cache
@@ -38,17 +33,13 @@ def _load_manifest(path: str, mtime_ns: int) -> dict:
     return json.loads(Path(path).read_text(encoding="utf-8"))
 
 
-def read_manifest(path: str) -> dict:
-    """The manifest at path, read again only when the file changes (a rebuild)."""
+def manifest() -> dict:
+    path = current_app.config["ISLANDS_MANIFEST"]
     try:
         mtime_ns = Path(path).stat().st_mtime_ns
     except FileNotFoundError:
         raise AssetsMissing(f"{path} is missing: run `npm run build`.") from None
     return _load_manifest(path, mtime_ns)
-
-
-def manifest() -> dict:
-    return read_manifest(current_app.config["ISLANDS_MANIFEST"])
 
 
 def _record(key: str) -> dict:
@@ -76,38 +67,8 @@ def island_url(name: str) -> str:
     return url_for_entry(island_key(name))
 
 
-def stylesheet_hash(manifest_path: str) -> str | None:
-    """The CSP hash source (`sha256-...`) of the build's stylesheet; None with no build yet
-    (then no page renders, so there is no style to allow). Needs no app context: the security
-    middleware asks for it on every response, so a rebuild changes style and policy together."""
-    try:
-        return read_manifest(manifest_path)[STYLESHEET_ENTRY]["integrity"]
-    except (AssetsMissing, KeyError):
-        return None
-
-
-@lru_cache(maxsize=4)
-def _stylesheet_text(path: str, integrity: str) -> str:
-    """The stylesheet as the build wrote it, checked against its recorded hash (a build under
-    way is refused, as for the server bundle) and against ending its `<style>` early."""
-    try:
-        source = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise AssetsMissing(f"{path} is missing: run `npm run build`.") from None
-    digest = base64.b64encode(hashlib.sha256(source).digest()).decode()
-    if f"sha256-{digest}" != integrity:
-        raise AssetsMissing(f"{path} is not the stylesheet the manifest names: `npm run build`.")
-    text = source.decode("utf-8")
-    if "</style" in text.lower():
-        raise AssetsMissing(f"{path} contains `</style`, so it cannot be inlined.")
-    return text
-
-
-def inline_stylesheet() -> Markup:
-    """The site's CSS as the page's one `<style>`, byte for byte the text the CSP hash allows."""
-    record = _record(STYLESHEET_ENTRY)
-    path = Path(current_app.config["ISLANDS_MANIFEST"]).with_name(record["file"])
-    return Markup(f"<style>{_stylesheet_text(str(path), record['integrity'])}</style>")
+def stylesheet_url() -> str:
+    return url_for_entry(STYLESHEET_ENTRY)
 
 
 def use_island(name: str, hydrate: str) -> None:
@@ -134,7 +95,7 @@ def island_scripts() -> Markup:
     """The page's script tags: the runtime, plus modulepreload for islands hydrated on load.
 
     The runtime is asked for at low priority: it only schedules islands, so it must not share
-    the connection with the HTML and the LCP image before the first paint (at
+    the connection with the HTML, the stylesheet and the LCP image before the first paint (at
     its default high priority, Lighthouse also counts a module script among what the first
     paint waits for)."""
     used = g.get("islands_used", {})

@@ -1,23 +1,16 @@
 """Security step of the factory: response headers, cookies, proxy and host trust, odd requests.
 
 The headers are added by a WSGI middleware around everything (WhiteNoise's static files and
-Flask's pages and errors alike), so no response can leave without them. The CSP is one string
-built from config and the current build: pages are cached and frozen, so there are no
-per-request nonces, and there is no inline executable script to allow. The one inline style,
-the site's stylesheet, is allowed by the sha256 the build recorded (so frozen pages and the
-nginx headers file carry the same hash). Pixel and analytics hosts are allowed only when their
-ids are configured.
+Flask's pages and errors alike), so no response can leave without them. The CSP is one fixed
+string built from config at start-up: pages are cached and frozen, so there are no per-request
+nonces, and there is no inline executable script to allow. Pixel and analytics hosts are
+allowed only when their ids are configured.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import lru_cache
-
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
-
-from app.assets import stylesheet_hash
 
 MAX_PATH_LENGTH = 2048
 MAX_QUERY_LENGTH = 4096
@@ -46,13 +39,12 @@ PERMISSIONS_POLICY = (
 )
 
 
-def content_security_policy(config, style_hash: str | None = None) -> str:
-    """The one CSP: same-origin everything, no inline script, no inline style but the site's
-    stylesheet (`style_hash`, a `sha256-...` source), no framing."""
+def content_security_policy(config) -> str:
+    """The one CSP: same-origin everything, no inline script or style, no framing."""
     directives = {
         "default-src": ["'self'"],
         "script-src": ["'self'"],
-        "style-src": ["'self'", *([f"'{style_hash}'"] if style_hash else [])],
+        "style-src": ["'self'"],
         "img-src": ["'self'", "data:", "blob:"],
         "font-src": ["'self'"],
         "connect-src": ["'self'"],
@@ -75,9 +67,9 @@ def content_security_policy(config, style_hash: str | None = None) -> str:
     return policy
 
 
-def security_headers(config, style_hash: str | None = None) -> list[tuple[str, str]]:
+def security_headers(config) -> list[tuple[str, str]]:
     headers = [
-        ("Content-Security-Policy", content_security_policy(config, style_hash)),
+        ("Content-Security-Policy", content_security_policy(config)),
         ("X-Content-Type-Options", "nosniff"),
         ("Referrer-Policy", "strict-origin-when-cross-origin"),
         ("Cross-Origin-Opener-Policy", "same-origin"),
@@ -100,12 +92,12 @@ OVERRIDABLE_HEADERS = {"referrer-policy"}
 class SecurityMiddleware:
     """Refuse absurd requests before any code sees them; add the headers to every response."""
 
-    def __init__(self, wsgi_app, headers: Callable[[], list[tuple[str, str]]]):
+    def __init__(self, wsgi_app, headers: list[tuple[str, str]]):
         self.wsgi_app = wsgi_app
-        self.headers = headers  # the current build's: its stylesheet hash is in the CSP
+        self.headers = headers
         # A view may add a stricter Content-Security-Policy of its own (the staff photo route's
         # `sandbox`): browsers enforce every CSP header, so it narrows the site's, never widens.
-        self.names = {name.lower() for name, _ in headers()} - ADDITIVE_HEADERS | {"server"}
+        self.names = {name.lower() for name, _ in headers} - ADDITIVE_HEADERS | {"server"}
         self.names -= OVERRIDABLE_HEADERS
 
     def refusal(self, environ) -> tuple[str, str] | None:
@@ -126,7 +118,7 @@ class SecurityMiddleware:
         def with_headers(status, headers, exc_info=None):
             kept = [(n, v) for n, v in headers if n.lower() not in self.names]
             own = {name.lower() for name, _ in kept} & OVERRIDABLE_HEADERS
-            added = [(n, v) for n, v in self.headers() if n.lower() not in own]
+            added = [(n, v) for n, v in self.headers if n.lower() not in own]
             return start_response(status, kept + added, exc_info)
 
         refused = self.refusal(environ)
@@ -154,8 +146,4 @@ def init_app(app: Flask) -> None:
     }
     if any(proxies.values()):
         app.wsgi_app = ProxyFix(app.wsgi_app, **proxies)
-    headers_for = lru_cache(maxsize=4)(lambda style_hash: security_headers(config, style_hash))
-    manifest_path = config["ISLANDS_MANIFEST"]
-    app.wsgi_app = SecurityMiddleware(
-        app.wsgi_app, lambda: headers_for(stylesheet_hash(manifest_path))
-    )
+    app.wsgi_app = SecurityMiddleware(app.wsgi_app, security_headers(config))

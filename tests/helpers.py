@@ -4,8 +4,6 @@ conftest.py; test modules import from here, never from each other."""
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import io
 import itertools
 import json
@@ -289,26 +287,3 @@ class Staff:
         db = sqlite3.connect(self.app.config["LEADS_DB"])
         db.row_factory = sqlite3.Row
         return db
-
-
-# The built stylesheet, inlined in every page, and the CSP hash that allows it.
-
-BUILD_DIR = ROOT / "app" / "static" / "build"
-STYLE = re.compile(r"<style>(.*?)</style>", re.DOTALL)
-
-
-def built_stylesheet() -> tuple[str, str]:
-    """The site's stylesheet as the build wrote it: its file name and its text."""
-    manifest = json.loads((BUILD_DIR / "manifest.json").read_text())
-    name = manifest["components/styles/site.css"]["file"]
-    return name, (BUILD_DIR / name).read_text()
-
-
-def inline_styles(html: str) -> list[str]:
-    """The text of every <style> element of a page."""
-    return STYLE.findall(html)
-
-
-def csp_hash(text: str) -> str:
-    """A CSP hash source for an inline element's text, as browsers compute it."""
-    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"

@@ -1,15 +1,11 @@
-"""Built assets: hashed files cached for a year, served precompressed; the stylesheet inlined
-in every page under the CSP hash the build recorded."""
+"""Built assets: hashed files cached for a year, served precompressed."""
 
-import json
 import re
-import shutil
+from pathlib import Path
 
 import pytest
 
-from app.assets import AssetsMissing, inline_stylesheet
-from tests.helpers import BUILD_DIR, built_stylesheet, csp_hash, inline_styles
-
+BUILD_DIR = Path(__file__).resolve().parent.parent / "app" / "static" / "build"
 JS_BUDGET_BYTES = 70 * 1024  # issue 5: 70 KB of gzip per content page, as Lighthouse counts KB
 # The web-vitals logger (components/runtime/vitals.js) is imported only after the load event,
 # once the browser is idle: nothing a visitor waits for, so it has a budget of its own.
@@ -27,7 +23,7 @@ def fetch(client, url, **kwargs):
 
 def built_urls(client):
     html = client.get("/").get_data(as_text=True)
-    css = "/static/build/" + built_stylesheet()[0]
+    css = re.search(r'href="(/static/build/site-[\w-]+\.css)"', html).group(1)
     runtime = re.search(r'src="(/static/build/runtime-[\w-]+\.js)"', html).group(1)
     return css, runtime
 
@@ -92,47 +88,3 @@ def test_web_vitals_logger_is_small_and_only_imported_lazily(client):
     assert f'from"./{logger}"' not in runtime.replace(" ", "")
     size = (BUILD_DIR / f"{logger}.gz").stat().st_size
     assert size <= AFTER_IDLE_BUDGET_BYTES, f"{logger}: {size:,} B gzip"
-
-
-def test_pages_inline_the_stylesheet_the_build_wrote(client):
-    html = client.get("/sell-rolex-watch").get_data(as_text=True)
-    assert inline_styles(html) == [built_stylesheet()[1]]
-    assert 'rel="stylesheet"' not in html  # nothing to fetch before the first paint
-
-
-def copy_of_the_build(make_app, tmp_path):
-    """An app serving a copy of the build, to rebuild it as `npm run build` would."""
-    build = tmp_path / "build"
-    shutil.copytree(BUILD_DIR, build)
-    return build, make_app(ISLANDS_MANIFEST=str(build / "manifest.json"))
-
-
-def rebuild_stylesheet(build, css: str) -> None:
-    """Write a new stylesheet as the build's last step does: the file, then the manifest."""
-    manifest = json.loads((build / "manifest.json").read_text())
-    (build / "site-R3bu1ltX.css").write_text(css)
-    record = manifest["components/styles/site.css"]
-    record["file"] = "site-R3bu1ltX.css"
-    record["integrity"] = csp_hash(css).strip("'")
-    (build / "manifest.json").write_text(json.dumps(manifest))
-
-
-def test_a_rebuilt_stylesheet_changes_page_and_policy_together(make_app, tmp_path):
-    """`npm run build` without a restart: the page's <style> and the CSP hash that allows it
-    both follow the manifest, so a browser never meets a style its policy refuses."""
-    build, app = copy_of_the_build(make_app, tmp_path)
-    client = app.test_client()
-    css = "body{color:#123}"
-    rebuild_stylesheet(build, css)
-    with client.get("/") as response:
-        html = response.get_data(as_text=True)
-    assert inline_styles(html) == [css]
-    assert csp_hash(css) in response.headers["Content-Security-Policy"]
-    assert csp_hash(built_stylesheet()[1]) not in response.headers["Content-Security-Policy"]
-
-
-def test_a_stylesheet_the_manifest_does_not_name_is_refused(make_app, tmp_path):
-    build, app = copy_of_the_build(make_app, tmp_path)
-    (build / built_stylesheet()[0]).write_text("body{color:red}")  # a build under way
-    with app.test_request_context("/"), pytest.raises(AssetsMissing, match="npm run build"):
-        inline_stylesheet()

@@ -13,7 +13,7 @@ import pytest
 from werkzeug.serving import make_server
 
 from app.freeze import freeze, page_file
-from tests.helpers import ROOT, csp_hash, free_port, inline_styles, wait_for_port
+from tests.helpers import ROOT, free_port, wait_for_port
 
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
@@ -137,12 +137,3 @@ def test_nginx_sends_the_precompressed_variant(nginx_front, frozen_app):
     assert response.getheader("Content-Encoding") == "gzip"
     expected = (Path(frozen_app.config["PAGES_DIR"]) / "index.html").read_bytes()
     assert gzip.decompress(body) == expected
-
-
-def test_frozen_pages_and_the_nginx_headers_allow_the_same_stylesheet(frozen_app):
-    """Pages from disk carry the CSP of the nginx headers file: it must name their <style>."""
-    instance = Path(frozen_app.config["PAGES_DIR"]).parent
-    headers = (instance / "nginx-headers.conf").read_text()
-    for name in ("index.html", "sell-watch-boston/index.html", "blog/index.html"):
-        (style,) = inline_styles((instance / "pages" / name).read_text())
-        assert f"style-src 'self' {csp_hash(style)};" in headers, name

@@ -1,7 +1,6 @@
 // The build's last step: gives the Tailwind output a content-hashed name and records it in
-// manifest.json (the same immutable caching as the scripts) with its sha256 in the form a CSP
-// hash source takes (pages inline the stylesheet, and the CSP allows exactly that text), and
-// records the server bundle's hash there too. The manifest is written last, so it names one consistent build: Flask renders
+// manifest.json (the same immutable caching as the scripts), and records the server bundle's
+// hash there too. The manifest is written last, so it names one consistent build: Flask renders
 // islands with the server bundle of the manifest it serves scripts from.
 import { createHash } from "node:crypto";
 import { readFileSync, readdirSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
@@ -20,8 +19,7 @@ for (const old of readdirSync(dir)) {
 renameSync(`${dir}/site.css`, `${dir}/${file}`);
 
 const manifest = JSON.parse(readFileSync(`${dir}/manifest.json`, "utf8"));
-const integrity = `sha256-${createHash("sha256").update(css).digest("base64")}`;
-manifest[cssSource] = { file, src: cssSource, isEntry: true, integrity, imports: [], dynamicImports: [] };
+manifest[cssSource] = { file, src: cssSource, isEntry: true, imports: [], dynamicImports: [] };
 manifest[serverSource] = { file: serverBundle, src: serverSource, sha256: digest(readFileSync(serverBundle)) };
 writeFileSync(`${dir}/manifest.json.tmp`, JSON.stringify(manifest, null, 2));
 renameSync(`${dir}/manifest.json.tmp`, `${dir}/manifest.json`);
