@@ -92,7 +92,12 @@ def imported_files(key: str, seen: set[str] | None = None) -> list[str]:
 
 
 def island_scripts() -> Markup:
-    """The page's script tags: the runtime, plus modulepreload for islands hydrated on load."""
+    """The page's script tags: the runtime, plus modulepreload for islands hydrated on load.
+
+    The runtime is asked for at low priority: it only schedules islands, so it must not share
+    the connection with the HTML, the stylesheet and the LCP image before the first paint (at
+    its default high priority, Lighthouse also counts a module script among what the first
+    paint waits for)."""
     used = g.get("islands_used", {})
     if not used:
         return Markup("")
@@ -102,7 +107,8 @@ def island_scripts() -> Markup:
         if hydrate == "load":
             preload += imported_files(island_key(name), seen)
     tags = [f'<link rel="modulepreload" href="{escape(BUILD_URL + file)}">' for file in preload]
-    tags.append(f'<script type="module" src="{escape(url_for_entry(RUNTIME_ENTRY))}"></script>')
+    runtime = escape(url_for_entry(RUNTIME_ENTRY))
+    tags.append(f'<script type="module" src="{runtime}" fetchpriority="low"></script>')
     return Markup("\n".join(tags))
 
 

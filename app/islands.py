@@ -20,7 +20,7 @@ from py_mini_racer import MiniRacer
 
 from app import assets
 
-HYDRATE_STRATEGIES = ("load", "idle", "visible")
+HYDRATE_STRATEGIES = ("load", "idle", "visible", "interaction")
 
 
 class IslandError(RuntimeError):

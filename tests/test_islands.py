@@ -22,7 +22,7 @@ def test_header_markup_is_reacts_server_render(client):
     html = client.get("/").get_data(as_text=True)
     wrapper = re.search(r'<div class="contents" data-island="Header"[^>]*>', html).group(0)
     assert 'id="header-1"' in wrapper
-    assert 'data-hydrate="load"' in wrapper
+    assert 'data-hydrate="interaction"' in wrapper
     assert re.search(r'data-component-url="/static/build/Header-[\w-]{8}\.js"', wrapper)
     assert '<summary class="flex cursor-pointer' in html  # written only in Header.jsx
     props = re.search(
@@ -38,12 +38,21 @@ def test_props_cannot_close_their_script_element():
     assert json.loads(data)["text"] == "</script><script>alert(1)</script>&\u2028"
 
 
-def test_page_loads_runtime_and_preloads_only_its_islands(client):
-    html = client.get("/").get_data(as_text=True)
+@pytest.mark.parametrize("path", ["/", "/sell-rolex-watch", "/blog"])
+def test_content_pages_load_the_runtime_and_preload_nothing(client, path):
+    """Island code waits for the load event or a visitor's interaction (components/runtime):
+    nothing but HTML, CSS and images may compete for the first paint."""
+    html = client.get(path).get_data(as_text=True)
     assert len(re.findall(r'<script type="module" src="/static/build/runtime-', html)) == 1
+    assert "modulepreload" not in html
+
+
+def test_sell_page_preloads_the_form_it_hydrates_at_once(client):
+    html = client.get("/sell").get_data(as_text=True)
     preloads = re.findall(r'<link rel="modulepreload" href="([^"]+)"', html)
-    assert any("/Header-" in url for url in preloads)
+    assert any("/SellForm-" in url for url in preloads)
     assert any("/react-" in url for url in preloads)
+    assert not any("/Header-" in url for url in preloads)
     assert len(preloads) == len(set(preloads))
 
 

@@ -1,7 +1,9 @@
 // Questions and answers, one open at a time, each collapsible. Native <details name> gives
 // exactly that with JavaScript off; hydrated, React owns which item is open so browsers
-// without exclusive <details> behave the same, and arrow keys move between questions.
+// without exclusive <details> behave the same (starting from the one the visitor may have
+// opened before), and arrow keys move between questions.
 import { Fragment, useRef, useState } from "react";
+import { useAdoptOpen } from "../hooks/useAdoptOpen.js";
 import { ChevronDownIcon } from "../shared/icons.jsx";
 
 // An answer's text with the site links `flask seed` found in it (`[words](/path)` in content/).
@@ -23,7 +25,9 @@ function AnswerText({ parts }) {
 
 export default function FaqAccordion({ items, group, headingLevel = 3 }) {
   const [openIndex, setOpenIndex] = useState(null);
+  const details = useRef([]);
   const summaries = useRef([]);
+  useAdoptOpen(details, setOpenIndex);
   const Heading = `h${headingLevel}`;
 
   const toggle = (event, index) => {
@@ -47,7 +51,15 @@ export default function FaqAccordion({ items, group, headingLevel = 3 }) {
   return (
     <div className="divide-y divide-ink-100 rounded-2xl border border-ink-100 bg-white">
       {items.map((item, index) => (
-        <details key={item.question} name={group} open={openIndex === index} className="group">
+        <details
+          key={item.question}
+          ref={(element) => {
+            details.current[index] = element;
+          }}
+          name={group}
+          open={openIndex === index}
+          className="group"
+        >
           <summary
             ref={(element) => {
               summaries.current[index] = element;

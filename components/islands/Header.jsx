@@ -1,8 +1,11 @@
 // The site header: logo, desktop menus (Watch Brands, Locations, Services), phone and Sell Now
 // buttons, and the side menu below the desktop breakpoint. Every menu is a <details>, so the
-// server-rendered header works by click and keyboard with JavaScript off; hydration adds hover
-// timing, one-menu-at-a-time, Escape, and closing the side menu when a link is followed.
+// server-rendered header works by click and keyboard with JavaScript off, and until it hydrates
+// (at the first pointer, focus or key event in it, or once the page has loaded); hydration adds
+// hover timing, one-menu-at-a-time, Escape, and closing the side menu when a link is followed,
+// and keeps open a menu the visitor opened before it.
 import { useEffect, useRef, useState } from "react";
+import { useAdoptOpen } from "../hooks/useAdoptOpen.js";
 import { useHoverMenu } from "../hooks/useHoverMenu.js";
 import { ChevronDownIcon, CloseIcon, LockIcon, MenuIcon, PhoneIcon } from "../shared/icons.jsx";
 
@@ -55,7 +58,9 @@ function Logo({ siteName, logoUrl, isHome, compact }) {
 
 function DesktopMenu({ id, label, menu, children, wide = false }) {
   const isOpen = menu.openId === id;
+  const details = useRef(null);
   const summary = useRef(null);
+  useAdoptOpen(details, () => menu.open(id));
 
   const onKeyDown = (event) => {
     if (event.key === "Escape" && isOpen) {
@@ -71,6 +76,7 @@ function DesktopMenu({ id, label, menu, children, wide = false }) {
 
   return (
     <details
+      ref={details}
       name="header-menu"
       open={isOpen}
       className="group relative"
@@ -199,7 +205,9 @@ function SideSection({ title, children }) {
 
 function SideMenu({ brands, cities, services, phone, phoneHref }) {
   const [open, setOpen] = useState(false);
+  const details = useRef(null);
   const close = () => setOpen(false);
+  useAdoptOpen(details, () => setOpen(true));
 
   useEffect(() => {
     if (!open) return undefined;
@@ -213,7 +221,7 @@ function SideMenu({ brands, cities, services, phone, phoneHref }) {
   }, [open]);
 
   return (
-    <details open={open} className="group lg:hidden">
+    <details ref={details} open={open} className="group lg:hidden">
       <summary
         onClick={(event) => {
           event.preventDefault();

@@ -1,47 +1,65 @@
-// Finds every island the server rendered and hydrates it when its strategy says:
-// "load" at once (in document order, so the header is first), "idle" when the browser is idle,
-// "visible" when it scrolls near the viewport. React is loaded only when an island needs it,
-// and nothing starts before the browser has painted the server's HTML.
+// Finds every island the server rendered and hydrates it when its strategy says. Island code
+// (React with the hydrator ./island.js, and the island's module) is never requested before the
+// browser has painted the server's HTML, and but for "load" not before the page's load event
+// either: a content page paints and loads from HTML, CSS and images alone, and its islands work
+// natively until they hydrate.
+//   "load": at once after the first paint (the sell form: a seller there is about to type);
+//   "idle": after the first paint and the load event, once the browser is idle;
+//   "visible": after both, once the island comes near the viewport;
+//   "interaction": at the visitor's first pointer, focus or key event in the island, or after
+//     both once the browser is idle, whichever comes first (the header).
 import { whenIdle } from "./idle.js";
 import { watchImages } from "./images.js";
+import { onFirstInteraction } from "./interaction.js";
 import { whenVisible } from "./visible.js";
 import "../shared/utm.js";
 
-const strategies = {
-  load: (_element, hydrate) => hydrate(),
-  idle: (_element, hydrate) => whenIdle(hydrate),
-  visible: whenVisible,
-};
-
-function readProps(element) {
-  const script = document.querySelector(`script[data-island-props="${element.id}"]`);
-  return script ? JSON.parse(script.textContent) : {};
+function afterLoad(callback) {
+  if (document.readyState === "complete") callback();
+  else window.addEventListener("load", callback, { once: true });
 }
 
-async function hydrateIsland(element) {
-  const name = element.dataset.island;
+// A slow main thread can paint after the load event, so both are waited for.
+function afterPaintAndLoad(callback) {
+  afterFirstPaint(() => afterLoad(callback));
+}
+
+const strategies = {
+  load: (_element, hydrate) => afterFirstPaint(hydrate),
+  idle: (_element, hydrate) => afterPaintAndLoad(() => whenIdle(hydrate)),
+  visible: (element, hydrate) => afterPaintAndLoad(() => whenVisible(element, hydrate)),
+  interaction: (element, hydrate) => {
+    onFirstInteraction(element, hydrate);
+    afterPaintAndLoad(() => whenIdle(hydrate));
+  },
+};
+
+async function hydrate(element) {
+  performance.mark("islands:start"); // island code requested: DevTools' timeline and tests
   try {
-    const [module, { hydrateRoot }, { createElement }] = await Promise.all([
+    const [{ hydrateIsland }, module] = await Promise.all([
+      import("./island.js"),
       import(element.dataset.componentUrl),
-      import("react-dom/client"),
-      import("react"),
     ]);
-    hydrateRoot(element, createElement(module.default, readProps(element)), {
-      identifierPrefix: element.id,
-      onRecoverableError(error) {
-        console.error(`Island ${name} (#${element.id}) hydration error:`, error);
-      },
-    });
-    element.dataset.hydrated = "true";
+    hydrateIsland(element, module.default);
   } catch (error) {
-    console.error(`Island ${name} (#${element.id}) failed to hydrate:`, error);
+    console.error(`Island ${element.dataset.island} (#${element.id}) failed to hydrate:`, error);
   }
 }
 
-export function hydrateAll(root = document) {
-  for (const element of root.querySelectorAll("[data-island]")) {
+function once(callback) {
+  let called = false;
+  return () => {
+    if (called) return;
+    called = true;
+    callback();
+  };
+}
+
+function hydrateAll() {
+  for (const element of document.querySelectorAll("[data-island]")) {
     const strategy = strategies[element.dataset.hydrate] ?? strategies.load;
-    strategy(element, () => hydrateIsland(element));
+    strategy(element, once(() => hydrate(element)));
   }
 }
 
@@ -52,12 +70,7 @@ export function hydrateAll(root = document) {
 const PAINT_FALLBACK_MS = 3000;
 
 function afterFirstPaint(callback) {
-  let started = false;
-  const start = () => {
-    if (started) return;
-    started = true;
-    callback();
-  };
+  const start = once(callback);
   if (!PerformanceObserver.supportedEntryTypes?.includes("paint")) {
     requestAnimationFrame(() => setTimeout(start, 0));
     return;
@@ -69,12 +82,10 @@ function afterFirstPaint(callback) {
   setTimeout(start, PAINT_FALLBACK_MS);
 }
 
-afterFirstPaint(() => {
-  performance.mark("islands:start"); // shows in DevTools' timeline and in tests
-  watchImages();
-  hydrateAll();
-});
+afterFirstPaint(watchImages);
+hydrateAll();
 
-// The web-vitals logger (./vitals.js) waits for the load event and an idle moment: nothing a
-// visitor waits for. A module script runs before "load", so the listener cannot miss it.
-window.addEventListener("load", () => whenIdle(() => import("./vitals.js")), { once: true });
+// The web-vitals logger (./vitals.js) waits for the first paint, the load event and an idle
+// moment: nothing a visitor waits for. (Without the paint, on a slow main thread it was asked
+// for before the first paint, and Lighthouse's pessimistic estimate then counted it in FCP.)
+afterPaintAndLoad(() => whenIdle(() => import("./vitals.js")));

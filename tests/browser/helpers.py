@@ -60,8 +60,11 @@ class PageProblems:
             self.lines.append(f"HTTP {response.status}: {response.url}")
 
 
-def open_page(browser, live_server, viewport, java_script_enabled=True):
-    context = browser.new_context(viewport=viewport, java_script_enabled=java_script_enabled)
+def open_page(browser, live_server, viewport, java_script_enabled=True, **options):
+    """A watched page in a context of its own (`options`: more of Playwright's, e.g. has_touch)."""
+    context = browser.new_context(
+        viewport=viewport, java_script_enabled=java_script_enabled, **options
+    )
     page = context.new_page()
     problems = PageProblems(origin=live_server.url, java_script_enabled=java_script_enabled)
     problems.watch(page)
@@ -70,14 +73,48 @@ def open_page(browser, live_server, viewport, java_script_enabled=True):
 
 
 def visit(page, live_server, path: str):
-    """Open a path and wait until every island hydrated on load has hydrated."""
+    """Open a path and wait until every island that hydrates with no visitor's help (strategies
+    "load" and "interaction", the latter once the page has loaded) has hydrated."""
     response = page.goto(live_server.url + path)
     page.wait_for_load_state("networkidle")
     page.wait_for_function(
-        "() => [...document.querySelectorAll('[data-island][data-hydrate=load]')]"
+        "() => [...document.querySelectorAll("
+        "'[data-island][data-hydrate=load], [data-island][data-hydrate=interaction]')]"
         ".every((el) => el.dataset.hydrated === 'true')"
     )
     return response
+
+
+class HeldScripts:
+    """Island code (every built script but the runtime) held back until `release()`, as on a
+    slow connection: the page paints and loads, and its islands wait for their code."""
+
+    ISLAND_CODE = re.compile(r"/static/build/(?!runtime-)[^/]+\.js$")
+
+    def __init__(self, page):
+        self.routes = []
+        self.released = False
+        self.page = page
+        page.route(self.ISLAND_CODE, self.hold)
+
+    def hold(self, route) -> None:
+        if self.released:
+            route.continue_()
+        else:
+            self.routes.append(route)
+
+    def wait_for(self, name: str, timeout_s: float = 10) -> None:
+        """Until the page has asked for the built file `name` (e.g. "Header")."""
+        deadline = time.monotonic() + timeout_s
+        while not any(f"/{name}-" in route.request.url for route in self.routes):
+            assert time.monotonic() < deadline, f"{name} was never requested"
+            self.page.wait_for_timeout(50)  # lets Playwright deliver the route events
+
+    def release(self) -> None:
+        """Let the held requests through, and every later one."""
+        self.released = True
+        for route in self.routes:
+            route.continue_()
 
 
 def axe_violations(page) -> list[str]:

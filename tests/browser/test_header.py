@@ -1,11 +1,21 @@
-"""The header island in a real browser: hover, keyboard, side menu, and JavaScript off."""
+"""The header island in a real browser: hover, keyboard, side menu, JavaScript off, and the
+first click or tap while its code is still on its way."""
 
+import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import visit
+from tests.browser.helpers import DESKTOP, MOBILE, HeldScripts, open_page, visit
 
 BRANDS_SUMMARY = "header nav[aria-label=Main] summary:has-text('Watch Brands')"
 BRANDS_MENU = "header nav[aria-label=Main] details:has(summary:has-text('Watch Brands'))"
+SIDE_SUMMARY = "summary[aria-label='Open menu'], summary[aria-label='Close menu']"
+SIDE_MENU = "header details:has(> summary[aria-label])"
+# Every change of the menu's `open` state from now on, in order: a flash would show as a close.
+WATCH_OPEN = """(details) => {
+  window.openStates = [];
+  new MutationObserver(() => window.openStates.push(details.open))
+    .observe(details, { attributes: true, attributeFilter: ["open"] });
+}"""
 
 
 def test_header_hydrates_without_errors_or_markup_changes(page, no_js_page, live_server):
@@ -138,3 +148,57 @@ def test_not_found_page_in_browser(page, live_server):
     expect(page.get_by_role("heading", level=1)).to_have_text("Oops! Page not found")
     page.get_by_role("link", name="Return to Home").click()
     page.wait_for_url(live_server.url + "/")
+
+
+# The first click or tap on a menu, with the header's code loaded, switched off, or on its way.
+MENUS = {
+    "desktop menu, click": (DESKTOP, BRANDS_SUMMARY, BRANDS_MENU, "click"),
+    "side menu, tap": (MOBILE, SIDE_SUMMARY, SIDE_MENU, "tap"),
+}
+
+
+def open_with_first_action(page, summary: str, action: str) -> None:
+    getattr(page.locator(summary), action)()
+
+
+@pytest.mark.parametrize("javascript", ["on", "off"])
+@pytest.mark.parametrize("menu", MENUS.values(), ids=MENUS.keys())
+def test_first_click_or_tap_opens_the_menu(browser, live_server, menu, javascript):
+    viewport, summary, details, action = menu
+    context, page = open_page(
+        browser, live_server, viewport, javascript == "on", has_touch=action == "tap"
+    )
+    if javascript == "on":
+        visit(page, live_server, "/")
+    else:
+        page.goto(live_server.url + "/")
+    open_with_first_action(page, summary, action)
+    expect(page.locator(details)).to_have_attribute("open", "")
+    context.close()
+    assert not page.problems.lines, "\n".join(page.problems.lines)
+
+
+@pytest.mark.parametrize("menu", MENUS.values(), ids=MENUS.keys())
+def test_first_click_or_tap_while_code_loads_opens_natively_and_the_island_keeps_it_open(
+    browser, live_server, menu
+):
+    viewport, summary, details, action = menu
+    context, page = open_page(browser, live_server, viewport, has_touch=action == "tap")
+    held = HeldScripts(page)
+    page.goto(live_server.url + "/")  # the load event: island code is asked for, and held
+    menu_element = page.locator(details)
+    menu_element.evaluate(WATCH_OPEN)
+    open_with_first_action(page, summary, action)
+    expect(menu_element).to_have_attribute("open", "")
+    held.wait_for("Header")  # the click itself asked for the island's code, if idleness had not
+    assert page.get_attribute("#header-1", "data-hydrated") is None
+
+    held.release()
+    expect(page.locator("#header-1")).to_have_attribute("data-hydrated", "true")
+    expect(menu_element).to_have_attribute("open", "")
+    states = page.evaluate("window.openStates")
+    assert states[0] is True and all(states), states  # opened, and never closed since
+    open_with_first_action(page, summary, action)  # the island's state is "open": it closes
+    expect(menu_element).not_to_have_attribute("open", "")
+    context.close()
+    assert not page.problems.lines, "\n".join(page.problems.lines)

@@ -4,7 +4,14 @@ the FAQ accordion and blog filter with and without JavaScript."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import DESKTOP, MOBILE, axe_violations, open_page, visit
+from tests.browser.helpers import (
+    DESKTOP,
+    MOBILE,
+    HeldScripts,
+    axe_violations,
+    open_page,
+    visit,
+)
 
 PAGE_TYPES = {
     "home": "/",
@@ -49,6 +56,29 @@ def test_page_has_no_errors_and_no_accessibility_violations(browser, live_server
     assert not page.problems.lines, "\n".join(page.problems.lines)
     assert not violations, "\n".join(violations)
     assert broken_images == 0
+
+
+NOT_CONTENT = ("unknown article", "not found")
+CONTENT_PAGES = [path for name, path in PAGE_TYPES.items() if name not in NOT_CONTENT]
+# When the page had both loaded and painted (a slow main thread may paint after the load event).
+LOADED_AND_PAINTED = """() => performance.timeOrigin + Math.max(
+  performance.getEntriesByType('navigation')[0].loadEventStart,
+  performance.getEntriesByName('first-paint')[0].startTime)"""
+
+
+@pytest.mark.parametrize("path", CONTENT_PAGES)
+def test_content_pages_request_no_island_code_before_the_load_event(page, live_server, path):
+    """From the network log: until the page has loaded and painted, the only script a content
+    page asks for is the runtime (a module script in the HTML, as no inline script is allowed):
+    it holds no island code and only waits for those or a visitor's interaction."""
+    requests = []
+    page.on("requestfinished", lambda request: requests.append(request))
+    visit(page, live_server, path)
+    loaded_and_painted = page.evaluate(LOADED_AND_PAINTED)
+    scripts = [request for request in requests if request.url.endswith(".js")]
+    early = [r.url.rsplit("/", 1)[1] for r in scripts if r.timing["startTime"] < loaded_and_painted]
+    assert len(early) == 1 and early[0].startswith("runtime-"), early
+    assert any("/react-" in request.url for request in scripts)  # and the header hydrated after
 
 
 @pytest.mark.parametrize("path", ["/", "/blog", "/sell"])
@@ -97,6 +127,20 @@ def test_faq_is_keyboard_operable(page, live_server):
     page.keyboard.press("Space")
     expect(faq_items(page).nth(1)).to_have_attribute("open", "")
     expect(faq_items(page).nth(0)).not_to_have_attribute("open", "")
+
+
+def test_faq_opened_before_it_hydrates_stays_open_when_it_does(page, live_server):
+    held = HeldScripts(page)
+    page.goto(live_server.url + "/sell-rolex-watch")
+    item = faq_items(page).nth(1)
+    item.locator("summary").click()  # native <details>: the FAQ's code is still held
+    expect(item).to_have_attribute("open", "")
+    held.wait_for("FaqAccordion")
+    held.release()
+    expect(page.locator("[data-island=FaqAccordion]")).to_have_attribute("data-hydrated", "true")
+    expect(item).to_have_attribute("open", "")
+    item.locator("summary").click()  # the island knows it is open: this click closes it
+    expect(item).not_to_have_attribute("open", "")
 
 
 def test_faq_works_with_javascript_off(no_js_page, live_server):
