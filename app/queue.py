@@ -83,21 +83,19 @@ def enqueue_lead_work(lead_id: int) -> bool:
     return True
 
 
-def run_job(name: str, *args) -> None:
-    """Run one job here and now (the CLI without Redis); a failure is logged and left pending."""
+def run_job(name: str, *ids: int) -> None:
+    """Run one job here and now, without Redis; a failure is logged (with the job's ids, never
+    personal data) and left pending."""
     try:
-        import_attribute(name)(*args)
+        import_attribute(name)(*ids)
     except Exception:
-        current_app.logger.exception("%s failed; it stays pending.", name)
+        current_app.logger.exception("%s%s failed; it stays pending.", name, ids)
 
 
 def run_lead_work(lead_id: int) -> None:
     """Run the jobs here and now, in order; a failure is logged and left pending."""
     for name in LEAD_JOBS:
-        try:
-            import_attribute(name)(lead_id)
-        except Exception:
-            current_app.logger.exception("Lead %s: %s failed; it stays pending.", lead_id, name)
+        run_job(name, lead_id)
 
 
 @contextmanager
@@ -197,26 +195,9 @@ def enqueue_seller_email(lead_id: int, event_id: int) -> bool:
     """Queue (or run in-process) the e-mail announcing one state change to the seller; False if
     Redis could not take it (the change is saved; `flask leads requeue` sends it later)."""
     if not uses_queue():
-        try:
-            import_attribute(SEND_SELLER_EMAIL)(lead_id, event_id)
-        except Exception:
-            current_app.logger.exception(
-                "Lead %s: seller e-mail for event %s failed; it stays pending.", lead_id, event_id
-            )
+        run_job(SEND_SELLER_EMAIL, lead_id, event_id)
         return True
-    try:
-        rq.queue.enqueue(
-            SEND_SELLER_EMAIL, lead_id, event_id, retry=retry_policy(), job_timeout=JOB_TIMEOUT
-        )
-    except RedisError as error:
-        current_app.logger.warning(
-            "Lead %s: seller e-mail for event %s not queued (%s); requeue will send it.",
-            lead_id,
-            event_id,
-            error,
-        )
-        return False
-    return True
+    return enqueue_in_background(SEND_SELLER_EMAIL, lead_id, event_id)
 
 
 def enqueue_in_background(name: str, *args) -> bool:

@@ -302,3 +302,10 @@ def database_at_version(path: str, version: int) -> sqlite3.Connection:
         step(db)
     db.execute(f"PRAGMA user_version = {version}")
     return db
+
+
+def status_link_count(app, lead_id: int) -> int:
+    """How many status links (token hashes) a lead has been given."""
+    with app.app_context(), store.connect() as db:
+        query = "SELECT count(*) FROM status_links WHERE lead_id = ?"
+        return db.execute(query, (lead_id,)).fetchone()[0]

@@ -18,6 +18,17 @@ def load_lead(lead_id: int) -> dict:
     return lead
 
 
+def held_back(lead: dict, configured: bool, what: str) -> str | None:
+    """Why an e-mail about this lead is not sent now, or None: an erased lead gets none, and
+    without mail settings it stays pending (the job says so and is not recorded as done)."""
+    if lead["erased_at"]:
+        return "lead erased"
+    if not configured:
+        current_app.logger.warning("Lead %s: mail not configured, no %s.", lead["id"], what)
+        return "not configured"
+    return None
+
+
 def process_photos(lead_id: int) -> str:
     """Decode, clean and store every photo of the lead not done yet (see worker.photos): the
     sell form's, and any the seller added later from their status page."""
@@ -62,11 +73,8 @@ def confirm_to_seller(lead_id: int) -> str:
     lead = load_lead(lead_id)
     if lead["seller_confirmed_at"]:
         return "already done"
-    if lead["erased_at"]:
-        return "lead erased"
-    if not mail.smtp_configured():
-        current_app.logger.warning("Lead %s: SMTP_HOST not set, no confirmation.", lead_id)
-        return "not configured"
+    if held := held_back(lead, mail.smtp_configured(), "confirmation"):
+        return held
     url = issue_status_link(lead_id)
     photo_count = len(store.lead_photos(lead_id))
     mail.deliver(seller_mail.confirmation_message(lead, photo_count, url))
@@ -108,11 +116,8 @@ def send_seller_email(lead_id: int, event_id: int) -> str:
     template = lifecycle.SELLER_EMAILS.get(event["data"]["to"])
     if template is None:
         return "no e-mail for this change"
-    if lead["erased_at"]:
-        return "lead erased"
-    if not mail.smtp_configured():
-        current_app.logger.warning("Lead %s: SMTP_HOST not set, seller e-mail not sent.", lead_id)
-        return "not configured"
+    if held := held_back(lead, mail.smtp_configured(), "seller e-mail"):
+        return held
     mail.deliver(seller_mail.build_message(lead, event, template, issue_status_link(lead_id)))
     store.record_email(lead_id, event_id, template)
     return "sent"
@@ -127,11 +132,8 @@ def alert_staff(lead_id: int, event_id: int) -> str:
     event = store.get_event(event_id)
     if event is None or event["lead_id"] != lead_id or event["actor"] != "seller":
         raise LookupError(f"Lead {lead_id} has no seller action {event_id}.")
-    if lead["erased_at"]:
-        return "lead erased"
-    if not mail.is_configured():
-        current_app.logger.warning("Lead %s: STAFF_EMAIL/SMTP_HOST not set, no alert.", lead_id)
-        return "not configured"
+    if held := held_back(lead, mail.is_configured(), "staff alert"):
+        return held
     mail.deliver(mail.seller_action_message(lead, event))
     store.record_email(lead_id, event_id, event["kind"], kind="staff_alerted")
     return "sent"

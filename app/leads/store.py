@@ -170,13 +170,6 @@ def add_status_link(lead_id: int, token_hash: str) -> None:
         )
 
 
-def status_link_count(lead_id: int) -> int:
-    with connect() as db:
-        return db.execute(
-            "SELECT count(*) FROM status_links WHERE lead_id = ?", (lead_id,)
-        ).fetchone()[0]
-
-
 def lead_by_token_hash(token_hash: str, active_since: str) -> dict | None:
     """The lead whose status link hashes to `token_hash`, if it was active since `active_since`
     (an ISO time) and is not erased; None otherwise, whatever the reason."""

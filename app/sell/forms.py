@@ -219,7 +219,7 @@ class AddPhotosForm(FlaskForm):
         self.sent = sent
 
     def photo_room(self) -> int:
-        return max(current_app.config["PHOTO_MAX_COUNT"] - self.sent, 0)
+        return photo_room(self.sent)
 
     def too_many_photos(self) -> str:
         room = self.photo_room()
@@ -230,6 +230,11 @@ class AddPhotosForm(FlaskForm):
     def validate_photos(self, field) -> None:
         if not chosen_files(field.data):
             raise StopValidation(messages.NO_PHOTOS_CHOSEN)
+
+
+def photo_room(sent: int) -> int:
+    """How many more photos a lead with `sent` photos can take."""
+    return max(current_app.config["PHOTO_MAX_COUNT"] - sent, 0)
 
 
 def photo_limits(max_count: int | None = None) -> dict:

@@ -30,7 +30,7 @@ from app.leads.display import appointment_start, watch_name
 from app.leads.invitation import invitation
 from app.leads.reference import token_hash
 from app.sell import messages
-from app.sell.forms import EMAIL_PATTERN, AddPhotosForm, chosen_files, photo_limits
+from app.sell.forms import EMAIL_PATTERN, AddPhotosForm, chosen_files, photo_limits, photo_room
 from app.sell.routes import wants_json
 from app.sell.rules import clean_text
 from app.sell.submit import NotSaved
@@ -162,7 +162,7 @@ def page(token: str):
     events = store.lead_events(lead["id"])
     appointment = timeline.latest_change(events, "appointment")
     is_open = lead["state"] in OPEN_STATES
-    room = max(current_app.config["PHOTO_MAX_COUNT"] - lead["photo_count"], 0)
+    room = photo_room(lead["photo_count"])
     return render_template(
         "status/page.html",
         meta=status_meta(),
@@ -231,12 +231,10 @@ def answer_quote(token: str):
     lead = lead_for(token)
     answer = ANSWERS.get(request.form.get("answer", ""))
     if answer is None or lead["state"] != "quoted":
-        flash(NOT_NOW)
-        return back_to(token)
+        return refuse(token, NOT_NOW, 409)
     to_state, data, said = answer
     if to_state == "accepted" and quote_expired(store.lead_events(lead["id"])):
-        flash(EXPIRED_QUOTE)
-        return back_to(token)
+        return refuse(token, EXPIRED_QUOTE, 409)
     return act(token, lead, to_state, data, said)
 
 
@@ -245,9 +243,10 @@ def withdraw(token: str):
     """Close the enquiry at the seller's word, optionally asking us to delete their details
     (staff erase a closed lead; the request shows on its timeline)."""
     lead = lead_for(token)
-    if request.form.get("confirm") != "yes" or lead["state"] not in OPEN_STATES:
-        flash(NOT_NOW if lead["state"] not in OPEN_STATES else "Tick the box to withdraw.")
-        return back_to(token)
+    if lead["state"] not in OPEN_STATES:
+        return refuse(token, NOT_NOW, 409)
+    if request.form.get("confirm") != "yes":
+        return refuse(token, "Tick the box to withdraw.", 422)
     data = {"reason": "withdrawn"}
     if request.form.get("erase") == "yes":
         data["erasure_requested"] = True
@@ -287,6 +286,8 @@ def add_photos(token: str):
         keep_added_photos(lead["id"], uploads, current_app.config["PHOTO_MAX_COUNT"])
     except store.NoRoom:
         return refuse(token, messages.message(messages.NO_MORE_PHOTOS), 422)
+    except LookupError:  # erased since the page was opened
+        abort(404)
     except NotSaved:
         return refuse(token, messages.message(messages.NOT_SAVED), 503)
     return done(token, messages.PHOTOS_ADDED)
@@ -296,10 +297,8 @@ def act(token: str, lead: dict, to_state: str, data: dict, said: str) -> Respons
     try:
         lifecycle.transition(lead["id"], to_state, "seller", data, lead["state"])
     except lifecycle.TransitionError:
-        flash(NOT_NOW)
-    else:
-        flash(said)
-    return back_to(token)
+        return refuse(token, NOT_NOW, 409)
+    return done(token, said)
 
 
 @bp.get("/status/<token>/appointment.ics")
