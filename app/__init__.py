@@ -7,18 +7,12 @@ from pathlib import Path
 from flask import Flask
 
 from app import (
-    assets,
     blog,
     brands,
     errors,
-    images,
-    islands,
-    layout,
     locations,
-    page_cache,
     pages,
     queue,
-    security,
     sell,
     sitemap,
     staff,
@@ -33,10 +27,13 @@ from app.config import (
 )
 from app.content import loader, queries, samples
 from app.extensions import cache, csrf
-from app.freeze import freeze_command
-from app.image_variants import images_command
 from app.leads.cli import leads_command
-from app.logs import hide_link_tokens
+from app.pictures import images
+from app.pictures.variants import images_command
+from app.rendering import assets, islands, layout, page_cache
+from app.rendering.freeze import freeze_command
+from app.security import headers
+from app.security.logs import hide_link_tokens
 from app.staff.cli import staff_command
 
 
@@ -48,7 +45,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     register_template_helpers(app)
     register_commands(app)
     assets.serve_static_files(app)
-    security.init_app(app)  # last: its middleware wraps everything, static files included
+    headers.init_app(app)  # last: its middleware wraps everything, static files included
     return app
 
 

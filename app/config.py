@@ -80,8 +80,8 @@ class Config:
     GA4_MEASUREMENT_ID = ""
     GA4_API_SECRET = ""
     GA4_API_URL = "https://www.google-analytics.com/mp/collect"
-    # app/security.py: hosts answered (comma-separated; production: SITE_URL's host), how many
-    # proxies' X-Forwarded-* to trust, and HSTS (production only: the site is HTTPS there).
+    # app/security/headers.py: hosts answered (comma-separated; production: SITE_URL's host),
+    # how many proxies' X-Forwarded-* to trust, and HSTS (production only: HTTPS there).
     TRUSTED_HOSTS: tuple[str, ...] = ()
     PROXY_FIX_X_FOR = 0
     PROXY_FIX_X_PROTO = 0

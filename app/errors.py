@@ -2,8 +2,8 @@
 
 from flask import Blueprint, render_template, request
 
-from app import seo
-from app.layout import site_info
+from app.rendering import seo
+from app.rendering.layout import site_info
 
 bp = Blueprint("errors", __name__)
 

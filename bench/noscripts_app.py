@@ -23,7 +23,7 @@ import re
 from werkzeug.test import run_wsgi_app
 
 from app import create_app as create_site
-from app.page_cache import ENCODINGS, MIN_COMPRESS_BYTES, encode, preferred_encoding
+from app.rendering.page_cache import ENCODINGS, MIN_COMPRESS_BYTES, encode, preferred_encoding
 
 FLAG = "noscripts"
 SCRIPT = re.compile(r"<script\b[^>]*>.*?</script\s*>", re.IGNORECASE | re.DOTALL)

@@ -94,7 +94,7 @@ def test_starting_the_web_app_and_the_worker_imports_no_drawing_code():
     )
     assert result.returncode == 0, result.stderr
     modules = json.loads(result.stdout)
-    assert "app.image_variants" in modules and "worker.photos" in modules
+    assert "app.pictures.variants" in modules and "worker.photos" in modules
     tools = str(ROOT / "tools")
     drawing = [name for name, file in modules.items() if (file or "").startswith(tools)]
     assert drawing == []

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from werkzeug.serving import make_server
 
-from app.freeze import freeze, page_file
+from app.rendering.freeze import freeze, page_file
 from tests.helpers import ROOT, free_port, wait_for_port
 
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"

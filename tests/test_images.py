@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageOps, ImageStat
 
-from app.image_variants import derive, file_names, read_pictures
+from app.pictures.variants import derive, file_names, read_pictures
 from tests.helpers import ROOT
 
 MASTERS = ROOT / "content" / "images"

@@ -9,7 +9,7 @@ import threading
 import pytest
 from flask import render_template_string
 
-from app.islands import IslandError, IslandRenderer, bundle_hash, island, props_script
+from app.rendering.islands import IslandError, IslandRenderer, bundle_hash, island, props_script
 from tests.helpers import ROOT
 
 

@@ -8,6 +8,7 @@ import threading
 import pytest
 
 from app.leads import lifecycle, reference, schema, store
+from app.security.tokens import digest
 from tests.helpers import database_at_version, sample_lead, save_sample_lead
 
 QUOTE = {"amount_low": 8000, "amount_high": 9500, "valid_until": "2026-12-01", "message": "Hi"}
@@ -300,11 +301,11 @@ def test_a_status_link_issued_before_links_had_their_own_table_keeps_working(app
         "status_token_hash) VALUES ('Old Seller', 'o@example.com', '2125550100', 'Omega', "
         "'Good', 0, 0, 'USA Website', 'evt-old-2', '2026-11-01T10:00:00', "
         "'2026-11-01T10:00:00', 'USWB-OLD777', ?)",
-        (reference.token_hash("t" * 32),),
+        (digest("t" * 32),),
     )
     db.commit()
     db.close()
     with app.app_context():
-        lead = store.lead_by_token_hash(reference.token_hash("t" * 32), "2026-01-01")
+        lead = store.lead_by_token_hash(digest("t" * 32), "2026-01-01")
     assert lead["reference"] == "USWB-OLD777"
     assert "status_token_hash" not in columns(app.config["LEADS_DB"])

@@ -1,4 +1,4 @@
-"""Security headers, cookies and production configuration (app/security.py)."""
+"""Security headers, cookies and production configuration (app/security/headers.py)."""
 
 import subprocess
 import sys

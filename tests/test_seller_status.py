@@ -16,7 +16,8 @@ from icalendar import Calendar
 from werkzeug.serving import make_server
 
 from app.leads import lifecycle, store
-from app.leads.reference import PATTERN, new_status_token, token_hash
+from app.leads.reference import PATTERN, new_status_token
+from app.security.tokens import digest
 from tests.helpers import (
     JSON,
     lead_work_done,
@@ -55,7 +56,7 @@ def give_token(app, lead_id: int) -> str:
     """Issue a status link for a stored lead, as the confirmation job does."""
     token = new_status_token()
     with app.app_context():
-        store.add_status_link(lead_id, token_hash(token))
+        store.add_status_link(lead_id, digest(token))
     return token
 
 
@@ -93,7 +94,7 @@ def test_confirmation_email_carries_reference_summary_and_a_link_that_opens_the_
     token = path.rsplit("/", 1)[1]
     assert len(token) >= 32  # 192 bits
     with mail_app.app_context():
-        assert store.lead_by_token_hash(token_hash(token), "2000")["id"] == lead["id"]
+        assert store.lead_by_token_hash(digest(token), "2000")["id"] == lead["id"]
     stored = b"".join(
         p.read_bytes() for p in Path(mail_app.config["LEADS_DB"]).parent.glob("leads.db*")
     )

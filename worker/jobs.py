@@ -7,7 +7,8 @@ from __future__ import annotations
 from flask import current_app
 
 from app.leads import lifecycle, store
-from app.leads.reference import new_status_token, token_hash
+from app.leads.reference import new_status_token
+from app.security.tokens import digest
 from worker import conversions, mail, photos, seller_mail
 
 
@@ -85,7 +86,7 @@ def confirm_to_seller(lead_id: int) -> str:
 def issue_status_link(lead_id: int) -> str:
     """A new status link for the e-mail about to be sent; only its hash is stored."""
     token = new_status_token()
-    store.add_status_link(lead_id, token_hash(token))
+    store.add_status_link(lead_id, digest(token))
     return lifecycle.seller_status_url(token)
 
 

@@ -26,12 +26,12 @@ from app.leads import lifecycle
 from app.leads.display import (
     appointment_start,
     clock,
-    display_date,
     quote_amount,
     usd,
     watch_name,
 )
 from app.leads.invitation import invitation
+from app.rendering.dates import display_date
 from worker.mail import render
 
 

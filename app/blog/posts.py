@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import re
-from datetime import date
 
 from app.content import queries
-from app.images import picture_props
+from app.pictures.images import picture_props
+from app.rendering.dates import display_date
 
 RELATED_SLUGS = ("luxury-watch-market-usa", "authenticate-vintage-omega-speedmaster")
 CARD_SIZES = "(max-width: 768px) 100vw, (max-width: 1200px) 50vw, 400px"
@@ -15,12 +15,6 @@ FEATURED_SIZES = "(max-width: 1024px) 100vw, 640px"
 
 def category_slug(category: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", category.lower()).strip("-")
-
-
-def display_date(iso_date: str) -> str:
-    """en-AU long format, e.g. '15 January 2025' (done here, not by the browser's Intl)."""
-    day = date.fromisoformat(iso_date)
-    return f"{day.day} {day:%B %Y}"
 
 
 def reading_time(article: dict) -> str:

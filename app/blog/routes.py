@@ -1,11 +1,12 @@
 from flask import Blueprint, render_template, request
 
-from app import seo
 from app.blog import posts
 from app.content import queries
 from app.errors import not_found_response
-from app.layout import site_info
-from app.page_cache import cache_page
+from app.rendering import seo
+from app.rendering.dates import display_date
+from app.rendering.layout import site_info
+from app.rendering.page_cache import cache_page
 
 bp = Blueprint("blog", __name__)
 
@@ -54,7 +55,7 @@ def article(slug: str):
         "blog/article.html",
         meta=meta,
         article=record,
-        date_display=posts.display_date(record["published"]),
+        date_display=display_date(record["published"]),
         reading_time=posts.reading_time(record),
         category_slug=posts.category_slug(record["category"]),
         related=posts.related_posts(slug),

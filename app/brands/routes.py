@@ -2,10 +2,10 @@
 
 from flask import Blueprint, abort
 
-from app import seo
 from app.content import queries
-from app.landing import render_landing_page
-from app.page_cache import cache_page
+from app.rendering import seo
+from app.rendering.landing import render_landing_page
+from app.rendering.page_cache import cache_page
 
 bp = Blueprint("brands", __name__)
 

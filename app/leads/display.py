@@ -8,9 +8,7 @@ from zoneinfo import ZoneInfo
 
 from flask import current_app
 
-from app.blog.posts import display_date
-
-__all__ = ["display_date"]
+from app.rendering.dates import display_date
 
 FIRST_REPLY_PROMISE = timedelta(hours=24)  # the site promises a reply within 24 hours
 

@@ -4,12 +4,12 @@ Random (from `secrets`), not sequential, so a reference says nothing about how m
 are; drawn from 31 characters with none that are easily confused when read or heard (no 0/O,
 1/I/L), which gives 31^6, about 887 million, references. Uniqueness is the database's job (a
 unique index); the writer draws again on a collision. Photo ids for staff URLs and sellers'
-status tokens are drawn here too.
+status tokens are drawn here too (stored only as their digest,
+app/security/tokens.py).
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
 import secrets
 
@@ -31,12 +31,6 @@ def new_photo_id() -> str:
 def new_status_token() -> str:
     """The secret in a seller's status link: 192 random bits (32 URL-safe characters)."""
     return secrets.token_urlsafe(24)
-
-
-def token_hash(token: str) -> str:
-    """What the database keeps of a status token (SHA-256, hex). A lookup by this hash finds the
-    lead without the token ever being stored, and a 192-bit secret needs no slow hash."""
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def normalise(text: str) -> str:

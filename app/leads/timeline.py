@@ -12,11 +12,11 @@ from app.leads import lifecycle
 from app.leads.display import (
     appointment_start,
     clock,
-    display_date,
     local_time,
     quote_amount,
     usd,
 )
+from app.rendering.dates import display_date
 
 WORK_DONE = {
     "photos_processed": "Photos checked and cleaned",

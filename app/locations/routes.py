@@ -2,11 +2,11 @@
 
 from flask import Blueprint, redirect
 
-from app import seo
 from app.content import queries
-from app.landing import render_landing_page
-from app.layout import brand_links, city_links
-from app.page_cache import cache_page
+from app.rendering import seo
+from app.rendering.landing import render_landing_page
+from app.rendering.layout import brand_links, city_links
+from app.rendering.page_cache import cache_page
 
 bp = Blueprint("locations", __name__)
 

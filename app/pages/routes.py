@@ -1,9 +1,9 @@
 from flask import Blueprint, render_template
 
-from app import seo
 from app.content import queries
-from app.layout import brand_links, city_links, site_info
-from app.page_cache import cache_page
+from app.rendering import seo
+from app.rendering.layout import brand_links, city_links, site_info
+from app.rendering.page_cache import cache_page
 
 bp = Blueprint("pages", __name__)
 

@@ -15,8 +15,8 @@ from flask import (
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import RequestEntityTooLarge, TooManyRequests
 
-from app import seo
-from app.layout import site_info
+from app.rendering import seo
+from app.rendering.layout import site_info
 from app.sell.forms import BRANDS, SellForm, chosen_files
 from app.sell.messages import (
     FAILURE,

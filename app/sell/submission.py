@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from flask import Request
 from werkzeug.datastructures import FileStorage
 
+from app.security.client import client_address
 from app.sell.forms import SellForm, chosen_files
 
 SOURCE = "USA Website"
@@ -64,7 +65,7 @@ class Submission:
             photos=chosen_files(form.photos.data),
             utm={key: value or None for key, value in campaign_values(request.form).items()},
             event_id=event_id_from(request.form),
-            client_ip=request.remote_addr,
+            client_ip=client_address(),
             user_agent=request.headers.get("User-Agent", "")[:USER_AGENT_LENGTH],
             ga_client_id=ga_client_id(request.cookies),
         )

@@ -6,8 +6,8 @@ from flask import current_app, make_response, render_template, request
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from app import seo
-from app.layout import site_info
+from app.rendering import seo
+from app.rendering.layout import site_info
 from app.sell.forms import BRANDS, CONDITIONS, SellForm, photo_limits
 from app.sell.messages import island_messages
 from app.sell.submission import campaign_values, event_id_from

@@ -1,8 +1,8 @@
 from flask import Blueprint, Response, render_template
 
 from app.content import queries
-from app.page_cache import cache_page
-from app.seo import absolute
+from app.rendering.page_cache import cache_page
+from app.rendering.seo import absolute
 
 bp = Blueprint("sitemap", __name__)
 

@@ -18,8 +18,9 @@ from argon2 import PasswordHasher, profiles
 from argon2.exceptions import InvalidHashError, VerificationError
 from flask import current_app
 
+from app.security.tokens import digest, new_token
 from app.staff import store, totp
-from app.staff.tokens import digest, new_recovery_code, new_token
+from app.staff.tokens import new_recovery_code
 
 PASSWORD_MIN_LENGTH = 12
 PASSWORD_MAX_LENGTH = 256

@@ -13,8 +13,8 @@ from urllib.parse import urlsplit
 
 from flask import current_app, redirect, request, session, url_for
 
-from app import audit
-from app.staff import sessions
+from app.security.client import client_address
+from app.staff import audit, sessions
 
 FULL = 2  # aal2: password and a second factor in this session
 
@@ -27,10 +27,6 @@ def current_staff() -> dict | None:
         return None
     staff = row["staff"]
     return {"id": staff["id"], "email": staff["email"], "name": staff["name"]}
-
-
-def client_address() -> str:
-    return sessions.client_address()
 
 
 def record(action: str, lead_id: int | None = None, data: dict | None = None) -> None:

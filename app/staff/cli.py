@@ -9,8 +9,7 @@ from __future__ import annotations
 import click
 from flask.cli import AppGroup
 
-from app import audit
-from app.staff import accounts, store
+from app.staff import accounts, audit, store
 
 staff_command = AppGroup("staff", help="Manage staff accounts and read the audit log.")
 

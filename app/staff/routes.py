@@ -12,8 +12,8 @@ from functools import partial
 from flask import Blueprint, flash, redirect, session, url_for
 from flask_wtf.csrf import CSRFError
 
-from app import audit
-from app.staff import accounts, forms, sessions, signin, store, throttle, totp
+from app.security.client import client_address
+from app.staff import accounts, audit, forms, sessions, signin, store, throttle, totp
 from app.staff.auth import current_staff, guard_blueprint, public, record, staff_required
 from app.staff.views import page
 
@@ -157,7 +157,7 @@ def enrol_totp(staff: dict):
         except accounts.AccountError as problem:
             error = str(problem)
         else:
-            audit.record("enrolled", staff["id"], address=sessions.client_address())
+            audit.record("enrolled", staff["id"], address=client_address())
             return page("enrol_done.html", "Your recovery codes", codes=codes)
     secret = accounts.pending_totp_secret(staff)
     uri = totp.provisioning_uri(secret, staff["email"])

@@ -13,8 +13,9 @@ from datetime import UTC, datetime, timedelta
 
 from flask import Flask, Response, current_app, g, request, session
 
+from app.security.client import client_address
+from app.security.tokens import digest, new_token
 from app.staff import store
-from app.staff.tokens import digest, new_token
 
 DEV_COOKIE = "staff"
 PRODUCTION_COOKIE = "__Host-staff"  # the prefix makes browsers demand Secure, Path=/, no Domain
@@ -24,11 +25,6 @@ CODE_WAIT = timedelta(minutes=10)  # from a right password to its code
 
 def cookie_name() -> str:
     return PRODUCTION_COOKIE if current_app.config["ENV_NAME"] == "production" else DEV_COOKIE
-
-
-def client_address() -> str:
-    """The client's address (ProxyFix has already applied the trusted X-Forwarded-For)."""
-    return request.remote_addr or ""
 
 
 def age(stamp: str) -> timedelta:

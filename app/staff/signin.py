@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from app import audit
-from app.staff import accounts, sessions, store, throttle, totp
-from app.staff.tokens import digest, normalise_recovery_code
+from app.security.client import client_address
+from app.security.tokens import digest
+from app.staff import accounts, audit, sessions, store, throttle, totp
+from app.staff.tokens import normalise_recovery_code
 
 T = TypeVar("T")
 WRONG_PASSWORD = "That e-mail and password do not match an account that can sign in."
@@ -20,14 +21,10 @@ WRONG_CODE = "That code is not right, or it has already been used."
 WRONG_CONFIRMATION = "That password or code is not right."
 
 
-def address() -> str:
-    return sessions.client_address()
-
-
 def throttled_check(kind: str, account: str, check: Callable[[], T | None]) -> T | None:
     """`check()` unless the account or address must wait; a None result counts as a failure,
     anything else clears the account's count."""
-    checked = throttle.counters(kind, account, address())
+    checked = throttle.counters(kind, account, client_address())
     throttle.raise_if_waiting(checked)
     result = check()
     if result is None:
@@ -51,7 +48,7 @@ def with_password(email: str, password: str) -> str | None:
     staff = throttled_check("password", email, lambda: accounts.check_password(email, password))
     if staff is None:
         known = store.staff_by_email(email.strip())
-        audit.record("sign_in_failed", known["id"] if known else None, address=address())
+        audit.record("sign_in_failed", known["id"] if known else None, address=client_address())
         return WRONG_PASSWORD
     sessions.begin(staff, aal=1)
     return None
@@ -62,10 +59,10 @@ def with_code(code: str) -> str | None:
     staff = sessions.load()["staff"]
     factor = throttled_check("code", str(staff["id"]), lambda: second_factor(staff, code))
     if factor is None:
-        audit.record("code_failed", staff["id"], address=address())
+        audit.record("code_failed", staff["id"], address=client_address())
         return WRONG_CODE
     sessions.begin(staff, aal=2)
-    audit.record("signed_in", staff["id"], address=address(), data={"factor": factor})
+    audit.record("signed_in", staff["id"], address=client_address(), data={"factor": factor})
     return None
 
 
@@ -79,8 +76,8 @@ def confirm_again(password: str, code: str) -> str | None:
         return second_factor(staff, code)
 
     if throttled_check("confirm", str(staff["id"]), both_factors) is None:
-        audit.record("confirm_failed", staff["id"], address=address())
+        audit.record("confirm_failed", staff["id"], address=client_address())
         return WRONG_CONFIRMATION
     sessions.mark_verified()
-    audit.record("confirmed", staff["id"], address=address())
+    audit.record("confirmed", staff["id"], address=client_address())
     return None

@@ -16,8 +16,8 @@ import math
 import time
 from dataclasses import dataclass
 
+from app.security.tokens import digest
 from app.staff import store
-from app.staff.tokens import digest
 
 ACCOUNT_FREE_TRIES = 3
 ADDRESS_FREE_TRIES = 10  # an office shares one address

@@ -1,21 +1,11 @@
-"""Random secrets handed out once (session ids, enrolment links, recovery codes) and the
-digests we keep of them instead."""
+"""Recovery codes: handed out once at enrolment, typed by hand later, kept only as digests
+(app/security/tokens.py)."""
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 
 RECOVERY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i to misread
-
-
-def new_token() -> str:
-    """256 bits, URL-safe."""
-    return secrets.token_urlsafe(32)
-
-
-def digest(value: str) -> str:
-    return hashlib.sha256(value.encode()).hexdigest()
 
 
 def new_recovery_code() -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import make_response, render_template
 
-from app.layout import site_info
+from app.rendering.layout import site_info
 from app.staff.auth import current_staff
 
 

@@ -2,7 +2,7 @@
 the sale stands, reached from the link in the confirmation e-mail.
 
 The token (192 random bits) is the only key: it is stored as a SHA-256 hash, looked up by that
-hash, kept out of request logs (app/logs.py) and never sent on as a referrer. An unknown,
+hash, kept out of request logs (app/security/logs.py) and never sent on as a referrer. An unknown,
 altered or expired token (180 days after the lead's last activity) and an erased lead all get
 the site's one 404 page. Nothing here is page-cached, stored by browsers or indexed.
 """

@@ -22,13 +22,14 @@ from flask import (
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import RequestEntityTooLarge, TooManyRequests
 
-from app import queue, seo
+from app import queue
 from app.errors import not_found_response
-from app.layout import site_info
 from app.leads import lifecycle, store, timeline
 from app.leads.display import appointment_start, watch_name
 from app.leads.invitation import invitation
-from app.leads.reference import token_hash
+from app.rendering import seo
+from app.rendering.layout import site_info
+from app.security.tokens import digest
 from app.sell import messages
 from app.sell.forms import EMAIL_PATTERN, AddPhotosForm, chosen_files, photo_limits, photo_room
 from app.sell.routes import wants_json
@@ -70,7 +71,7 @@ def lead_for(token: str) -> dict:
     if len(token) != TOKEN_LENGTH:
         abort(404)
     active_since = (datetime.now(UTC) - TOKEN_LIFETIME).isoformat(timespec="seconds")
-    lead = store.lead_by_token_hash(token_hash(token), active_since)
+    lead = store.lead_by_token_hash(digest(token), active_since)
     if lead is None:
         abort(404)
     return lead

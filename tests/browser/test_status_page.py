@@ -7,7 +7,8 @@ import pytest
 from playwright.sync_api import expect
 
 from app.leads import lifecycle, store
-from app.leads.reference import new_status_token, token_hash
+from app.leads.reference import new_status_token
+from app.security.tokens import digest
 from tests.browser.helpers import axe_violations, visit
 from tests.data.photos import write_photos
 from tests.helpers import lead_work_done, sample_lead
@@ -31,7 +32,7 @@ def seller_link(live_server, state: str = "new") -> tuple[int, str]:
     token = new_status_token()
     with app.app_context():
         lead_id, _ = store.save_lead(sample_lead(), [])
-        store.add_status_link(lead_id, token_hash(token))
+        store.add_status_link(lead_id, digest(token))
         if state == "quoted":
             lifecycle.transition(lead_id, "quoted", "staff:1", QUOTE, "new")
     return lead_id, f"/status/{token}"

@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from app import audit
 from app.leads import lifecycle, store
+from app.staff import audit
 from tests.data.photos import photo_bytes
 
 EVIL = '<script>alert("x")</script><img src=x onerror=alert(1)>'

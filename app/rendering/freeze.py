@@ -16,7 +16,7 @@ import click
 from flask import Flask
 from flask.cli import ScriptInfo, pass_script_info
 
-from app.page_cache import compress
+from app.rendering.page_cache import compress
 from app.sitemap.routes import sitemap_entries
 
 EXTRA_PATHS = ("/sitemap.xml", "/robots.txt")

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from flask import current_app
 from markupsafe import Markup
 
-from app.images import image_record, image_url
+from app.pictures.images import image_record, image_url
 
 BUSINESS_HOURS = {
     "@type": "OpeningHoursSpecification",

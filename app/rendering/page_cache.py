@@ -25,7 +25,7 @@ from werkzeug.http import parse_accept_header, parse_etags
 from werkzeug.wrappers import Request
 
 from app.extensions import cache
-from app.images import art_manifest
+from app.pictures.images import art_manifest
 
 MIN_COMPRESS_BYTES = 512
 ENCODINGS = ("br", "gzip")

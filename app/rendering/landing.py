@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from flask import render_template
 
-from app import seo
 from app.content import queries
+from app.rendering import seo
 
 
 def render_landing_page(

@@ -18,7 +18,7 @@ from flask import current_app, g
 from markupsafe import Markup, escape
 from py_mini_racer import MiniRacer
 
-from app import assets
+from app.rendering import assets
 
 HYDRATE_STRATEGIES = ("load", "idle", "visible", "interaction")
 

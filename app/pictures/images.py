@@ -11,7 +11,7 @@ from pathlib import Path
 from flask import Flask, current_app
 from markupsafe import Markup
 
-from app.islands import render_static
+from app.rendering.islands import render_static
 
 ART_URL = "/static/img/art/"
 

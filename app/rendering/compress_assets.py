@@ -5,7 +5,7 @@ brotli, but gzip is what many proxies, crawlers and older clients get, and the J
 issue 5 is counted in gzip bytes: zopfli writes gzip streams any client inflates, about 3 %
 smaller than zlib's best (React's chunk: 68.4 kB to 66.2 kB), at a cost paid once per build.
 
-    .venv/bin/python -m app.compress_assets app/static/build
+    .venv/bin/python -m app.rendering.compress_assets app/static/build
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ from flask import current_app
 from flask.cli import with_appcontext
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-from app.images import art_folder
+from app.pictures.images import art_folder
 
 SETTINGS = "images.toml"
 MASTER_EXTENSIONS = (".webp", ".png", ".jpg", ".jpeg")
