@@ -27,6 +27,7 @@ from app.config import (
 )
 from app.content import loader, queries, samples
 from app.extensions import cache, csrf
+from app.leads import db as leads_db
 from app.leads.cli import leads_command
 from app.pictures import images
 from app.pictures.variants import images_command
@@ -66,6 +67,7 @@ def configure(app: Flask, test_config: dict | None) -> None:
 
 
 def register_extensions(app: Flask) -> None:
+    leads_db.init_app(app)
     cache.init_app(app)
     csrf.init_app(app)
     queue.init_app(app)

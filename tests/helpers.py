@@ -20,6 +20,7 @@ from werkzeug.datastructures import FileStorage, MultiDict
 from werkzeug.test import stream_encode_multipart
 
 from app.leads import schema, store
+from app.leads.db import transaction
 from app.staff import totp
 from tests.data.photos import photo_bytes
 from tests.data.validation_cases import VALID
@@ -306,6 +307,6 @@ def database_at_version(path: str, version: int) -> sqlite3.Connection:
 
 def status_link_count(app, lead_id: int) -> int:
     """How many status links (token hashes) a lead has been given."""
-    with app.app_context(), store.connect() as db:
+    with app.app_context(), transaction() as db:
         query = "SELECT count(*) FROM status_links WHERE lead_id = ?"
         return db.execute(query, (lead_id,)).fetchone()[0]

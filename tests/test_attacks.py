@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from app.leads import store
+from app.leads import db as leads_db
+from app.leads import search, storage, store
 from app.sell import submit as submit_module
 from app.sell.uploads import safe_filename
 from tests.data.photos import photo_bytes
@@ -21,12 +22,12 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def leads(app) -> list[dict]:
     with app.app_context():
-        return store.list_leads()
+        return search.list_leads()
 
 
 def stored_files(app) -> list[Path]:
     with app.app_context():
-        root = store.storage_dir()
+        root = storage.storage_dir()
     return [path for path in root.rglob("*") if path.is_file()] if root.exists() else []
 
 
@@ -319,7 +320,7 @@ def test_disk_failure_mid_upload_stores_nothing_and_says_so(app, client, monkeyp
 
 
 def test_locked_database_stores_nothing_then_a_retry_succeeds(app, client, monkeypatch):
-    monkeypatch.setattr(store, "BUSY_TIMEOUT_MS", 200)
+    monkeypatch.setattr(leads_db, "BUSY_TIMEOUT_MS", 200)
     leads(app)  # creates the schema
     blocker = sqlite3.connect(app.config["LEADS_DB"])
     blocker.execute("BEGIN EXCLUSIVE")

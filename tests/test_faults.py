@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from aiosmtpd.controller import Controller
 
-from app.leads import store
+from app.leads import search, store
 from tests.data.photos import photo_bytes
 from tests.helpers import (
     JSON,
@@ -62,7 +62,7 @@ def test_rate_limit_falls_back_to_memory_when_redis_is_down(
     ]
     assert statuses == [200, 200, 429]  # sellers are served, and the limit still holds
     with app.app_context():
-        assert [lead["photos_processed_at"] for lead in store.list_leads()] == [None, None]
+        assert [lead["photos_processed_at"] for lead in search.list_leads()] == [None, None]
 
 
 def test_worker_sigkilled_mid_job_finishes_the_lead_after_restart(
@@ -144,7 +144,7 @@ def test_smtp_down_keeps_the_lead_pending_in_process(make_app):
     assert post(app.test_client(), headers=JSON).status_code == 200
     lead_work_done(app)
     with app.app_context():
-        [lead] = store.list_leads()
+        [lead] = search.list_leads()
     assert lead["full_name"] == "Jane Doe"
     assert store.pending_work(lead) == ["staff_notified_at", "seller_confirmed_at"]
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import csv
 import io
 
-from app.leads import export, lifecycle, store
+from app.leads import export, lifecycle, search, store
 from tests.helpers import database_at_version, save_sample_lead
 
 
 def ids(app, **filters) -> list[int]:
     with app.app_context():
-        return [lead["id"] for lead in store.find_leads(filters)]
+        return [lead["id"] for lead in search.find_leads(filters)]
 
 
 def test_search_matches_name_email_phone_reference_and_model(app):
@@ -43,8 +43,8 @@ def test_filters_combine_and_counts_ignore_the_state_filter(app):
     third = save_sample_lead(app, watch_brand="Rolex", utm_source="facebook")
     with app.app_context():
         lifecycle.transition(second, "contacted", "staff:1", {}, "new")
-        counts = store.count_by_state({"brand": "Omega", "state": "contacted"})
-        choices = store.filter_choices()
+        counts = search.count_by_state({"brand": "Omega", "state": "contacted"})
+        choices = search.filter_choices()
     assert ids(app, brand="Omega") == [second, first]
     assert ids(app, source="facebook") == [third, second]
     assert ids(app, source="") == [first]
@@ -75,8 +75,9 @@ def test_photo_lookup_needs_the_right_lead_and_an_unguessable_id(app):
         assert store.lead_photo(first, str(mine["id"])) is None
 
 
-def test_photos_saved_before_public_ids_get_one_on_migration(app):
-    db = database_at_version(app.config["LEADS_DB"], 3)
+def test_photos_saved_before_public_ids_get_one_on_migration(make_app, tmp_path):
+    path = str(tmp_path / "leads.db")
+    db = database_at_version(path, 3)
     db.execute(
         "INSERT INTO leads (full_name, email, phone, watch_brand, watch_condition, has_box, "
         "has_papers, source, meta_event_id, created_at, reference) VALUES ('A', 'a@example.com', "
@@ -88,6 +89,7 @@ def test_photos_saved_before_public_ids_get_one_on_migration(app):
     )
     db.commit()
     db.close()
+    app = make_app(LEADS_DB=path)  # migrated as the app starts
     with app.app_context():
         [photo] = store.lead_photos(1)
     assert photo["public_id"] and len(photo["public_id"]) >= 22
@@ -99,7 +101,7 @@ def test_csv_cells_never_start_a_spreadsheet_formula(app):
     )
     buffer = io.StringIO()
     with app.app_context():
-        export.write_csv(buffer, store.find_leads({}))
+        export.write_csv(buffer, search.find_leads({}))
     [row] = list(csv.DictReader(io.StringIO(buffer.getvalue())))
     assert row["full_name"] == '\'=HYPERLINK("http://evil.example","x")'
     assert row["phone"] == "'+1 212 555 0100"

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from app.leads import lifecycle, reference, schema, store
+from app.leads import history, lifecycle, reference, schema, storage, store
 from app.security.tokens import digest
 from tests.helpers import database_at_version, sample_lead, save_sample_lead
 
@@ -63,8 +63,9 @@ def columns(db_path, table="leads") -> set[str]:
         db.close()
 
 
-def test_old_database_is_migrated_with_references_and_submitted_events(app, tmp_path):
-    db = sqlite3.connect(app.config["LEADS_DB"])
+def test_old_database_is_migrated_with_references_and_submitted_events(make_app, tmp_path):
+    path = str(tmp_path / "leads.db")
+    db = sqlite3.connect(path)
     for statement in schema.BASE_TABLES:
         db.execute(statement)
     db.execute(
@@ -74,10 +75,11 @@ def test_old_database_is_migrated_with_references_and_submitted_events(app, tmp_
     )
     db.commit()
     db.close()
-    assert "state" not in columns(app.config["LEADS_DB"])
+    assert "state" not in columns(path)
+    app = make_app(LEADS_DB=path)  # migrated as the app starts
     with app.app_context():
         lead = store.get_lead(1)
-        events = store.lead_events(1)
+        events = history.lead_events(1)
     assert lead["state"] == "new" and lead["last_activity_at"] == "2025-01-02T03:04:05"
     assert reference.PATTERN.fullmatch(lead["reference"])
     assert [(e["kind"], e["actor"], e["at"]) for e in events] == [
@@ -92,7 +94,7 @@ def test_saved_lead_is_new_with_a_reference_and_a_submitted_event(app):
     lead_id = save_sample_lead(app)
     with app.app_context():
         lead = store.get_lead(lead_id)
-        [event] = store.lead_events(lead_id)
+        [event] = history.lead_events(lead_id)
     assert lead["state"] == "new" and lead["erased_at"] is None
     assert reference.PATTERN.fullmatch(lead["reference"])
     assert not set(lead["reference"][5:]) & set("01OIL")
@@ -133,7 +135,9 @@ def test_only_the_designed_moves_are_allowed(app, from_state, to_state):
         if (from_state, to_state) in ALLOWED:
             event_id = lifecycle.transition(lead_id, to_state, "staff:1", move, from_state)
             assert store.get_lead(lead_id)["state"] == to_state
-            assert store.get_event(event_id)["data"] == {"from": from_state, "to": to_state} | move
+            assert (
+                history.get_event(event_id)["data"] == {"from": from_state, "to": to_state} | move
+            )
         else:
             with pytest.raises(lifecycle.IllegalMove, match="cannot move to"):
                 lifecycle.transition(lead_id, to_state, "staff:1", move, from_state)
@@ -144,12 +148,12 @@ def test_stale_form_is_refused_with_a_clear_message_and_changes_nothing(app):
     lead_id = save_sample_lead(app)
     with app.app_context():
         lifecycle.transition(lead_id, "contacted", "staff:1", {}, "new")
-        events_before = store.lead_events(lead_id)
+        events_before = history.lead_events(lead_id)
         with pytest.raises(lifecycle.StaleState, match="now Contacted, not New") as refused:
             lifecycle.transition(lead_id, "closed", "staff:2", {"reason": "not_a_fit"}, "new")
         assert refused.value.current == "contacted"
         assert store.get_lead(lead_id)["state"] == "contacted"
-        assert store.lead_events(lead_id) == events_before
+        assert history.lead_events(lead_id) == events_before
 
 
 def test_two_staff_quoting_at_once_make_one_transition(app):
@@ -173,7 +177,7 @@ def test_two_staff_quoting_at_once_make_one_transition(app):
         thread.join()
     assert sorted(outcomes) == ["moved"] + ["stale"] * 7
     with app.app_context():
-        changes = [e for e in store.lead_events(lead_id) if e["kind"] == "state_changed"]
+        changes = [e for e in history.lead_events(lead_id) if e["kind"] == "state_changed"]
     assert len(changes) == 1
 
 
@@ -207,7 +211,7 @@ def test_notes_and_finished_work_appear_on_the_timeline(app):
     with app.app_context():
         lifecycle.add_note(lead_id, "staff:3", "  Asked for the serial  ")
         store.mark_done(lead_id, "conversions_sent_at")
-        kinds = [(e["kind"], e["actor"], e["data"]) for e in store.lead_events(lead_id)]
+        kinds = [(e["kind"], e["actor"], e["data"]) for e in history.lead_events(lead_id)]
         with pytest.raises(lifecycle.MissingDetails):
             lifecycle.add_note(lead_id, "staff:3", "   ")
     assert kinds[1:] == [
@@ -231,11 +235,11 @@ def test_events_cannot_be_changed_or_deleted(app):
 def stored_photo(app, name: str) -> dict:
     """A photo as the upload and the worker leave it: raw upload, image and thumbnail files."""
     with app.app_context():
-        store.incoming_dir().mkdir(parents=True, exist_ok=True)
-        store.photos_dir().mkdir(parents=True, exist_ok=True)
-        (store.incoming_dir() / f"{name}.upload").write_bytes(b"raw")
-        (store.photos_dir() / f"{name}.jpg").write_bytes(b"jpeg")
-        (store.photos_dir() / f"{name}.webp").write_bytes(b"webp")
+        storage.incoming_dir().mkdir(parents=True, exist_ok=True)
+        storage.photos_dir().mkdir(parents=True, exist_ok=True)
+        (storage.incoming_dir() / f"{name}.upload").write_bytes(b"raw")
+        (storage.photos_dir() / f"{name}.jpg").write_bytes(b"jpeg")
+        (storage.photos_dir() / f"{name}.webp").write_bytes(b"webp")
     return {"original_name": "IMG_1.jpg", "upload_name": f"{name}.upload"}
 
 
@@ -252,8 +256,8 @@ def test_erasing_a_closed_lead_keeps_only_a_non_personal_record(app):
         before = store.get_lead(lead_id)
         assert lifecycle.erase(lead_id, "staff:1") == 2
         lead = store.get_lead(lead_id)
-        events = store.lead_events(lead_id)
-        remaining = sorted(p.name for p in store.storage_dir().rglob("*") if p.is_file())
+        events = history.lead_events(lead_id)
+        remaining = sorted(p.name for p in storage.storage_dir().rglob("*") if p.is_file())
         assert store.lead_photos(lead_id) == []
         assert len(store.lead_photos(other_id)) == 1
     for field in ("full_name", "email", "phone", "additional_details"):
@@ -290,11 +294,12 @@ def test_a_lead_saved_twice_is_one_lead_with_one_submitted_event(app):
         first = store.save_lead(lead, [])
         second = store.save_lead(lead, [])
         assert first == (1, True) and second == (1, False)
-        assert len(store.lead_events(1)) == 1
+        assert len(history.lead_events(1)) == 1
 
 
-def test_a_status_link_issued_before_links_had_their_own_table_keeps_working(app):
-    db = database_at_version(app.config["LEADS_DB"], 7)
+def test_a_status_link_issued_before_links_had_their_own_table_keeps_working(make_app, tmp_path):
+    path = str(tmp_path / "leads.db")
+    db = database_at_version(path, 7)
     db.execute(
         "INSERT INTO leads (full_name, email, phone, watch_brand, watch_condition, has_box, "
         "has_papers, source, meta_event_id, created_at, last_activity_at, reference, "
@@ -305,7 +310,8 @@ def test_a_status_link_issued_before_links_had_their_own_table_keeps_working(app
     )
     db.commit()
     db.close()
+    app = make_app(LEADS_DB=path)  # migrated as the app starts
     with app.app_context():
         lead = store.lead_by_token_hash(digest("t" * 32), "2026-01-01")
     assert lead["reference"] == "USWB-OLD777"
-    assert "status_token_hash" not in columns(app.config["LEADS_DB"])
+    assert "status_token_hash" not in columns(path)

@@ -14,7 +14,7 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from http.cookiejar import CookieJar
 from multiprocessing import get_context
 
-from app.leads import store
+from app.leads import search, store
 from tests.data.photos import photo_bytes
 from tests.data.validation_cases import VALID
 from tests.helpers import ROOT, free_port, wait_for_port, wait_until
@@ -112,13 +112,13 @@ def test_fifty_concurrent_submissions_are_each_stored_once_and_processed(
 
     def all_done():
         with app.app_context():
-            leads = store.list_leads()
+            leads = search.list_leads()
         return len(leads) == total and not any(store.pending_work(lead) for lead in leads)
 
     wait_until(all_done, timeout=300, interval=0.5)  # a bound, not a speed target
     processing = time.monotonic() - started
     with app.app_context():
-        leads = store.list_leads()
+        leads = search.list_leads()
         photos = [photo for lead in leads for photo in store.lead_photos(lead["id"])]
     errors = sum(status != 200 for status in statuses)
     print(

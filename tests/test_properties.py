@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.leads import store
+from app.leads import search
 from app.sell.forms import BRANDS, CONDITIONS, EMAIL_PATTERN, PHONE_PATTERN, SellForm
 from app.sell.submission import UTM_KEYS
 from tests.helpers import JSON, csrf_token, post
@@ -64,13 +64,13 @@ def assert_lead_obeys_rules(lead: dict) -> None:
 def submit_and_check(form_client, fields: dict, headers=JSON) -> None:
     app, client, token = form_client
     with app.app_context():
-        before = len(store.list_leads())
+        before = len(search.list_leads())
     response = post(client, fields, headers=headers, token=token)
     assert response.status_code in (200, 303, 413, 422), response.status_code
     if headers is JSON:
         assert response.is_json and response.json["success"] is (response.status_code == 200)
     with app.app_context():
-        stored = store.list_leads()
+        stored = search.list_leads()
     if response.status_code in (200, 303):
         repeat = "metaEventId" in fields  # a sane id sent twice is one lead, by design
         assert len(stored) == before + 1 or (repeat and len(stored) == before)

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from app.leads import store
+from app.leads import search, storage
 from tests.data.photos import photo_bytes
 from tests.data.validation_cases import VALID
 from tests.helpers import JSON, csrf_token, island_props, lead_work_done, page_html, photo, post
@@ -84,7 +84,7 @@ def test_plain_form_success_redirects_to_noindex_thanks_page(client, app):
         "&#39;", "'"
     )
     with app.app_context():
-        [lead] = store.list_leads()
+        [lead] = search.list_leads()
     assert lead["full_name"] == "Jane Doe" and lead["utm_source"] == "newsletter"
     assert lead["photo_count"] == 1
 
@@ -116,7 +116,7 @@ def test_island_gets_json_with_success_flag(client, app):
     }
     assert answer["reference"].startswith("USWB-")
     with app.app_context():
-        [lead] = store.list_leads()
+        [lead] = search.list_leads()
     assert lead["meta_event_id"] == "evt-1234567890"
 
 
@@ -145,13 +145,13 @@ def test_address_only_email_validator_refuses_gets_the_field_message_on_both_pat
     assert re.search(r'id="field-email"[^>]*aria-invalid="true"', html)
     assert "Please enter a valid email address" in html
     with app.app_context():
-        assert store.list_leads() == []
+        assert search.list_leads() == []
 
 
 def test_email_is_stored_normalised(client, app):
     assert post(client, {"email": " Jane.Doe@EXAMPLE.Com "}, headers=JSON).status_code == 200
     with app.app_context():
-        [lead] = store.list_leads()
+        [lead] = search.list_leads()
     assert lead["email"] == "Jane.Doe@example.com"
 
 
@@ -185,13 +185,13 @@ def test_missing_csrf_token_is_refused(client, app):
     assert response.status_code == 400
     assert response.get_json()["success"] is False
     with app.app_context():
-        assert store.list_leads() == []
+        assert search.list_leads() == []
 
 
 def test_every_spec_lead_field_is_saved(client, app):
     post(client, {"hasBox": "y", "watchModel": "", "watchYear": ""}, headers=JSON)
     with app.app_context():
-        [lead] = store.list_leads()
+        [lead] = search.list_leads()
     assert lead["watch_model"] is None and lead["watch_year"] is None
     assert lead["has_box"] == 1 and lead["has_papers"] == 0
     assert lead["source"] == "USA Website"
@@ -206,8 +206,8 @@ def test_duplicate_event_id_stores_one_lead_and_answers_success(client, app):
     assert first.get_json()["success"] and second.get_json()["success"]
     lead_work_done(app)
     with app.app_context():
-        assert len(store.list_leads()) == 1
-        assert len(list(store.incoming_dir().iterdir())) == 0  # processed, duplicate discarded
+        assert len(search.list_leads()) == 1
+        assert len(list(storage.incoming_dir().iterdir())) == 0  # processed, duplicate discarded
 
 
 def test_eleven_photos_are_refused_with_the_spec_message(client, app):
@@ -216,14 +216,14 @@ def test_eleven_photos_are_refused_with_the_spec_message(client, app):
     )
     assert response.get_json()["errors"] == {"photos": "Please upload a maximum of 10 photos."}
     with app.app_context():
-        assert store.list_leads() == []
+        assert search.list_leads() == []
 
 
 def test_ten_photos_are_accepted(client, app):
     photos = [photo(f"{i}.jpg", size=(320, 240), seed=i) for i in range(10)]
     assert post(client, photos=photos, headers=JSON).get_json()["success"]
     with app.app_context():
-        assert store.list_leads()[0]["photo_count"] == 10
+        assert search.list_leads()[0]["photo_count"] == 10
 
 
 def test_text_file_named_jpg_is_refused_by_content(client):
@@ -262,7 +262,7 @@ def test_honeypot_submission_looks_successful_but_is_not_saved(client, app):
     response = post(client, {"website": "http://spam.example"}, headers=JSON)
     assert response.get_json()["success"] is True
     with app.app_context():
-        assert store.list_leads() == []
+        assert search.list_leads() == []
 
 
 def test_submissions_are_rate_limited_per_ip_with_a_clear_429(make_app):

@@ -7,7 +7,7 @@ from datetime import datetime
 import pytest
 from icalendar import Calendar
 
-from app.leads import lifecycle, store
+from app.leads import history, lifecycle, store
 from tests.helpers import save_sample_lead, wait_until
 from worker.jobs import send_seller_email
 
@@ -59,7 +59,7 @@ def test_quote_email_has_text_and_html_parts_with_the_quote(mail_app, smtp_serve
     [message] = smtp_server.wait_for(1)
     with mail_app.app_context():
         reference = store.get_lead(lead_id)["reference"]
-        assert store.email_sent(event_id)
+        assert history.email_sent(event_id)
     assert message["To"] == "seller@example.com"
     assert message["From"] == "US Watch Buyers <offers@watches.example>"
     assert message["Reply-To"] == "offers@example.com"
@@ -82,8 +82,8 @@ def test_one_email_per_event_however_often_the_job_runs(mail_app, smtp_server):
     assert send(mail_app, lead_id, event_id) == "already sent"
     assert send(mail_app, lead_id, event_id) == "already sent"
     with mail_app.app_context():
-        assert store.record_email(lead_id, event_id, "quote") is False
-        sent = [e for e in store.lead_events(lead_id) if e["kind"] == "email_sent"]
+        assert history.record_email(lead_id, event_id, "quote") is False
+        sent = [e for e in history.lead_events(lead_id) if e["kind"] == "email_sent"]
     assert len(smtp_server.messages) == 1
     assert [e["data"] for e in sent] == [{"event_id": event_id, "template": "quote"}]
 
@@ -190,7 +190,7 @@ def test_unsent_emails_wait_for_smtp_and_requeue_sends_them(make_app, smtp_serve
     quote = act(bare, quoted_lead, "quoted", QUOTE, "new")
     closed = act(bare, erased_lead, "closed", {"reason": "not_a_fit"}, "new")
     with bare.app_context():
-        assert not store.email_sent(quote)
+        assert not history.email_sent(quote)
         lifecycle.erase(erased_lead, "staff:1")
     assert send(bare, quoted_lead, quote) == "not configured"
     assert send(bare, erased_lead, closed) == "lead erased"
@@ -223,6 +223,6 @@ def test_rq_worker_sends_the_seller_email(
 
     def recorded():
         with app.app_context():
-            return store.email_sent(event_id)
+            return history.email_sent(event_id)
 
     assert wait_until(recorded)

@@ -15,7 +15,8 @@ import pytest
 from icalendar import Calendar
 from werkzeug.serving import make_server
 
-from app.leads import lifecycle, store
+from app.leads import history, lifecycle, storage, store
+from app.leads.db import transaction
 from app.leads.reference import PATTERN, new_status_token
 from app.security.tokens import digest
 from tests.helpers import (
@@ -206,7 +207,7 @@ def test_unknown_altered_expired_and_erased_tokens_get_the_same_404(app, client)
     erased_id = save_sample_lead(app)
     erased = give_token(app, erased_id)
     with app.app_context():
-        with store.connect() as db:
+        with transaction() as db:
             db.execute(
                 "UPDATE leads SET last_activity_at = datetime('now', '-181 days') WHERE id = ?",
                 (expired_id,),
@@ -290,7 +291,7 @@ def test_seller_accepts_the_quote_with_a_plain_form(app, client):
     assert "you have accepted our preliminary quote" in page
     assert "Preliminary quote accepted" in page and 'value="accept"' not in page
     with app.app_context():
-        [change] = [e for e in store.lead_events(lead_id) if e["data"].get("to") == "accepted"]
+        [change] = [e for e in history.lead_events(lead_id) if e["data"].get("to") == "accepted"]
     assert change["actor"] == "seller" and change["data"]["via"] == "status_page"
 
 
@@ -329,7 +330,7 @@ def test_withdrawal_needs_the_box_ticked_and_can_ask_for_deletion(app, client):
     assert "We will delete your details and photos" in page
     assert "/withdraw" not in page  # nothing left to withdraw
     with app.app_context():
-        [closed] = [e for e in store.lead_events(lead_id) if e["data"].get("to") == "closed"]
+        [closed] = [e for e in history.lead_events(lead_id) if e["data"].get("to") == "closed"]
     assert closed["data"] == {
         "from": "new",
         "to": "closed",
@@ -416,7 +417,7 @@ def send_photos(client, token: str, count: int, headers=None, photos=None, csrf=
 
 def stored_uploads(app) -> list[Path]:
     with app.app_context():
-        return [*store.incoming_dir().glob("*"), *store.photos_dir().glob("*")]
+        return [*storage.incoming_dir().glob("*"), *storage.photos_dir().glob("*")]
 
 
 def test_seller_adds_photos_until_the_tenth_and_the_eleventh_is_refused(app, client):
@@ -445,7 +446,7 @@ def test_seller_adds_photos_until_the_tenth_and_the_eleventh_is_refused(app, cli
     lead_work_done(app)
     with app.app_context():
         photos = store.lead_photos(1)
-        events = store.lead_events(1)
+        events = history.lead_events(1)
     assert [p["position"] for p in photos] == list(range(1, 11))
     assert all(p["image_name"] and p["thumb_name"] for p in photos)  # the job took the new ones
     added = [e for e in events if e["kind"] == "photos_added"]
@@ -487,7 +488,7 @@ def test_photos_and_questions_are_refused_once_the_sale_is_closed(app, client):
     )
     assert photos.status_code == 409 and question.status_code == 303
     with app.app_context():
-        kinds = [e["kind"] for e in store.lead_events(lead_id)]
+        kinds = [e["kind"] for e in history.lead_events(lead_id)]
     assert "photos_added" not in kinds and "question" not in kinds
     assert stored_uploads(app) == []
 
@@ -503,7 +504,7 @@ def test_photos_and_questions_need_the_csrf_token_and_the_right_link(app, client
     )
     assert wrong.status_code == 404 and b"USWB-" not in wrong.data
     with app.app_context():
-        assert [e["kind"] for e in store.lead_events(lead_id)] == ["submitted"]
+        assert [e["kind"] for e in history.lead_events(lead_id)] == ["submitted"]
 
 
 @pytest.fixture
@@ -539,7 +540,7 @@ def test_a_sellers_question_reaches_the_staff_timeline_and_staff_by_email(alert_
     [alert] = staff_alerts(smtp_server, 1)
     with alert_app.app_context():
         reference = store.get_lead(lead_id)["reference"]
-        events = store.lead_events(lead_id)
+        events = history.lead_events(lead_id)
     assert alert["Subject"] == f"{reference}: Seller asked a question"
     assert alert["Reply-To"] == "jane@example.com"
     text = alert.get_content().replace("\r\n", "\n")
@@ -584,7 +585,9 @@ def test_staff_alerts_wait_for_smtp_and_requeue_sends_them(make_app, mail_settin
     )
     lead_work_done(app)
     with app.app_context():
-        assert store.unalerted_seller_events() == [(lead_id, store.lead_events(lead_id)[-1]["id"])]
+        assert history.unalerted_seller_events() == [
+            (lead_id, history.lead_events(lead_id)[-1]["id"])
+        ]
     configured = make_app(
         **mail_settings, LEADS_DB=app.config["LEADS_DB"], STAFF_EMAIL="buyers@watches.example"
     )
@@ -593,7 +596,7 @@ def test_staff_alerts_wait_for_smtp_and_requeue_sends_them(make_app, mail_settin
     [alert] = staff_alerts(smtp_server, 3)  # and the lead's own two e-mails, pending till now
     assert "Can you collect on Saturday?" in alert.get_content()
     with configured.app_context():
-        assert store.unalerted_seller_events() == []
+        assert history.unalerted_seller_events() == []
 
 
 def test_status_actions_are_rate_limited_per_client(make_app):
@@ -609,7 +612,7 @@ def test_status_actions_are_rate_limited_per_client(make_app):
     page = client.get(f"/status/{token}").get_data(as_text=True)
     assert "Too many requests from your connection" in page
     with app.app_context():
-        assert [e["kind"] for e in store.lead_events(1)].count("question") == 2
+        assert [e["kind"] for e in history.lead_events(1)].count("question") == 2
 
 
 def test_lost_link_form_is_limited_per_email_address_too(make_app):
@@ -661,7 +664,7 @@ def test_withdrawal_with_erasure_leaves_no_personal_field_or_photo_file_behind(a
     with app.app_context():
         lifecycle.erase(1, "staff:1")  # staff confirm the erasure from the inbox
         lead = store.get_lead(1)
-        events = store.lead_events(1)
+        events = history.lead_events(1)
     assert stored_uploads(app) == []
     assert lead["full_name"] == lead["email"] == lead["phone"] == lead["additional_details"] == ""
     assert lead["client_ip"] is None and lead["user_agent"] is None

@@ -14,7 +14,8 @@ from PIL import Image
 from rq import Queue
 
 from app.extensions import rq
-from app.leads import store
+from app.leads import search, storage, store
+from app.leads.db import transaction
 from tests.data.photos import photo_bytes
 from tests.helpers import JSON, SmtpInbox, finished_lead, free_port, lead_work_done, post
 from worker.jobs import confirm_to_seller, notify_staff, send_conversions
@@ -82,7 +83,7 @@ def assert_conversions(receiver):
 def assert_photos_clean(app):
     with app.app_context():
         photos = store.lead_photos(1)
-        directory, incoming = store.photos_dir(), store.incoming_dir()
+        directory, incoming = storage.photos_dir(), storage.incoming_dir()
     assert all(photo["image_name"] and not photo["error"] for photo in photos)
     assert list(incoming.iterdir()) == []  # raw uploads (with their GPS) are gone
     for photo in photos:
@@ -114,7 +115,7 @@ def test_redis_down_at_submit_keeps_lead_and_requeue_finishes_it(
     assert submit(app).get_json()["success"]
     assert time.monotonic() - started < 10
     with app.app_context():
-        [lead] = store.list_leads()
+        [lead] = search.list_leads()
     assert store.pending_work(lead) == list(store.WORK_COLUMNS)
 
     redis_server.start()
@@ -225,7 +226,7 @@ def test_work_a_crash_interrupted_is_picked_up_when_a_process_starts(
     crashed = make_app(**pipeline_settings)
     with crashed.app_context():
         lead_id, _ = store.save_lead({**LEAD_RECORD, "meta_event_id": "evt-crashed-0001"}, [])
-        with store.connect() as db:  # saved three minutes ago; its process died before the jobs
+        with transaction() as db:  # saved three minutes ago; its process died before the jobs
             db.execute("UPDATE leads SET created_at = ?", (minutes_ago(3),))
         lead_id_fresh, _ = store.save_lead({**LEAD_RECORD, "meta_event_id": "evt-fresh-00001"}, [])
     restarted = make_app(**pipeline_settings)

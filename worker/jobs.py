@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from flask import current_app
 
-from app.leads import lifecycle, store
+from app.leads import history, lifecycle, store
 from app.leads.reference import new_status_token
 from app.security.tokens import digest
 from worker import conversions, mail, photos, seller_mail
@@ -108,10 +108,10 @@ def send_seller_email(lead_id: int, event_id: int) -> str:
     Once per event: the sent e-mail is recorded as an event of its own, which the database
     allows only once per announced event, and a retry finds it and stops.
     """
-    if store.email_sent(event_id):
+    if history.email_sent(event_id):
         return "already sent"
     lead = load_lead(lead_id)
-    event = store.get_event(event_id)
+    event = history.get_event(event_id)
     if event is None or event["lead_id"] != lead_id or event["kind"] != "state_changed":
         raise LookupError(f"Lead {lead_id} has no state change {event_id}.")
     template = lifecycle.SELLER_EMAILS.get(event["data"]["to"])
@@ -120,21 +120,21 @@ def send_seller_email(lead_id: int, event_id: int) -> str:
     if held := held_back(lead, mail.smtp_configured(), "seller e-mail"):
         return held
     mail.deliver(seller_mail.build_message(lead, event, template, issue_status_link(lead_id)))
-    store.record_email(lead_id, event_id, template)
+    history.record_email(lead_id, event_id, template)
     return "sent"
 
 
 def alert_staff(lead_id: int, event_id: int) -> str:
     """E-mail staff what a seller did on their status page (a question, photos added, an
     answer to a quote, a withdrawal), once per action, as send_seller_email does."""
-    if store.email_sent(event_id, kind="staff_alerted"):
+    if history.email_sent(event_id, kind="staff_alerted"):
         return "already sent"
     lead = load_lead(lead_id)
-    event = store.get_event(event_id)
+    event = history.get_event(event_id)
     if event is None or event["lead_id"] != lead_id or event["actor"] != "seller":
         raise LookupError(f"Lead {lead_id} has no seller action {event_id}.")
     if held := held_back(lead, mail.is_configured(), "staff alert"):
         return held
     mail.deliver(mail.seller_action_message(lead, event))
-    store.record_email(lead_id, event_id, event["kind"], kind="staff_alerted")
+    history.record_email(lead_id, event_id, event["kind"], kind="staff_alerted")
     return "sent"

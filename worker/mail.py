@@ -14,7 +14,7 @@ from email.utils import make_msgid
 
 from flask import current_app
 
-from app.leads import lifecycle, store, timeline
+from app.leads import lifecycle, storage, timeline
 from app.leads.display import local_time, watch_name
 
 SMTP_TIMEOUT = 15
@@ -54,7 +54,7 @@ def build_message(lead: dict, photos: list[dict]) -> EmailMessage:
     message.add_alternative(render("sell/staff_email.html", context), subtype="html")
     html_part = message.get_payload()[1]
     for photo in kept:
-        data = (store.photos_dir() / photo["thumb_name"]).read_bytes()
+        data = (storage.photos_dir() / photo["thumb_name"]).read_bytes()
         html_part.add_related(
             data,
             "image",

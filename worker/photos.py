@@ -12,7 +12,7 @@ import pillow_heif
 from flask import current_app
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-from app.leads import store
+from app.leads import storage, store
 
 pillow_heif.register_heif_opener()
 
@@ -91,7 +91,7 @@ def try_process(source: Path, target_dir: Path, max_pixels: int) -> dict:
 def process_lead_photos(lead_id: int) -> int:
     """Process each photo not yet done, two at a time (Pillow releases the GIL while it
     decodes and encodes); a refused upload is recorded, not retried. Returns how many."""
-    incoming, target = store.incoming_dir(), store.photos_dir()
+    incoming, target = storage.incoming_dir(), storage.photos_dir()
     todo = [p for p in store.lead_photos(lead_id) if not (p["image_name"] or p["error"])]
     with ThreadPoolExecutor(max_workers=PARALLEL) as pool:
         sources = [incoming / photo["upload_name"] for photo in todo]

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 from flask.cli import AppGroup
 
-from app.leads import export, lifecycle, store
+from app.leads import db, export, history, lifecycle, search, storage, store
 from app.queue import (
     ALERT_STAFF,
     enqueue_lead_work,
@@ -30,7 +30,7 @@ def status(lead: dict) -> str:
 @leads_command.command("list")
 def list_command() -> None:
     """One line per lead, newest first."""
-    leads = store.list_leads()
+    leads = search.list_leads()
     if not leads:
         click.echo("No leads yet.")
         return
@@ -52,7 +52,7 @@ def show_command(lead_id: int) -> None:
     for key, value in lead.items():
         click.echo(f"{key:<{width}}  {'' if value is None else value}")
     click.echo(f"{'status':<{width}}  {status(lead)}")
-    click.echo(f"photos (in {store.photos_dir()}):")
+    click.echo(f"photos (in {storage.photos_dir()}):")
     for photo in store.lead_photos(lead_id):
         stored = photo["image_name"] or photo["error"] or "not processed yet"
         click.echo(f"  {photo['position']:>2}. {photo['original_name']}: {stored}")
@@ -62,7 +62,7 @@ def show_command(lead_id: int) -> None:
 @click.option("--csv", "path", required=True, type=click.Path(dir_okay=False, writable=True))
 def export_command(path: str) -> None:
     """Write every lead to a CSV file (photo files listed in one column)."""
-    leads = store.list_leads()
+    leads = search.list_leads()
     with open(path, "w", newline="", encoding="utf-8") as file:
         export.write_csv(file, list(reversed(leads)))
     click.echo(f"Exported {len(leads)} leads to {path}.")
@@ -73,8 +73,8 @@ def requeue_command() -> None:
     """Queue (or, without REDIS_URL, run) the unfinished work of every lead, and the seller
     e-mails and staff alerts not sent yet."""
     leads = store.leads_with_pending_work()
-    emails = store.unsent_seller_emails(tuple(lifecycle.SELLER_EMAILS))
-    alerts = store.unalerted_seller_events()
+    emails = history.unsent_seller_emails(tuple(lifecycle.SELLER_EMAILS))
+    alerts = history.unalerted_seller_events()
     if not leads and not emails and not alerts:
         click.echo("Nothing to requeue: every lead's work is done.")
         return
@@ -107,7 +107,7 @@ def backup_command(path: Path) -> None:
     leads.db-shm), start again. Photos live in the storage folder: back that up as files.
     """
     try:
-        count = store.backup(path)
+        count = db.backup(path)
     except (OSError, sqlite3.Error) as error:
         raise click.ClickException(f"Backup failed: {error}") from error
     click.echo(f"Backed up {count} leads to {path}.")

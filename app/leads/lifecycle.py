@@ -11,7 +11,7 @@ from __future__ import annotations
 from flask import current_app
 
 from app import queue
-from app.leads import store
+from app.leads import history, storage, store
 
 STATES = ("new", "contacted", "quoted", "accepted", "appointment", "offered", "bought", "closed")
 STATE_LABELS = {
@@ -164,7 +164,7 @@ def ask_question(lead_id: int, text: str) -> int:
         raise MissingDetails(
             f"Please keep your question under {QUESTION_MAX_LENGTH:,} characters, or call us."
         )
-    event_id = store.add_event(lead_id, "seller", "question", {"message": text})
+    event_id = history.add_event(lead_id, "seller", "question", {"message": text})
     queue.enqueue_staff_alert(lead_id, event_id)
     return event_id
 
@@ -174,7 +174,7 @@ def add_note(lead_id: int, actor: str, text: str) -> int:
         raise MissingDetails("A note needs some text.")
     if store.get_lead(lead_id) is None:
         raise LeadNotFound(f"Lead {lead_id} does not exist.")
-    return store.add_event(lead_id, actor, "note", {"note": text.strip()})
+    return history.add_event(lead_id, actor, "note", {"note": text.strip()})
 
 
 def erase(lead_id: int, actor: str) -> int:
@@ -192,18 +192,6 @@ def erase(lead_id: int, actor: str) -> int:
         raise StaleState(
             "This lead changed while it was being erased; nothing was erased.", ""
         ) from error
-    remove_photo_files(photos)
+    storage.remove_photo_files(photos)
     current_app.logger.info("Lead %s erased by %s (%s photos).", lead_id, actor, len(photos))
     return len(photos)
-
-
-def remove_photo_files(photos: list[dict]) -> None:
-    """Delete the raw upload, the cleaned image and the thumbnail of each photo, if present."""
-    for photo in photos:
-        for folder, name in (
-            (store.incoming_dir(), photo["upload_name"]),
-            (store.photos_dir(), photo["image_name"]),
-            (store.photos_dir(), photo["thumb_name"]),
-        ):
-            if name:
-                (folder / name).unlink(missing_ok=True)

@@ -1,9 +1,10 @@
 """The leads database's tables and their migrations, numbered by SQLite's `PRAGMA user_version`.
 
-Every connection calls `migrate()`: a current database costs one PRAGMA read; an older one is
-brought up to date under `BEGIN IMMEDIATE` (one writer at a time, version re-read inside), so two
-processes starting together never apply a step twice. A fresh file runs the same steps as an old
-one, so there is one way a database comes to have its shape.
+The only place any table of leads.db is created or changed. `migrate()` runs once when the app
+starts (app/leads/db.py; the CLI and the worker start the app too): a current database costs one
+PRAGMA read; an older one is brought up to date under `BEGIN IMMEDIATE` (one writer at a time,
+version re-read inside), so two processes starting together never apply a step twice. A fresh
+file runs the same steps as an old one, so there is one way a database comes to have its shape.
 """
 
 from __future__ import annotations
@@ -126,7 +127,80 @@ STAFF_ALERTS = (
 )
 
 
+# Staff accounts, their recovery codes, sessions and sign-in throttling, and the audit log. Made
+# with IF NOT EXISTS: databases from before this step already had them (each connection used to
+# create them itself).
+STAFF_TABLES = (
+    """CREATE TABLE IF NOT EXISTS staff (
+        id INTEGER PRIMARY KEY,
+        email TEXT NOT NULL UNIQUE COLLATE NOCASE,
+        name TEXT NOT NULL,
+        password_hash TEXT,
+        totp_secret TEXT,
+        totp_last_step INTEGER,
+        enrol_token_hash TEXT UNIQUE,
+        enrol_expires_at TEXT,
+        enrolled_at TEXT,
+        disabled_at TEXT,
+        created_at TEXT NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS staff_recovery_codes (
+        id INTEGER PRIMARY KEY,
+        staff_id INTEGER NOT NULL REFERENCES staff(id),
+        code_hash TEXT NOT NULL,
+        used_at TEXT
+    )""",
+    "CREATE INDEX IF NOT EXISTS staff_recovery_codes_staff ON staff_recovery_codes(staff_id)",
+    """CREATE TABLE IF NOT EXISTS staff_sessions (
+        id INTEGER PRIMARY KEY,
+        token_hash TEXT NOT NULL UNIQUE,
+        staff_id INTEGER NOT NULL REFERENCES staff(id),
+        aal INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        last_seen_at TEXT NOT NULL,
+        verified_at TEXT,
+        ip TEXT,
+        user_agent TEXT,
+        ended_at TEXT
+    )""",
+    "CREATE INDEX IF NOT EXISTS staff_sessions_staff ON staff_sessions(staff_id, ended_at)",
+    """CREATE TABLE IF NOT EXISTS staff_throttle (
+        key TEXT PRIMARY KEY,
+        failures INTEGER NOT NULL,
+        last_failure REAL NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS audit (
+        id INTEGER PRIMARY KEY,
+        at TEXT NOT NULL,
+        action TEXT NOT NULL,
+        staff_id INTEGER,
+        lead_id INTEGER,
+        address TEXT,
+        data TEXT
+    )""",
+    "CREATE INDEX IF NOT EXISTS audit_lead ON audit(lead_id)",
+    "CREATE INDEX IF NOT EXISTS audit_staff ON audit(staff_id)",
+    # Append-only: not even the application can rewrite history.
+    """CREATE TRIGGER IF NOT EXISTS audit_no_update BEFORE UPDATE ON audit
+        BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END""",
+    """CREATE TRIGGER IF NOT EXISTS audit_no_delete BEFORE DELETE ON audit
+        BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END""",
+)
+
+LINK_REQUESTS = (
+    # The lost-link form's requests, waiting for their job: the job is queued with the row's id
+    # (never the address) and deletes the row once it has sent.
+    """CREATE TABLE status_link_requests (
+        id INTEGER PRIMARY KEY,
+        email TEXT NOT NULL,
+        requested_at TEXT NOT NULL
+    )""",
+)
+
+
 def run(statements: tuple[str, ...]) -> Callable[[sqlite3.Connection], None]:
+    """A migration step that runs these statements in order."""
+
     def step(db: sqlite3.Connection) -> None:
         for statement in statements:
             db.execute(statement)
@@ -169,11 +243,14 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     run(SELLER_CONFIRMATION),  # 6: the seller's confirmation e-mail as a piece of lead work
     run(STAFF_ALERTS),  # 7: staff e-mailed about what sellers do on their status page
     run(STATUS_LINKS),  # 8: a status link in every e-mail to the seller, each its own token
+    run(STAFF_TABLES),  # 9: staff, sessions, throttling and the audit log, made here only
+    run(LINK_REQUESTS),  # 10: lost-link requests queued by id, not by address
 )
 VERSION = len(MIGRATIONS)
 
 
 def version(db: sqlite3.Connection) -> int:
+    """The number of migration steps this database has had."""
     return db.execute("PRAGMA user_version").fetchone()[0]
 
 

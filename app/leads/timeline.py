@@ -1,4 +1,4 @@
-"""A lead's events (store.lead_events) as the staff timeline reads them: who, what, details.
+"""A lead's events (history.lead_events) as the staff timeline reads them: who, what, details.
 
 Entries carry plain strings; templates escape them. The seller's own timeline (the status page)
 will be another view of the same events.

@@ -7,7 +7,7 @@ import sqlite3
 
 from flask import current_app
 
-from app.leads import store
+from app.leads import storage, store
 from app.queue import enqueue_lead_work, enqueue_photo_work, enqueue_staff_alert
 from app.sell.submission import Submission
 from app.sell.uploads import discard_uploads, store_upload
@@ -24,7 +24,7 @@ def submit_lead(submission: Submission) -> str:
     All or nothing: if a photo cannot be written or the lead cannot be committed, the photos
     already written are removed and NotSaved tells the route to say so.
     """
-    incoming = store.incoming_dir()
+    incoming = storage.incoming_dir()
     photos: list[dict] = []
     try:
         for upload in submission.photos:
@@ -46,7 +46,7 @@ def add_photos(lead_id: int, uploads: list, max_count: int) -> None:
     """Keep a seller's later photos (files first, then their rows), all or none, and queue their
     processing and the staff e-mail. Raises store.NoRoom past `max_count` photos in all and
     NotSaved on disk or database trouble; either way no file is left behind."""
-    incoming = store.incoming_dir()
+    incoming = storage.incoming_dir()
     photos: list[dict] = []
     try:
         for upload in uploads:

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 
 from flask import Response, abort, flash, redirect, request, url_for
 
-from app.leads import display, export, lifecycle, store, timeline
+from app.leads import display, export, history, lifecycle, search, storage, store, timeline
 from app.staff import store as staff_store
 from app.staff.auth import current_staff, record, require_recent_auth, staff_required
 from app.staff.lead_filters import NO_CAMPAIGN, PER_PAGE, LeadQuery
@@ -53,12 +53,12 @@ def lead_or_404(lead_id: int) -> dict:
 @staff_required
 def leads():
     query = LeadQuery.from_args(request.args)
-    counts = store.count_by_state(query.filters())
+    counts = search.count_by_state(query.filters())
     total = sum(counts.values()) if not query.state else counts.get(query.state, 0)
     pages = max(1, -(-total // PER_PAGE))
     if query.page > pages:
         query = replace(query, page=pages)
-    rows = store.find_leads(query.filters(), PER_PAGE, (query.page - 1) * PER_PAGE)
+    rows = search.find_leads(query.filters(), PER_PAGE, (query.page - 1) * PER_PAGE)
     record("leads_listed", data={"page": query.page, "filtered": query.filtered})
     now = datetime.now(UTC)
     return page(
@@ -69,7 +69,7 @@ def leads():
         tabs=tabs(counts),
         total=total,
         pages=pages,
-        choices=store.filter_choices(),
+        choices=search.filter_choices(),
         states=lifecycle.STATE_LABELS,
         no_campaign=NO_CAMPAIGN,
     )
@@ -120,7 +120,7 @@ def lead_page(lead: dict, failed: tuple[str, object] | None = None, status: int 
         received=display.local_time(lead["created_at"]),
         age=display.short_age(lead["created_at"]),
         photos=photo_props(lead["id"]),
-        entries=timeline.entries(store.lead_events(lead["id"]), staff_names()),
+        entries=timeline.entries(history.lead_events(lead["id"]), staff_names()),
         forms=forms,
         actions=ACTIONS,
         can_erase=ACTIONS["erase"].offered(lead),
@@ -239,7 +239,7 @@ def send_photo(lead_id: int, photo_id: str, column: str) -> Response:
     if photo is None or not photo[column]:
         abort(404)
     name = photo[column]
-    path = store.photos_dir() / name
+    path = storage.photos_dir() / name
     mimetype = PHOTO_TYPES.get(path.suffix)
     if mimetype is None or not path.is_file():
         abort(404)
@@ -271,7 +271,7 @@ def lead_photo_thumb(lead_id: int, photo_id: str):
 @require_recent_auth
 def export_leads():
     query = LeadQuery.from_args(request.args)
-    rows = store.find_leads(query.filters())
+    rows = search.find_leads(query.filters())
     record("leads_exported", data={"count": len(rows), "filtered": query.filtered})
     buffer = io.StringIO()
     export.write_csv(buffer, rows)

@@ -58,7 +58,7 @@ class LeadQuery:
         )
 
     def filters(self, with_state: bool = True) -> dict:
-        """The store's filter dict (store.filter_clause) for this query."""
+        """The store's filter dict (search.filter_clause) for this query."""
         digits = re.sub(r"\D", "", self.q)
         source = {"": None, NO_CAMPAIGN: ""}.get(self.source, self.source)
         return {

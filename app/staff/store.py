@@ -1,5 +1,5 @@
-"""Every read and write of the staff tables in leads.db: accounts, recovery codes, sessions and
-sign-in throttling.
+"""Every read and write of the staff tables in leads.db (made by app/leads/schema.py):
+accounts, recovery codes, sessions and sign-in throttling.
 
 Secrets are never stored as given: passwords as argon2id hashes, the TOTP secret encrypted,
 session ids, enrolment tokens and recovery codes as SHA-256 digests (they are long random
@@ -8,77 +8,23 @@ values, so a fast hash is enough and lets a lookup use an index).
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Iterator
-from contextlib import contextmanager
-
-from app.leads import store as leads_store
-from app.leads.store import now
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS staff (
-    id INTEGER PRIMARY KEY,
-    email TEXT NOT NULL UNIQUE COLLATE NOCASE,
-    name TEXT NOT NULL,
-    password_hash TEXT,
-    totp_secret TEXT,
-    totp_last_step INTEGER,
-    enrol_token_hash TEXT UNIQUE,
-    enrol_expires_at TEXT,
-    enrolled_at TEXT,
-    disabled_at TEXT,
-    created_at TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS staff_recovery_codes (
-    id INTEGER PRIMARY KEY,
-    staff_id INTEGER NOT NULL REFERENCES staff(id),
-    code_hash TEXT NOT NULL,
-    used_at TEXT
-);
-CREATE INDEX IF NOT EXISTS staff_recovery_codes_staff ON staff_recovery_codes(staff_id);
-CREATE TABLE IF NOT EXISTS staff_sessions (
-    id INTEGER PRIMARY KEY,
-    token_hash TEXT NOT NULL UNIQUE,
-    staff_id INTEGER NOT NULL REFERENCES staff(id),
-    aal INTEGER NOT NULL,
-    created_at TEXT NOT NULL,
-    last_seen_at TEXT NOT NULL,
-    verified_at TEXT,
-    ip TEXT,
-    user_agent TEXT,
-    ended_at TEXT
-);
-CREATE INDEX IF NOT EXISTS staff_sessions_staff ON staff_sessions(staff_id, ended_at);
-CREATE TABLE IF NOT EXISTS staff_throttle (
-    key TEXT PRIMARY KEY,
-    failures INTEGER NOT NULL,
-    last_failure REAL NOT NULL
-);
-"""
-
-
-@contextmanager
-def connect() -> Iterator[sqlite3.Connection]:
-    """A leads.db connection (app/leads/store.py) with the staff tables in place."""
-    with leads_store.connect() as db:
-        db.executescript(SCHEMA)
-        yield db
+from app.leads.db import get_db, now, transaction
 
 
 def one(sql: str, params=()) -> dict | None:
-    with connect() as db:
-        row = db.execute(sql, params).fetchone()
+    """The first row a query finds, or None."""
+    row = get_db().execute(sql, params).fetchone()
     return dict(row) if row else None
 
 
 def many(sql: str, params=()) -> list[dict]:
-    with connect() as db:
-        return [dict(row) for row in db.execute(sql, params).fetchall()]
+    """Every row a query finds."""
+    return [dict(row) for row in get_db().execute(sql, params)]
 
 
 def change(sql: str, params=()) -> int:
-    """Run one write; the number of rows it touched."""
-    with connect() as db:
+    """Run one write in a transaction of its own; the number of rows it touched."""
+    with transaction() as db:
         return db.execute(sql, params).rowcount
 
 
@@ -86,7 +32,7 @@ def change(sql: str, params=()) -> int:
 
 
 def insert_staff(email: str, name: str, token_hash: str, expires_at: str) -> int:
-    with connect() as db:
+    with transaction() as db:
         return db.execute(
             "INSERT INTO staff (email, name, enrol_token_hash, enrol_expires_at, created_at) "
             "VALUES (?, ?, ?, ?, ?)",
@@ -119,7 +65,7 @@ def all_staff() -> list[dict]:
 
 def restart_enrolment(staff_id: int, token_hash: str, expires_at: str) -> None:
     """Forget every credential of an account and give it a new enrolment link."""
-    with connect() as db:
+    with transaction() as db:
         db.execute(
             "UPDATE staff SET password_hash = NULL, totp_secret = NULL, totp_last_step = NULL, "
             "enrolled_at = NULL, enrol_token_hash = ?, enrol_expires_at = ? WHERE id = ?",
@@ -138,7 +84,7 @@ def set_totp_secret(staff_id: int, encrypted: str) -> None:
 
 def finish_enrolment(staff_id: int, code_hashes: list[str], last_step: int) -> None:
     """Mark the account enrolled, spend its link and keep its new recovery codes."""
-    with connect() as db:
+    with transaction() as db:
         db.execute(
             "UPDATE staff SET enrolled_at = ?, enrol_token_hash = NULL, enrol_expires_at = NULL, "
             "totp_last_step = ? WHERE id = ?",
@@ -192,7 +138,7 @@ def unused_recovery_codes(staff_id: int) -> int:
 def insert_session(token_hash: str, staff_id: int, aal: int, ip: str, user_agent: str) -> int:
     stamp = now()
     verified = stamp if aal == 2 else None
-    with connect() as db:
+    with transaction() as db:
         return db.execute(
             "INSERT INTO staff_sessions (token_hash, staff_id, aal, created_at, last_seen_at, "
             "verified_at, ip, user_agent) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",

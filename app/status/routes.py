@@ -24,7 +24,7 @@ from werkzeug.exceptions import RequestEntityTooLarge, TooManyRequests
 
 from app import queue
 from app.errors import not_found_response
-from app.leads import lifecycle, store, timeline
+from app.leads import history, lifecycle, store, timeline
 from app.leads.display import appointment_start, watch_name
 from app.leads.invitation import invitation
 from app.rendering import seo
@@ -160,7 +160,7 @@ def lost_link():
 @bp.get("/status/<token>")
 def page(token: str):
     lead = lead_for(token)
-    events = store.lead_events(lead["id"])
+    events = history.lead_events(lead["id"])
     appointment = timeline.latest_change(events, "appointment")
     is_open = lead["state"] in OPEN_STATES
     room = photo_room(lead["photo_count"])
@@ -234,7 +234,7 @@ def answer_quote(token: str):
     if answer is None or lead["state"] != "quoted":
         return refuse(token, NOT_NOW, 409)
     to_state, data, said = answer
-    if to_state == "accepted" and quote_expired(store.lead_events(lead["id"])):
+    if to_state == "accepted" and quote_expired(history.lead_events(lead["id"])):
         return refuse(token, EXPIRED_QUOTE, 409)
     return act(token, lead, to_state, data, said)
 
@@ -306,7 +306,7 @@ def act(token: str, lead: dict, to_state: str, data: dict, said: str) -> Respons
 def appointment_file(token: str):
     """The booked appointment for the seller's calendar (PUBLISH: a copy, not a request)."""
     lead = lead_for(token)
-    events = store.lead_events(lead["id"])
+    events = history.lead_events(lead["id"])
     bookings = [
         event
         for event in events

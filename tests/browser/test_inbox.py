@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from app.leads import store
+from app.leads import storage, store
 from tests.browser.helpers import (
     DESKTOP,
     MOBILE,
@@ -30,7 +30,7 @@ EVIL = '<script>alert("x")</script>'
 def lead_with_photos(app, name: str, count: int = 3) -> int:
     """A lead saved as the sell form saves one, its photos cleaned by the real photo job."""
     with app.app_context():
-        incoming = store.incoming_dir()
+        incoming = storage.incoming_dir()
         incoming.mkdir(parents=True, exist_ok=True)
         uploads = []
         for number in range(count):

@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from app.leads import store
+from app.leads import search, store
 from tests.browser.helpers import DESKTOP, MOBILE, axe_violations, open_page, visit
 from tests.data.photos import write_photos
 from tests.data.validation_cases import VALID
@@ -41,7 +41,7 @@ def ten_photos(tmp_path_factory):
 
 def leads(live_server) -> list[dict]:
     with live_server.app.app_context():
-        return store.list_leads()
+        return search.list_leads()
 
 
 def fill_valid(page, **changes):

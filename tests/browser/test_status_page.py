@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from app.leads import lifecycle, store
+from app.leads import history, lifecycle, store
 from app.leads.reference import new_status_token
 from app.security.tokens import digest
 from tests.browser.helpers import axe_violations, visit
@@ -86,7 +86,7 @@ def test_without_javascript_the_seller_adds_photos_and_asks_a_question(
     assert "you have accepted our preliminary quote" in notice(page)
     lead_work_done(live_server.app)
     with live_server.app.app_context():
-        kinds = [event["kind"] for event in store.lead_events(lead_id)]
+        kinds = [event["kind"] for event in history.lead_events(lead_id)]
     assert kinds.count("photos_added") == 1 and kinds.count("question") == 1
 
 

@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from app.leads import lifecycle, store
-from app.staff import audit
+from app.leads import lifecycle, search, storage, store
+from app.leads.db import transaction
 from tests.data.photos import photo_bytes
 
 EVIL = '<script>alert("x")</script><img src=x onerror=alert(1)>'
@@ -58,7 +58,7 @@ def fetch(client, path: str):
 
 def age_the_sign_in(app) -> None:
     """Make the session's last verification older than the re-authentication window."""
-    with app.app_context(), store.connect() as db:
+    with app.app_context(), transaction() as db:
         db.execute("UPDATE staff_sessions SET verified_at = '2000-01-01T00:00:00+00:00'")
 
 
@@ -68,7 +68,7 @@ def state_of(app, lead_id: int) -> str:
 
 
 def audit_actions(app) -> list[str]:
-    with app.app_context(), audit.connect() as db:
+    with app.app_context(), transaction() as db:
         return [row["action"] for row in db.execute("SELECT action FROM audit ORDER BY id")]
 
 
@@ -87,7 +87,7 @@ def test_list_shows_tabs_with_counts_newest_first_and_flags_late_replies(app, si
     old = add_lead(full_name="Old Seller")
     new = add_lead(full_name="New Seller")
     with app.app_context():
-        with store.connect() as db:
+        with transaction() as db:
             db.execute(
                 "UPDATE leads SET created_at = '2020-01-01T00:00:00+00:00' WHERE id = ?", (old,)
             )
@@ -132,7 +132,7 @@ def test_search_filters_and_pagination(app, signed_in, add_lead):
     omega = page(signed_in, "/staff/leads?brand=Omega")
     assert "Seller 01" in omega and "Seller 02" not in omega
     with app.app_context():
-        reference = store.find_leads({"text": "Zed"})[0]["reference"]
+        reference = search.find_leads({"text": "Zed"})[0]["reference"]
     found = page(signed_in, f"/staff/leads?q={reference.lower()}")
     assert "Zed Phone" in found and "Seller 01" not in found
     bad = page(signed_in, "/staff/leads?from=yesterday&page=-3&state=sold")
@@ -265,12 +265,12 @@ def test_missing_csrf_token_is_refused(app, signed_in, add_lead):
 def stored_photos(app, lead_id: int) -> list[dict]:
     """Give a lead two processed photos, as the photo worker leaves them."""
     with app.app_context():
-        store.photos_dir().mkdir(parents=True, exist_ok=True)
+        storage.photos_dir().mkdir(parents=True, exist_ok=True)
         for position in (1, 2):
             photo = store.lead_photos(lead_id)[position - 1]
             name = f"lead{lead_id}-{position}"
-            (store.photos_dir() / f"{name}.jpg").write_bytes(photo_bytes(size=(80, 60)))
-            (store.photos_dir() / f"{name}-thumb.webp").write_bytes(b"RIFF....WEBP")
+            (storage.photos_dir() / f"{name}.jpg").write_bytes(photo_bytes(size=(80, 60)))
+            (storage.photos_dir() / f"{name}-thumb.webp").write_bytes(b"RIFF....WEBP")
             store.record_photo(
                 photo["id"],
                 image_name=f"{name}.jpg",
@@ -395,7 +395,7 @@ def test_erasing_a_closed_lead_needs_reauthentication_and_the_reference(
     assert "Personal data erased; 2 photos removed." in html and "Photo Seller" not in html
     with app.app_context():
         assert store.get_lead(lead_id)["erased_at"] and store.lead_photos(lead_id) == []
-        assert list(store.photos_dir().glob(f"lead{lead_id}-*")) == []
+        assert list(storage.photos_dir().glob(f"lead{lead_id}-*")) == []
     assert "lead_erased" in audit_actions(app)
 
 

@@ -1,0 +1,110 @@
+"""The timeline in leads.db (lead_events): append-only, one row per thing that happened to a
+lead. The staff timeline and the seller's are both views of it (app/leads/timeline.py); the
+e-mails that announce an event are recorded here too, once each."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+from app.leads.db import get_db, now, transaction
+
+# The e-mails that announce an event, each recorded once per event it announces (a unique
+# index per kind): `email_sent` to the seller, `staff_alerted` to staff about a seller's action.
+EMAIL_KINDS = ("email_sent", "staff_alerted")
+
+
+def append_event(
+    db: sqlite3.Connection,
+    lead_id: int,
+    actor: str,
+    kind: str,
+    data: dict | None = None,
+    at: str | None = None,
+) -> int:
+    """Add one event inside the caller's transaction; people's actions also mark the lead active."""
+    at = at or now()
+    cursor = db.execute(
+        "INSERT INTO lead_events (lead_id, at, actor, kind, data) VALUES (?, ?, ?, ?, ?)",
+        (lead_id, at, str(actor), kind, json.dumps(data or {}, sort_keys=True)),
+    )
+    if actor != "system":
+        db.execute("UPDATE leads SET last_activity_at = ? WHERE id = ?", (at, lead_id))
+    return cursor.lastrowid
+
+
+def add_event(lead_id: int, actor: str, kind: str, data: dict | None = None) -> int:
+    """Add one event in a transaction of its own; its id."""
+    with transaction() as db:
+        return append_event(db, lead_id, actor, kind, data)
+
+
+def event_row(row: sqlite3.Row) -> dict:
+    """An event as a dict, its JSON data decoded."""
+    return dict(row) | {"data": json.loads(row["data"])}
+
+
+def lead_events(lead_id: int) -> list[dict]:
+    """A lead's timeline, oldest first."""
+    rows = get_db().execute("SELECT * FROM lead_events WHERE lead_id = ? ORDER BY id", (lead_id,))
+    return [event_row(row) for row in rows]
+
+
+def get_event(event_id: int) -> dict | None:
+    """One event by its id, or None."""
+    row = get_db().execute("SELECT * FROM lead_events WHERE id = ?", (event_id,)).fetchone()
+    return event_row(row) if row else None
+
+
+def record_email(lead_id: int, event_id: int, template: str, kind: str = "email_sent") -> bool:
+    """Record that the e-mail announcing `event_id` went out; False if it already had."""
+    if kind not in EMAIL_KINDS:
+        raise ValueError(f"{kind} is not a kind of e-mail record")
+    try:
+        with transaction() as db:
+            append_event(db, lead_id, "system", kind, {"event_id": event_id, "template": template})
+    except sqlite3.IntegrityError:
+        return False
+    return True
+
+
+def email_sent(event_id: int, kind: str = "email_sent") -> bool:
+    """Whether the e-mail of this kind announcing `event_id` is recorded as sent."""
+    row = (
+        get_db()
+        .execute(
+            "SELECT 1 FROM lead_events WHERE kind = ? AND json_extract(data, '$.event_id') = ?",
+            (kind, event_id),
+        )
+        .fetchone()
+    )
+    return row is not None
+
+
+def unalerted_seller_events() -> list[tuple[int, int]]:
+    """(lead, event) of each seller action after submitting whose staff e-mail is not recorded
+    as sent, for leads not erased: what `flask leads requeue` sends."""
+    rows = get_db().execute(
+        "SELECT action.lead_id, action.id FROM lead_events AS action "
+        "JOIN leads ON leads.id = action.lead_id AND leads.erased_at IS NULL "
+        "WHERE action.actor = 'seller' AND action.kind != 'submitted' "
+        "AND NOT EXISTS (SELECT 1 FROM lead_events AS sent WHERE sent.kind = 'staff_alerted' "
+        "AND json_extract(sent.data, '$.event_id') = action.id) ORDER BY action.id"
+    )
+    return [(row[0], row[1]) for row in rows]
+
+
+def unsent_seller_emails(states: tuple[str, ...]) -> list[tuple[int, int]]:
+    """(lead, event) of each change into one of `states` whose seller e-mail is not recorded
+    as sent, for leads not erased: what `flask leads requeue` sends."""
+    marks = ", ".join("?" for _ in states)
+    rows = get_db().execute(
+        "SELECT change.lead_id, change.id FROM lead_events AS change "
+        "JOIN leads ON leads.id = change.lead_id AND leads.erased_at IS NULL "
+        "WHERE change.kind = 'state_changed' "
+        f"AND json_extract(change.data, '$.to') IN ({marks}) "
+        "AND NOT EXISTS (SELECT 1 FROM lead_events AS sent WHERE sent.kind = 'email_sent' "
+        "AND json_extract(sent.data, '$.event_id') = change.id) ORDER BY change.id",
+        states,
+    )
+    return [(row[0], row[1]) for row in rows]
