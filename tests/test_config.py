@@ -1,5 +1,6 @@
 """Production refuses unsafe settings; everything else has safe local defaults."""
 
+import re
 import subprocess
 import sys
 
@@ -129,3 +130,10 @@ def test_the_web_app_never_imports_the_worker():
     assert not subprocess.run(
         ["grep", "-rnE", r"^\s*(from|import) worker", "app/"], cwd=ROOT, capture_output=True
     ).stdout
+
+
+def test_the_queue_imports_none_of_the_apps_features():
+    """app/queue.py is a leaf: features import it, it imports only the extensions."""
+    source = (ROOT / "app" / "queue.py").read_text()
+    imported = re.findall(r"^\s*(?:from|import) (app[\w.]*)", source, flags=re.M)
+    assert imported == ["app.extensions"]

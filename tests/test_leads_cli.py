@@ -60,7 +60,7 @@ def test_requeue_runs_pending_work_in_process_without_redis(app, client, runner)
         db.commit()
         db.close()
     result = runner.invoke(args=["leads", "requeue"])
-    assert "Ran lead #1" in result.output
+    assert "Queued lead #1" in result.output
     with app.app_context():
         assert store.get_lead(1)["conversions_sent_at"]
 

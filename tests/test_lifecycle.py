@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from app.leads import history, lifecycle, reference, schema, storage, store
+from app.leads import history, lifecycle, links, reference, schema, storage, store
 from app.security.tokens import digest
 from tests.helpers import database_at_version, sample_lead, save_sample_lead
 
@@ -312,6 +312,6 @@ def test_a_status_link_issued_before_links_had_their_own_table_keeps_working(mak
     db.close()
     app = make_app(LEADS_DB=path)  # migrated as the app starts
     with app.app_context():
-        lead = store.lead_by_token_hash(digest("t" * 32), "2026-01-01")
+        lead = links.lead_by_token_hash(digest("t" * 32), "2026-01-01")
     assert lead["reference"] == "USWB-OLD777"
     assert "status_token_hash" not in columns(path)

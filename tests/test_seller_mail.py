@@ -201,7 +201,7 @@ def test_unsent_emails_wait_for_smtp_and_requeue_sends_them(make_app, smtp_serve
         SMTP_USE_TLS="0",
     )
     result = configured.test_cli_runner().invoke(args=["leads", "requeue"])
-    assert f"Ran the seller e-mail of lead #{quoted_lead} (event {quote})." in result.output
+    assert f"Queued the seller e-mail of lead #{quoted_lead} (event {quote})." in result.output
     assert f"lead #{erased_lead}" not in result.output  # erased: no work, no e-mail
     confirmation, quote_email = smtp_server.wait_for(2)  # its lead work ran too
     assert subject(confirmation).startswith("We have your Rolex Submariner")

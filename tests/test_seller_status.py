@@ -13,9 +13,11 @@ from pathlib import Path
 
 import pytest
 from icalendar import Calendar
+from redis import Redis
 from werkzeug.serving import make_server
 
-from app.leads import history, lifecycle, storage, store
+from app.extensions import rq
+from app.leads import history, lifecycle, links, storage, store
 from app.leads.db import transaction
 from app.leads.reference import PATTERN, new_status_token
 from app.security.tokens import digest
@@ -28,7 +30,7 @@ from tests.helpers import (
     save_sample_lead,
     status_link_count,
 )
-from worker.jobs import alert_staff, confirm_to_seller
+from worker.jobs import alert_staff, confirm_to_seller, send_status_links
 
 SITE = "https://watches.example"
 QUOTE = {"amount_low": 8000, "amount_high": 9500, "valid_until": "2026-12-01"}
@@ -57,7 +59,7 @@ def give_token(app, lead_id: int) -> str:
     """Issue a status link for a stored lead, as the confirmation job does."""
     token = new_status_token()
     with app.app_context():
-        store.add_status_link(lead_id, digest(token))
+        links.add_status_link(lead_id, digest(token))
     return token
 
 
@@ -95,7 +97,7 @@ def test_confirmation_email_carries_reference_summary_and_a_link_that_opens_the_
     token = path.rsplit("/", 1)[1]
     assert len(token) >= 32  # 192 bits
     with mail_app.app_context():
-        assert store.lead_by_token_hash(digest(token), "2000")["id"] == lead["id"]
+        assert links.lead_by_token_hash(digest(token), "2000")["id"] == lead["id"]
     stored = b"".join(
         p.read_bytes() for p in Path(mail_app.config["LEADS_DB"]).parent.glob("leads.db*")
     )
@@ -386,6 +388,24 @@ def test_lost_link_form_answers_alike_and_mails_a_link(mail_app, smtp_server):
     assert "the links in our earlier e-mails keep working too" in text
     assert client.get(status_path(text)).status_code == 200
     assert client.get(f"/status/{old}").status_code == 200
+
+
+def test_lost_link_job_is_queued_by_id_and_the_address_is_forgotten_once_sent(
+    make_app, mail_settings, smtp_server, redis_server
+):
+    queued_app = make_app(**mail_settings, REDIS_URL=redis_server.url)
+    save_sample_lead(queued_app, email="owner@example.com")
+    assert ask_for_link(queued_app.test_client(), "owner@example.com").status_code == 303
+    with queued_app.app_context():
+        [job] = [rq.queue.fetch_job(job_id) for job_id in rq.queue.get_job_ids()]
+        stored = Redis.from_url(redis_server.url).hgetall(f"rq:job:{job.id}")
+        assert (job.func_name, job.args) == ("worker.jobs.send_status_links", (1,))
+        assert not [value for value in stored.values() if b"owner@example.com" in value]
+        assert send_status_links(1) == "sent 1"
+        assert send_status_links(1) == "already answered"  # a retry sends nothing twice
+        assert links.waiting_link_requests() == []
+    [message] = smtp_server.wait_for(1)
+    assert message["To"] == "owner@example.com"
 
 
 def test_lost_link_form_refuses_a_malformed_address(client):

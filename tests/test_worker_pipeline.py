@@ -14,7 +14,7 @@ from PIL import Image
 from rq import Queue
 
 from app.extensions import rq
-from app.leads import search, storage, store
+from app.leads import lifecycle, search, storage, store
 from app.leads.db import transaction
 from tests.data.photos import photo_bytes
 from tests.helpers import JSON, SmtpInbox, finished_lead, free_port, lead_work_done, post
@@ -173,14 +173,9 @@ def test_jobs_are_queued_with_retries_and_backoff(
     with app.app_context():
         queue: Queue = rq.queue
         jobs = [queue.fetch_job(job_id) for job_id in queue.get_job_ids()]
-        deferred = queue.deferred_job_registry.get_job_ids()
     expected = [int(seconds) for seconds in intervals.split(",")]
-    assert [job.func_name for job in jobs] == [
-        "worker.jobs.process_photos",
-        "worker.jobs.confirm_to_seller",
-        "worker.jobs.send_conversions",
-    ]
-    assert len(deferred) == 1  # the staff e-mail waits for the photos
+    # One job by the lead's id: it runs the photos before the staff e-mail that shows them.
+    assert [(job.func_name, job.args) for job in jobs] == [("worker.jobs.process_lead", (1,))]
     assert all(
         job.retries_left == len(expected) and job.retry_intervals == expected for job in jobs
     )
@@ -237,3 +232,20 @@ def test_work_a_crash_interrupted_is_picked_up_when_a_process_starts(
         # a lead made seconds ago may belong to another live process: left for later sweeps
         assert store.pending_work(store.get_lead(lead_id_fresh)) == list(store.WORK_COLUMNS)
     assert len(smtp_server.wait_for(2)) == 2  # the crashed lead's staff e-mail and confirmation
+
+
+def test_without_redis_a_state_change_answers_before_the_seller_email_is_sent(
+    make_app, pipeline_settings, held_smtp
+):
+    app = make_app(**pipeline_settings | {"SMTP_PORT": str(held_smtp.port)})
+    with app.app_context():
+        lead_id, _ = store.save_lead({**LEAD_RECORD, "meta_event_id": "evt-held-mail-1"}, [])
+    with app.test_request_context():
+        started = time.monotonic()
+        lifecycle.transition(lead_id, "closed", "staff:1", {"reason": "not_a_fit"}, "new")
+        assert time.monotonic() - started < 2  # the held SMTP server would keep it 15 s
+    assert held_smtp.messages == []
+    held_smtp.release.set()
+    lead_work_done(app)
+    [message] = held_smtp.messages
+    assert b"Subject: Your enquiry about your Rolex is closed" in message

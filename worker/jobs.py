@@ -1,18 +1,22 @@
-"""The RQ jobs, queued by their dotted names from app.queue. Each takes only a lead id, checks
-the lead's own record of what is done, and records its completion, so a retry or a requeue
-never repeats finished work."""
+"""The jobs, queued by their dotted names through app.queue.enqueue. Each takes ids only,
+checks the records of what is already done, and records its completion, so a retry or a
+requeue never repeats finished work."""
 
 from __future__ import annotations
 
 from flask import current_app
 
-from app.leads import history, lifecycle, store
-from app.leads.reference import new_status_token
-from app.security.tokens import digest
+from app.leads import history, lifecycle, links, pending, store
 from worker import conversions, mail, photos, seller_mail
 
 
+class WorkIncomplete(RuntimeError):
+    """Some of a lead's work failed (each failure is logged); raised so RQ retries the job,
+    which skips what is done."""
+
+
 def load_lead(lead_id: int) -> dict:
+    """The lead, or LookupError: a job for a lead that is gone fails loudly."""
     lead = store.get_lead(lead_id)
     if lead is None:
         raise LookupError(f"Lead {lead_id} does not exist.")
@@ -28,6 +32,27 @@ def held_back(lead: dict, configured: bool, what: str) -> str | None:
         current_app.logger.warning("Lead %s: mail not configured, no %s.", lead["id"], what)
         return "not configured"
     return None
+
+
+def process_lead(lead_id: int) -> str:
+    """Every piece of a lead's work not done yet, in order: its photos first, so the staff
+    e-mail carries their thumbnails, then staff's e-mail, the seller's confirmation and the
+    conversion events. One failing piece does not hold back the next."""
+    failed = []
+    for step in LEAD_WORK:
+        try:
+            step(lead_id)
+        except Exception:
+            current_app.logger.exception("Lead %s: %s failed.", lead_id, step.__name__)
+            failed.append(step.__name__)
+    if failed:
+        raise WorkIncomplete(f"Lead {lead_id}: {', '.join(failed)} failed.")
+    return "done"
+
+
+def sweep_pending_work() -> str:
+    """Without Redis, at each process's start: queue the work a crashed process left."""
+    return f"queued {pending.sweep_stale_leads()} leads"
 
 
 def process_photos(lead_id: int) -> str:
@@ -76,29 +101,27 @@ def confirm_to_seller(lead_id: int) -> str:
         return "already done"
     if held := held_back(lead, mail.smtp_configured(), "confirmation"):
         return held
-    url = issue_status_link(lead_id)
+    url = links.issue_status_link(lead_id)
     photo_count = len(store.lead_photos(lead_id))
     mail.deliver(seller_mail.confirmation_message(lead, photo_count, url))
     store.mark_done(lead_id, "seller_confirmed_at")
     return "done"
 
 
-def issue_status_link(lead_id: int) -> str:
-    """A new status link for the e-mail about to be sent; only its hash is stored."""
-    token = new_status_token()
-    store.add_status_link(lead_id, digest(token))
-    return lifecycle.seller_status_url(token)
-
-
-def send_status_links(email: str) -> str:
-    """The lost-link form's e-mails: a new link for each open lead of the address. Nothing is
-    sent to an address without open leads; the form said the same either way."""
-    leads = store.open_leads_of(email)
+def send_status_links(request_id: int) -> str:
+    """The lost-link form's e-mails: a new link for each open lead of the address asked for,
+    then the request (and the address in it) is forgotten. Nothing is sent to an address
+    without open leads; the form said the same either way."""
+    email = links.link_request(request_id)
+    if email is None:
+        return "already answered"
     if not mail.smtp_configured():
         current_app.logger.warning("SMTP_HOST not set, status links not sent.")
         return "not configured"
+    leads = links.open_leads_of(email)
     for lead in leads:
-        mail.deliver(seller_mail.new_link_message(lead, issue_status_link(lead["id"])))
+        mail.deliver(seller_mail.new_link_message(lead, links.issue_status_link(lead["id"])))
+    links.drop_link_request(request_id)
     return f"sent {len(leads)}"
 
 
@@ -119,7 +142,7 @@ def send_seller_email(lead_id: int, event_id: int) -> str:
         return "no e-mail for this change"
     if held := held_back(lead, mail.smtp_configured(), "seller e-mail"):
         return held
-    mail.deliver(seller_mail.build_message(lead, event, template, issue_status_link(lead_id)))
+    mail.deliver(seller_mail.build_message(lead, event, template, links.issue_status_link(lead_id)))
     history.record_email(lead_id, event_id, template)
     return "sent"
 
@@ -138,3 +161,6 @@ def alert_staff(lead_id: int, event_id: int) -> str:
     mail.deliver(mail.seller_action_message(lead, event))
     history.record_email(lead_id, event_id, event["kind"], kind="staff_alerted")
     return "sent"
+
+
+LEAD_WORK = (process_photos, notify_staff, confirm_to_seller, send_conversions)

@@ -6,18 +6,11 @@ import sqlite3
 from pathlib import Path
 
 import click
+from flask import current_app
 from flask.cli import AppGroup
 
-from app.leads import db, export, history, lifecycle, search, storage, store
-from app.queue import (
-    ALERT_STAFF,
-    enqueue_lead_work,
-    enqueue_seller_email,
-    enqueue_staff_alert,
-    run_job,
-    run_lead_work,
-    uses_queue,
-)
+from app import queue
+from app.leads import db, export, pending, search, storage, store
 
 leads_command = AppGroup("leads", help="Read leads and requeue their pending work.")
 
@@ -70,32 +63,32 @@ def export_command(path: str) -> None:
 
 @leads_command.command("requeue")
 def requeue_command() -> None:
-    """Queue (or, without REDIS_URL, run) the unfinished work of every lead, and the seller
-    e-mails and staff alerts not sent yet."""
-    leads = store.leads_with_pending_work()
-    emails = history.unsent_seller_emails(tuple(lifecycle.SELLER_EMAILS))
-    alerts = history.unalerted_seller_events()
-    if not leads and not emails and not alerts:
+    """Queue the unfinished work of every lead, the seller e-mails and staff alerts not sent yet
+    and the lost-link requests not answered yet. Without REDIS_URL the work runs in this
+    process, and the command waits for it."""
+    try:
+        queued = pending.requeue_all()
+    except pending.QueueDown as error:
+        raise click.ClickException(str(error)) from error
+    if not queued:
         click.echo("Nothing to requeue: every lead's work is done.")
         return
-    verb = "Queued" if uses_queue() else "Ran"
-    unreachable = click.ClickException("Redis is unreachable; nothing more was queued.")
-    for lead in leads:
-        if not uses_queue():
-            run_lead_work(lead["id"])
-        elif not enqueue_lead_work(lead["id"]):
-            raise unreachable
-        click.echo(f"{verb} lead #{lead['id']} ({status(lead)}).")
-    for lead_id, event_id in emails:
-        if not enqueue_seller_email(lead_id, event_id):
-            raise unreachable
-        click.echo(f"{verb} the seller e-mail of lead #{lead_id} (event {event_id}).")
-    for lead_id, event_id in alerts:
-        if not uses_queue():
-            run_job(ALERT_STAFF, lead_id, event_id)
-        elif not enqueue_staff_alert(lead_id, event_id):
-            raise unreachable
-        click.echo(f"{verb} the staff alert of lead #{lead_id} (event {event_id}).")
+    for lead in queued.leads:
+        click.echo(f"Queued lead #{lead['id']} ({status(lead)}).")
+    for lead_id, event_id in queued.seller_emails:
+        click.echo(f"Queued the seller e-mail of lead #{lead_id} (event {event_id}).")
+    for lead_id, event_id in queued.staff_alerts:
+        click.echo(f"Queued the staff alert of lead #{lead_id} (event {event_id}).")
+    for request_id in queued.link_requests:
+        click.echo(f"Queued lost-link request {request_id}.")
+    queue.wait_until_idle()
+
+
+@leads_command.command("migrate")
+def migrate_command() -> None:
+    """Bring leads.db to the current schema (the app also does so whenever it starts)."""
+    version = db.migrate(current_app.config["LEADS_DB"])
+    click.echo(f"{current_app.config['LEADS_DB']} is at schema version {version}.")
 
 
 @leads_command.command("backup")

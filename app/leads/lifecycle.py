@@ -95,11 +95,6 @@ class LeadNotFound(LookupError):
     pass
 
 
-def seller_status_url(token: str) -> str:
-    """The seller's private status link for a token just issued (only its hash is stored)."""
-    return f"{current_app.config['SITE_URL'].rstrip('/')}/status/{token}"
-
-
 def allowed_moves(state: str) -> frozenset[str]:
     return MOVES.get(state, frozenset())
 
@@ -146,9 +141,9 @@ def transition(lead_id: int, to_state: str, actor: str, data: dict, expected_sta
         "Lead %s: %s -> %s by %s (event %s).", lead_id, expected_state, to_state, actor, event_id
     )
     if to_state in SELLER_EMAILS:
-        queue.enqueue_seller_email(lead_id, event_id)
+        queue.enqueue(queue.SEND_SELLER_EMAIL, lead_id, event_id)
     if actor == "seller":
-        queue.enqueue_staff_alert(lead_id, event_id)
+        queue.enqueue(queue.ALERT_STAFF, lead_id, event_id)
     return event_id
 
 
@@ -165,7 +160,7 @@ def ask_question(lead_id: int, text: str) -> int:
             f"Please keep your question under {QUESTION_MAX_LENGTH:,} characters, or call us."
         )
     event_id = history.add_event(lead_id, "seller", "question", {"message": text})
-    queue.enqueue_staff_alert(lead_id, event_id)
+    queue.enqueue(queue.ALERT_STAFF, lead_id, event_id)
     return event_id
 
 

@@ -135,44 +135,6 @@ def get_lead(lead_id: int) -> dict | None:
     return dict(row) if row else None
 
 
-def add_status_link(lead_id: int, token_hash: str) -> None:
-    """One more link that opens the lead's status page (each e-mail carries its own token;
-    only its hash is stored). Nothing for an erased lead."""
-    with transaction() as db:
-        db.execute(
-            "INSERT INTO status_links (token_hash, lead_id, issued_at) "
-            "SELECT ?, id, ? FROM leads WHERE id = ? AND erased_at IS NULL",
-            (token_hash, now(), lead_id),
-        )
-
-
-def lead_by_token_hash(token_hash: str, active_since: str) -> dict | None:
-    """The lead whose status link hashes to `token_hash`, if it was active since `active_since`
-    (an ISO time) and is not erased; None otherwise, whatever the reason."""
-    row = (
-        get_db()
-        .execute(
-            f"SELECT leads.*, {PHOTO_COUNT} FROM status_links "
-            "JOIN leads ON leads.id = status_links.lead_id "
-            "WHERE status_links.token_hash = ? AND leads.erased_at IS NULL "
-            "AND leads.last_activity_at >= ?",
-            (token_hash, active_since),
-        )
-        .fetchone()
-    )
-    return dict(row) if row else None
-
-
-def open_leads_of(email: str) -> list[dict]:
-    """Leads of this e-mail address (any case) still under way: not bought, closed or erased."""
-    rows = get_db().execute(
-        "SELECT * FROM leads WHERE lower(email) = lower(?) AND erased_at IS NULL "
-        "AND state NOT IN ('bought', 'closed') ORDER BY id",
-        (email.strip(),),
-    )
-    return [dict(row) for row in rows]
-
-
 def lead_photos(lead_id: int) -> list[dict]:
     """A lead's photos in the order the seller sent them."""
     rows = get_db().execute(

@@ -7,8 +7,8 @@ import sqlite3
 
 from flask import current_app
 
+from app import queue
 from app.leads import storage, store
-from app.queue import enqueue_lead_work, enqueue_photo_work, enqueue_staff_alert
 from app.sell.submission import Submission
 from app.sell.uploads import discard_uploads, store_upload
 
@@ -38,7 +38,7 @@ def submit_lead(submission: Submission) -> str:
         discard_uploads(photos, incoming)
         current_app.logger.info("Lead %s submitted again; kept the first.", lead_id)
     else:
-        enqueue_lead_work(lead_id)
+        queue.enqueue(queue.PROCESS_LEAD, lead_id)
     return store.get_lead(lead_id)["reference"]
 
 
@@ -60,5 +60,5 @@ def add_photos(lead_id: int, uploads: list, max_count: int) -> None:
         current_app.logger.error("Photos not added (%s: %s).", type(error).__name__, error)
         raise NotSaved from error
     current_app.logger.info("Lead %s: the seller added %s photos.", lead_id, len(photos))
-    enqueue_photo_work(lead_id)
-    enqueue_staff_alert(lead_id, event_id)
+    queue.enqueue(queue.PROCESS_LEAD, lead_id)
+    queue.enqueue(queue.ALERT_STAFF, lead_id, event_id)

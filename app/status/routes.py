@@ -6,7 +6,7 @@ follows the same redirect."""
 from __future__ import annotations
 
 import re
-from datetime import UTC, date, datetime, timedelta
+from datetime import date
 
 from flask import (
     Blueprint,
@@ -24,12 +24,11 @@ from werkzeug.exceptions import RequestEntityTooLarge, TooManyRequests
 
 from app import queue
 from app.errors import not_found_response
-from app.leads import history, lifecycle, store, timeline
+from app.leads import history, lifecycle, links, store, timeline
 from app.leads.display import appointment_start, watch_name
 from app.leads.invitation import invitation
 from app.rendering import seo
 from app.rendering.layout import site_info
-from app.security.tokens import digest
 from app.sell import messages
 from app.sell.forms import EMAIL_PATTERN, AddPhotosForm, chosen_files, photo_limits, photo_room
 from app.sell.routes import wants_json
@@ -46,8 +45,6 @@ LINK_SENT = (
 NOT_AN_EMAIL = "Please enter the e-mail address you used on the sell form."
 TOO_MANY = "Too many requests from your connection. Please wait a while, or call us on {phone}."
 
-TOKEN_LIFETIME = timedelta(days=180)  # after the lead's last activity
-TOKEN_LENGTH = 32  # secrets.token_urlsafe(24)
 # What the seller can do at each state, until the page grows forms of its own.
 NEXT_STEPS = {
     "new": "A specialist is reviewing your details and photos. We reply within 24 hours of "
@@ -68,10 +65,7 @@ NEXT_STEPS = {
 
 def lead_for(token: str) -> dict:
     """The lead this token opens, or the 404 page: the same answer for every failure."""
-    if len(token) != TOKEN_LENGTH:
-        abort(404)
-    active_since = (datetime.now(UTC) - TOKEN_LIFETIME).isoformat(timespec="seconds")
-    lead = store.lead_by_token_hash(digest(token), active_since)
+    lead = links.lead_by_status_token(token)
     if lead is None:
         abort(404)
     return lead
@@ -152,7 +146,7 @@ def lost_link():
     email = request.form.get("email", "").strip()
     if len(email) > 255 or not re.fullmatch(EMAIL_PATTERN, email):
         return lost_link_page(NOT_AN_EMAIL, 422)
-    queue.enqueue_status_links(email)
+    queue.enqueue(queue.SEND_STATUS_LINKS, links.add_link_request(email))
     flash(LINK_SENT)
     return redirect("/status", code=303)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from app.leads import history, lifecycle, store
+from app.leads import history, lifecycle, links, store
 from app.leads.reference import new_status_token
 from app.security.tokens import digest
 from tests.browser.helpers import axe_violations, visit
@@ -32,7 +32,7 @@ def seller_link(live_server, state: str = "new") -> tuple[int, str]:
     token = new_status_token()
     with app.app_context():
         lead_id, _ = store.save_lead(sample_lead(), [])
-        store.add_status_link(lead_id, digest(token))
+        links.add_status_link(lead_id, digest(token))
         if state == "quoted":
             lifecycle.transition(lead_id, "quoted", "staff:1", QUOTE, "new")
     return lead_id, f"/status/{token}"

@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from app.leads import db, schema, store
+from app.leads import db, links, schema
 from app.leads.reference import new_status_token
 from app.security.tokens import digest
 
@@ -30,9 +30,7 @@ def leads_connections(app, monkeypatch) -> list[str]:
     return opened
 
 
-def test_a_staff_lead_page_opens_one_leads_connection(
-    staff, account, add_lead, leads_connections
-):
+def test_a_staff_lead_page_opens_one_leads_connection(staff, account, add_lead, leads_connections):
     lead_id = add_lead()
     client = staff.app.test_client()
     staff.sign_in(client, account)
@@ -46,7 +44,7 @@ def test_a_status_page_opens_one_leads_connection(app, add_lead, leads_connectio
     lead_id = add_lead()
     token = new_status_token()
     with app.app_context():
-        store.add_status_link(lead_id, digest(token))
+        links.add_status_link(lead_id, digest(token))
     leads_connections.clear()
     response = app.test_client().get(f"/status/{token}")
     assert response.status_code == 200 and "Submariner" in response.text

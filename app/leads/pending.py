@@ -1,0 +1,97 @@
+"""Work a lead is still owed, found from the leads' own records and handed to the queue again:
+by `flask leads requeue` after a Redis or mail outage, and by each process's start-up sweep
+without Redis after a crash.
+
+What is owed is always written down before it is queued (a work column still empty, a state
+change or seller action whose e-mail is not recorded, a lost-link request row), so finding it
+again needs nothing from the queue itself.
+"""
+
+from __future__ import annotations
+
+import fcntl
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from flask import current_app
+
+from app import queue
+from app.leads import history, lifecycle, links, store
+
+STALE_AFTER = timedelta(minutes=2)  # in-process work of a live process is done well before
+
+
+class QueueDown(RuntimeError):
+    """Redis could not take the work; what was not queued stays on record for next time."""
+
+
+@dataclass
+class Requeued:
+    """What was handed to the queue, for `flask leads requeue` to report."""
+
+    leads: list[dict] = field(default_factory=list)
+    seller_emails: list[tuple[int, int]] = field(default_factory=list)
+    staff_alerts: list[tuple[int, int]] = field(default_factory=list)
+    link_requests: list[int] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.leads or self.seller_emails or self.staff_alerts or self.link_requests)
+
+
+def enqueue_or_raise(job_name: str, *ids: int) -> None:
+    """Queue one job, or raise QueueDown so nothing more is tried against a dead Redis."""
+    if not queue.enqueue(job_name, *ids):
+        raise QueueDown("Redis is unreachable; nothing more was queued.")
+
+
+def requeue_all() -> Requeued:
+    """Queue every lead's unfinished work, the seller e-mails and staff alerts not sent yet and
+    the lost-link requests not answered yet. Raises QueueDown if Redis refuses."""
+    done = Requeued()
+    for lead in store.leads_with_pending_work():
+        enqueue_or_raise(queue.PROCESS_LEAD, lead["id"])
+        done.leads.append(lead)
+    for lead_id, event_id in history.unsent_seller_emails(tuple(lifecycle.SELLER_EMAILS)):
+        enqueue_or_raise(queue.SEND_SELLER_EMAIL, lead_id, event_id)
+        done.seller_emails.append((lead_id, event_id))
+    for lead_id, event_id in history.unalerted_seller_events():
+        enqueue_or_raise(queue.ALERT_STAFF, lead_id, event_id)
+        done.staff_alerts.append((lead_id, event_id))
+    for request_id in links.waiting_link_requests():
+        enqueue_or_raise(queue.SEND_STATUS_LINKS, request_id)
+        done.link_requests.append(request_id)
+    return done
+
+
+@contextmanager
+def sweep_lock(leads_db: str) -> Iterator[bool]:
+    """True for the one process at a time that may sweep (a lock file beside leads.db)."""
+    path = Path(leads_db).with_name(Path(leads_db).name + ".sweep-lock")
+    with open(path, "a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def sweep_stale_leads() -> int:
+    """Queue the work of leads made more than STALE_AFTER ago that is still not done, unless
+    another process is sweeping (a lead made since may be a live process's, left alone); how
+    many leads were queued."""
+    with sweep_lock(current_app.config["LEADS_DB"]) as allowed:
+        if not allowed:
+            return 0
+        cutoff = (datetime.now(UTC) - STALE_AFTER).isoformat(timespec="seconds")
+        stale = store.leads_with_pending_work(created_before=cutoff)
+        for lead in stale:
+            current_app.logger.info("Lead %s: picking up its pending work.", lead["id"])
+            queue.enqueue(queue.PROCESS_LEAD, lead["id"])
+        return len(stale)
