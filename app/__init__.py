@@ -6,18 +6,9 @@ from pathlib import Path
 
 from flask import Flask
 
-from app import (
-    blog,
-    brands,
-    errors,
-    locations,
-    pages,
-    queue,
-    sell,
-    sitemap,
-    staff,
-    status,
-)
+from app import errors, queue, staff, status
+from app.blog import routes as blog
+from app.brands import routes as brands
 from app.config import (
     check_production_settings,
     config_class,
@@ -26,16 +17,23 @@ from app.config import (
     typed_settings,
 )
 from app.content import loader, queries, samples
-from app.extensions import cache, csrf
+from app.extensions import cache, csrf, limiter
 from app.leads import db as leads_db
 from app.leads.cli import leads_command
+from app.locations import routes as locations
+from app.pages import routes as pages
 from app.pictures import images
 from app.pictures.variants import images_command
 from app.rendering import assets, islands, layout, page_cache
 from app.rendering.freeze import freeze_command
 from app.security import headers
 from app.security.logs import hide_link_tokens
+from app.sell import routes as sell
+from app.sitemap import routes as sitemap
+from app.staff import inbox
+from app.staff import routes as staff_routes
 from app.staff.cli import staff_command
+from app.status import routes as status_routes
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -69,6 +67,7 @@ def configure(app: Flask, test_config: dict | None) -> None:
 def register_extensions(app: Flask) -> None:
     leads_db.init_app(app)
     cache.init_app(app)
+    limiter.init_app(app)
     csrf.init_app(app)
     queue.init_app(app)
     app.teardown_appcontext(queries.close_connection)
@@ -76,12 +75,26 @@ def register_extensions(app: Flask) -> None:
 
 
 def register_blueprints(app: Flask) -> None:
-    for module in (pages, locations, brands, blog, sell, sitemap, staff, status, errors):
-        app.register_blueprint(module.bp)
-    sell.init_app(app)
+    """Every page family's routes, each named here (no route exists by an import's side
+    effect), then the hooks of the two private areas."""
+    blueprints = (
+        pages.bp,
+        locations.bp,
+        brands.bp,
+        blog.bp,
+        sell.bp,
+        sitemap.bp,
+        staff_routes.bp,
+        inbox.bp,
+        status_routes.bp,
+        errors.bp,
+    )
+    for blueprint in blueprints:
+        app.register_blueprint(blueprint)
+    errors.init_app(app)
     staff.init_app(app)
-    hide_link_tokens()
     status.init_app(app)
+    hide_link_tokens()
 
 
 def register_template_helpers(app: Flask) -> None:

@@ -243,7 +243,17 @@ def derived_settings(config, instance: Path) -> dict:
             "socket_connect_timeout": timeout,
         }
         derived["RQ_ASYNC"] = True  # Flask-RQ runs jobs inline under TESTING otherwise
+        derived["RATELIMIT_STORAGE_URI"] = with_timeouts(config["REDIS_URL"], timeout)
+    else:
+        derived["RATELIMIT_STORAGE_URI"] = "memory://"
     return derived
+
+
+def with_timeouts(redis_url: str, seconds: float) -> str:
+    """A Redis URL whose connections give up after `seconds` (redis-py reads them from the
+    query), for clients configured by URL alone, such as the request limiter's storage."""
+    separator = "&" if "?" in redis_url else "?"
+    return f"{redis_url}{separator}socket_timeout={seconds}&socket_connect_timeout={seconds}"
 
 
 def trusted_hosts(config) -> tuple[str, ...]:

@@ -11,8 +11,8 @@ import pytest
 
 from app.leads import db as leads_db
 from app.leads import search, storage, store
-from app.sell import submit as submit_module
-from app.sell.uploads import safe_filename
+from app.photos import intake
+from app.photos.uploads import safe_filename
 from tests.data.photos import photo_bytes
 from tests.data.validation_cases import VALID
 from tests.helpers import JSON, PRODUCTION, SITE, csrf_token, lead_work_done, post
@@ -301,7 +301,7 @@ def test_stored_photos_are_never_served(app, client):
 
 
 def test_disk_failure_mid_upload_stores_nothing_and_says_so(app, client, monkeypatch):
-    real_store = submit_module.store_upload
+    real_store = intake.store_upload
     calls = []
 
     def failing_store(upload, directory):
@@ -310,7 +310,7 @@ def test_disk_failure_mid_upload_stores_nothing_and_says_so(app, client, monkeyp
             raise OSError(28, "No space left on device")
         return real_store(upload, directory)
 
-    monkeypatch.setattr(submit_module, "store_upload", failing_store)
+    monkeypatch.setattr(intake, "store_upload", failing_store)
     photos = [(io.BytesIO(JPEG), f"w{i}.jpg") for i in range(3)]
     response = post(client, photos=photos, headers=JSON)
     assert response.status_code == 503

@@ -13,7 +13,7 @@ from html.parser import HTMLParser
 import pytest
 
 from app.content import queries
-from app.sell.uploads import EXTENSIONS
+from app.photos.uploads import EXTENSIONS
 from tests.helpers import JSON, page_html, post
 
 NOT_OUR_CLAIMS = {"testimonials", "rating_text"}

@@ -177,3 +177,46 @@ def test_backup_to_an_unwritable_place_fails_clearly(client, runner):
     result = runner.invoke(args=["leads", "backup", "/proc/no/such/dir/backup.db"])
     assert result.exit_code != 0
     assert "Backup failed" in result.output
+
+
+def break_leads_database(app) -> None:
+    """Overwrite leads.db with bytes SQLite cannot read, as a failed disk might."""
+    path = Path(app.config["LEADS_DB"])
+    for leftover in path.parent.glob(path.name + "-*"):
+        leftover.unlink()
+    path.write_bytes(b"not a database " * 512)
+
+
+def test_a_json_request_that_fails_with_a_500_gets_json_and_no_trace(make_app, caplog):
+    app = make_app(PROPAGATE_EXCEPTIONS=False)  # as in production: tests re-raise otherwise
+    break_leads_database(app)
+    client = app.test_client()
+    response = client.get("/status/" + "x" * 32, headers=JSON)
+    assert response.status_code == 500
+    assert response.is_json and response.json["success"] is False
+    assert "Something went wrong on our side" in response.json["error"]
+    body = response.get_data(as_text=True)
+    assert "Traceback" not in body and "DatabaseError" not in body and "sqlite" not in body
+    assert "DatabaseError" in caplog.text  # the trace goes to the log, not the answer
+
+
+def test_a_page_that_fails_with_a_500_is_the_sites_error_page(make_app):
+    app = make_app(PROPAGATE_EXCEPTIONS=False)
+    break_leads_database(app)
+    response = app.test_client().get("/status/" + "x" * 32)
+    body = response.get_data(as_text=True)
+    assert response.status_code == 500 and response.mimetype == "text/html"
+    assert "Something went wrong" in body and 'href="/"' in body
+    assert "Traceback" not in body and "DatabaseError" not in body
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "status"),
+    [("POST", "/privacy", 405), ("POST", "/blog", 405), ("GET", "/no-such-page", 404)],
+)
+def test_errors_answer_json_to_json_requests_and_a_page_otherwise(client, method, path, status):
+    as_json = client.open(path, method=method, headers=JSON)
+    as_page = client.open(path, method=method)
+    assert as_json.status_code == as_page.status_code == status
+    assert as_json.is_json and as_json.json["success"] is False and as_json.json["error"]
+    assert as_page.mimetype == "text/html" and "<html" in as_page.get_data(as_text=True)

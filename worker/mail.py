@@ -29,11 +29,6 @@ def smtp_configured() -> bool:
     return bool(current_app.config["SMTP_HOST"])
 
 
-def is_true(value) -> bool:
-    """Config from the environment arrives as text: '0', 'false' and 'no' mean off."""
-    return str(value).strip().lower() not in ("", "0", "false", "no", "off")
-
-
 def render(name: str, context: dict) -> str:
     """A template outside any request (no page context processors); .html autoescapes."""
     return current_app.jinja_env.get_template(name).render(context)
@@ -95,8 +90,8 @@ def send_lead_email(lead: dict, photos: list[dict]) -> None:
 def deliver(message: EmailMessage) -> None:
     """Hand one message to the configured SMTP server (STARTTLS and login when configured)."""
     config = current_app.config
-    with smtplib.SMTP(config["SMTP_HOST"], int(config["SMTP_PORT"]), timeout=SMTP_TIMEOUT) as smtp:
-        if is_true(config["SMTP_USE_TLS"]):
+    with smtplib.SMTP(config["SMTP_HOST"], config["SMTP_PORT"], timeout=SMTP_TIMEOUT) as smtp:
+        if config["SMTP_USE_TLS"]:  # typed once, in app/config.py
             smtp.starttls()
         if config["SMTP_USER"]:
             smtp.login(config["SMTP_USER"], config["SMTP_PASSWORD"])

@@ -8,6 +8,8 @@ clear refusal instead of a double transition. Every change is also an event on t
 
 from __future__ import annotations
 
+import unicodedata
+
 from flask import current_app
 
 from app import queue
@@ -151,8 +153,9 @@ QUESTION_MAX_LENGTH = 2000
 
 
 def ask_question(lead_id: int, text: str) -> int:
-    """A seller's question from their status page: on the timeline, and e-mailed to staff."""
-    text = text.strip()
+    """A seller's question from their status page: on the timeline, and e-mailed to staff.
+    Trimmed and NFC-normalised, as the sell form's text is."""
+    text = unicodedata.normalize("NFC", text.strip())
     if not text:
         raise MissingDetails("Please write your question.")
     if len(text) > QUESTION_MAX_LENGTH:

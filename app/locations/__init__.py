@@ -1,5 +1,1 @@
 """City landing pages: /sell-watch-<slug>."""
-
-from app.locations.routes import bp
-
-__all__ = ["bp"]

@@ -1,5 +1,1 @@
 """Home, authentication services and the legal pages."""
-
-from app.pages.routes import bp
-
-__all__ = ["bp"]

@@ -1,4 +1,5 @@
-"""Every message the sell flow shows a seller, with its limits filled in from config.
+"""Every message the sell form shows a seller beyond the photos' (app/photos/messages.py),
+filled in with the limits from config by `message()`.
 
 The routes answer with these and the SellForm island receives them as props, so a message or a
 limit (10 photos, 10MB, the phone number) is written once, here and in app/config.py.
@@ -6,60 +7,18 @@ limit (10 photos, 10MB, the phone number) is written once, here and in app/confi
 
 from __future__ import annotations
 
-from flask import current_app
+from app.photos.messages import message, picker_messages
 
 SUCCESS = (
     "Form submitted successfully! We'll review your watch details and get back to you "
     "within 24 hours."
 )
 FAILURE = "Submission failed. Please try again or call us directly at {phone}."
-NOT_SAVED = (
-    "We could not save your submission, so nothing was kept. Please try again in a moment or "
-    "call us directly at {phone}."
-)
-UPLOAD_TOO_LARGE = (
-    "Your upload is too large. Please send at most {count} photos of up to {mb}MB each."
-)
 TOO_MANY_REQUESTS = (
     "Too many submissions from your connection. Please wait a few minutes and try again, or "
     "call us directly at {phone}."
 )
 SESSION_EXPIRED = "Your session expired before the form was sent. Please submit it again."
-# Photo messages; {name} is the file's cleaned name, filled where the file is known.
-# The formats app.sell.uploads recognises by content; the hint and the refusal name the same.
-PHOTO_FORMATS = "PNG, JPEG, WebP or HEIC"
-PHOTO_HINT = PHOTO_FORMATS + " up to {mb}MB each"
-TOO_MANY_PHOTOS = "Please upload a maximum of {count} photos."
-NOT_AN_IMAGE = "{name} is not a " + PHOTO_FORMATS + " photo."
-PHOTO_TOO_LARGE = "{name} is larger than {mb}MB."
-PHOTO_DAMAGED = "{name} is damaged or incomplete. Please choose it again or use another photo."
-PHOTO_TOO_MANY_PIXELS = "{name} is too large in pixels (over {megapixels} megapixels)."
-# Photos added later, from the seller's status page.
-MORE_PHOTOS = "You can add up to {room} more: we take {count} photos in all."
-NO_MORE_PHOTOS = (
-    "You have sent us {count} photos, the most we take. If one is missing, call us on {phone}."
-)
-NO_PHOTOS_CHOSEN = "Please choose at least one photo to add."
-PHOTOS_ADDED = (
-    "Thank you: your new photos are with your enquiry, and a specialist will look at them "
-    "with the others."
-)
-
-
-def limits() -> dict:
-    """The values messages are filled with (file names stay as `{name}` placeholders)."""
-    config = current_app.config
-    return {
-        "phone": config["SITE_PHONE"],
-        "count": config["PHOTO_MAX_COUNT"],
-        "mb": config["PHOTO_MAX_BYTES"] // (1024 * 1024),
-        "megapixels": config["PHOTO_MAX_PIXELS"] // 1_000_000,
-        "name": "{name}",
-    }
-
-
-def message(template: str, **values) -> str:
-    return template.format(**(limits() | values))
 
 
 def island_messages() -> dict:
@@ -67,16 +26,4 @@ def island_messages() -> dict:
     return {
         "success": SUCCESS,
         "failure": message(FAILURE),
-        "photoHint": message(PHOTO_HINT),
-        "tooManyPhotos": message(TOO_MANY_PHOTOS),
-        "notAnImage": message(NOT_AN_IMAGE),
-        "photoTooLarge": message(PHOTO_TOO_LARGE),
-    }
-
-
-def add_photos_messages(room: int) -> dict:
-    """The same for the status page's photo picker, with room for `room` more photos."""
-    return island_messages() | {
-        "tooManyPhotos": message(MORE_PHOTOS, room=room),
-        "noPhotos": NO_PHOTOS_CHOSEN,
-    }
+    } | picker_messages()

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from flask import (
     Blueprint,
+    current_app,
     jsonify,
     make_response,
     redirect,
@@ -12,40 +15,32 @@ from flask import (
     session,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import RequestEntityTooLarge, TooManyRequests
 
+from app import errors
+from app.errors import wants_json
+from app.extensions import limiter
+from app.photos.forms import chosen_files
+from app.photos.intake import NotSaved
+from app.photos.messages import NOT_SAVED, UPLOAD_TOO_LARGE, message
 from app.rendering import seo
 from app.rendering.layout import site_info
-from app.sell.forms import BRANDS, SellForm, chosen_files
-from app.sell.messages import (
-    FAILURE,
-    NOT_SAVED,
-    SESSION_EXPIRED,
-    SUCCESS,
-    TOO_MANY_REQUESTS,
-    UPLOAD_TOO_LARGE,
-    message,
-)
+from app.sell.forms import BRANDS, SellForm
+from app.sell.messages import FAILURE, SESSION_EXPIRED, SUCCESS, TOO_MANY_REQUESTS
 from app.sell.submission import Submission, is_spam
-from app.sell.submit import NotSaved, submit_lead
+from app.sell.submit import submit_lead
 from app.sell.views import form_page
 
 bp = Blueprint("sell", __name__)
-
-
-def wants_json() -> bool:
-    return request.accept_mimetypes.best_match(["text/html", "application/json"]) == (
-        "application/json"
-    )
+limiter.limit(lambda: current_app.config["SELL_RATELIMIT"], methods=["POST"])(bp)
 
 
 def answer_failure(message: str, status: int, keep_values: bool = False):
     """A refused request as JSON for the island, or as the form page with the message."""
     if wants_json():
         return jsonify(success=False, error=message, errors={}), status
-    form = SellForm() if keep_values else SellForm(formdata=None)
-    return form_page(form, error=message, status=status)
+    return form_again(keep_values)(message, status)
 
 
 @bp.route("/sell", methods=["GET", "POST"])
@@ -101,16 +96,13 @@ def old_form_url():
     return redirect("/sell", code=301)
 
 
-@bp.errorhandler(RequestEntityTooLarge)
-def too_large(_error):
-    return answer_failure(message(UPLOAD_TOO_LARGE), 413)
+def form_again(keep_values: bool) -> Callable[[str, int], ResponseReturnValue]:
+    """The sell page showing a refusal; the seller's typed values kept, or not."""
+    return lambda message, status: form_page(
+        SellForm() if keep_values else SellForm(formdata=None), error=message, status=status
+    )
 
 
-@bp.errorhandler(TooManyRequests)
-def too_many(_error):
-    return answer_failure(message(TOO_MANY_REQUESTS), 429)
-
-
-@bp.errorhandler(CSRFError)
-def csrf_failed(_error):
-    return answer_failure(SESSION_EXPIRED, 400, keep_values=True)
+errors.word(bp, 413, lambda: message(UPLOAD_TOO_LARGE), form_again(keep_values=False))
+errors.word(bp, 429, lambda: message(TOO_MANY_REQUESTS), form_again(keep_values=False))
+errors.word(bp, CSRFError, SESSION_EXPIRED, form_again(keep_values=True))

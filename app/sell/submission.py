@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from flask import Request
 from werkzeug.datastructures import FileStorage
 
+from app.photos.forms import chosen_files
 from app.security.client import client_address
-from app.sell.forms import SellForm, chosen_files
+from app.sell.forms import SellForm
 
 SOURCE = "USA Website"
 UTM_KEYS = ("utm_source", "utm_medium", "utm_campaign", "utm_content", "utm_term")

@@ -6,9 +6,10 @@ from flask import current_app, make_response, render_template, request
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from app.photos.forms import photo_limits
 from app.rendering import seo
 from app.rendering.layout import site_info
-from app.sell.forms import BRANDS, CONDITIONS, SellForm, photo_limits
+from app.sell.forms import BRANDS, CONDITIONS, SellForm
 from app.sell.messages import island_messages
 from app.sell.submission import campaign_values, event_id_from
 

@@ -6,10 +6,7 @@ Other packages build staff pages on `auth.staff_required` and `auth.current_staf
 
 from flask import Flask, Response, request
 
-from app.staff import inbox, sessions  # noqa: F401  (inbox adds the lead pages to bp)
-from app.staff.routes import bp
-
-__all__ = ["bp", "init_app"]
+from app.staff import sessions
 
 
 def private_headers(response: Response) -> Response:

@@ -12,15 +12,26 @@ import io
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from flask import Response, abort, flash, redirect, request, url_for
+from flask import Blueprint, Response, abort, flash, redirect, request, url_for
+from flask_wtf.csrf import CSRFError
 
+from app import errors
 from app.leads import display, export, history, lifecycle, search, storage, store, timeline
 from app.staff import store as staff_store
-from app.staff.auth import current_staff, record, require_recent_auth, staff_required
+from app.staff.auth import (
+    current_staff,
+    guard_blueprint,
+    record,
+    require_recent_auth,
+    staff_required,
+)
 from app.staff.lead_filters import NO_CAMPAIGN, PER_PAGE, LeadQuery
 from app.staff.lead_forms import ACTIONS, Action, MoveForm
-from app.staff.routes import bp
-from app.staff.views import page
+from app.staff.views import FORM_EXPIRED, form_expired, page
+
+bp = Blueprint("inbox", __name__, url_prefix="/staff")
+bp.before_request(guard_blueprint)
+errors.word(bp, CSRFError, FORM_EXPIRED, form_expired)
 
 PHOTO_TYPES = {".jpg": "image/jpeg", ".webp": "image/webp"}  # what the photo worker writes
 PHOTO_HEADERS = {
@@ -144,8 +155,8 @@ def photo_props(lead_id: int) -> list[dict]:
             {
                 "id": photo["public_id"],
                 "label": f"Photo {photo['position']}",
-                "full": url_for("staff.lead_photo", **urls) if ready else None,
-                "thumb": url_for("staff.lead_photo_thumb", **urls) if ready else None,
+                "full": url_for("inbox.lead_photo", **urls) if ready else None,
+                "thumb": url_for("inbox.lead_photo_thumb", **urls) if ready else None,
                 "width": photo["width"],
                 "height": photo["height"],
                 "thumbWidth": 320,
@@ -183,7 +194,7 @@ def act(lead_id: int, action_name: str):
 def back(lead_id: int, message: str, category: str = "message"):
     """Post/Redirect/Get: to the lead's page, with a message."""
     flash(message, category)
-    return redirect(url_for("staff.lead", lead_id=lead_id), code=303)
+    return redirect(url_for("inbox.lead", lead_id=lead_id), code=303)
 
 
 def apply_move(lead: dict, action: Action, form: MoveForm):

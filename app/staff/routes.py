@@ -12,10 +12,11 @@ from functools import partial
 from flask import Blueprint, flash, redirect, session, url_for
 from flask_wtf.csrf import CSRFError
 
+from app import errors
 from app.security.client import client_address
 from app.staff import accounts, audit, forms, sessions, signin, store, throttle, totp
 from app.staff.auth import current_staff, guard_blueprint, public, record, staff_required
-from app.staff.views import page
+from app.staff.views import FORM_EXPIRED, form_expired, page
 
 bp = Blueprint("staff", __name__, url_prefix="/staff")
 bp.before_request(guard_blueprint)
@@ -49,14 +50,14 @@ def after(remembered: str, default_endpoint: str) -> str:
 @bp.get("")
 @staff_required
 def home():
-    return redirect(url_for("staff.leads"))
+    return redirect(url_for("inbox.leads"))
 
 
 @bp.route("/login", methods=["GET", "POST"])
 @public
 def login():
     if current_staff():
-        return redirect(url_for("staff.leads"))
+        return redirect(url_for("inbox.leads"))
     form = forms.SignInForm()
     attempt = partial(signin.with_password, form.email.data, form.password.data)
     return form_step(
@@ -68,13 +69,13 @@ def login():
 @public
 def login_code():
     if current_staff():
-        return redirect(url_for("staff.leads"))
+        return redirect(url_for("inbox.leads"))
     if sessions.load() is None:
         return redirect(url_for("staff.login"), code=303)
     form = forms.CodeForm()
     attempt = partial(signin.with_code, form.code.data)
     return form_step(
-        "code.html", "Enter your code", form, attempt, partial(after, "staff_next", "staff.leads")
+        "code.html", "Enter your code", form, attempt, partial(after, "staff_next", "inbox.leads")
     )
 
 
@@ -166,12 +167,4 @@ def enrol_totp(staff: dict):
     return page("enrol_totp.html", "Set up your code", status, form=form, error=error, **context)
 
 
-@bp.errorhandler(CSRFError)
-def csrf_failed(_error):
-    return page(
-        "message.html",
-        "Form expired",
-        400,
-        heading="This form has expired",
-        text="Please go back, reload the page and send it again.",
-    )
+errors.word(bp, CSRFError, FORM_EXPIRED, form_expired)

@@ -9,6 +9,7 @@ from app.staff.auth import current_staff
 
 
 def page(template: str, title: str, status: int = 200, **context):
+    """A staff page in the staff layout, titled, for the signed-in member (if any)."""
     html = render_template(
         f"staff/{template}",
         title=f"{title} | {site_info()['name']} staff",
@@ -16,3 +17,11 @@ def page(template: str, title: str, status: int = 200, **context):
         **context,
     )
     return make_response(html, status)
+
+
+FORM_EXPIRED = "Please go back, reload the page and send it again."
+
+
+def form_expired(message: str, _status: int):
+    """A staff form whose CSRF token is missing or stale: say so; nothing was changed."""
+    return page("message.html", "Form expired", 400, heading="This form has expired", text=message)

@@ -9,10 +9,6 @@ the site's one 404 page. Nothing here is page-cached, stored by browsers or inde
 
 from flask import Flask, Response, request
 
-from app.status.routes import bp
-
-__all__ = ["bp", "init_app"]
-
 PRIVATE_HEADERS = {
     "Cache-Control": "no-store",
     "X-Robots-Tag": "noindex, nofollow",
@@ -27,30 +23,6 @@ def private_headers(response: Response) -> Response:
     return response
 
 
-def asked_address() -> str:
-    return request.form.get("email", "").strip().lower()
-
-
 def init_app(app: Flask) -> None:
-    """The headers, and the limits (on the sell form's limiter, app/sell/ratelimit.py, which
-    has the storage and the Redis fallback): the lost-link form per client address and per
-    e-mail address asked for, so no one can have a seller's inbox flooded; the seller's
-    question and photo forms per client address, so no one can flood staff's."""
+    """Every answer under /status is private to the link's holder."""
     app.after_request(private_headers)
-    limiter, config = app.extensions["sell_limiter"], app.config
-    limits = {
-        "status.lost_link": [
-            limiter.limit(config["STATUS_LINK_RATELIMIT"], methods=["POST"]),
-            limiter.limit(
-                config["STATUS_LINK_EMAIL_RATELIMIT"], methods=["POST"], key_func=asked_address
-            ),
-        ],
-        "status.ask": [limiter.limit(config["STATUS_ACTION_RATELIMIT"])],
-        "status.add_photos": [limiter.limit(config["STATUS_ACTION_RATELIMIT"])],
-    }
-    # A decorated limit is checked by its wrapper, so the wrapper becomes this app's view.
-    for endpoint, decorators in limits.items():
-        view = app.view_functions[endpoint]
-        for decorate in decorators:
-            view = decorate(view)
-        app.view_functions[endpoint] = view

@@ -5,9 +5,9 @@ follows the same redirect."""
 
 from __future__ import annotations
 
-import re
 from datetime import date
 
+from email_validator import EmailNotValidError, validate_email
 from flask import (
     Blueprint,
     Response,
@@ -20,23 +20,39 @@ from flask import (
     request,
 )
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import RequestEntityTooLarge, TooManyRequests
 
-from app import queue
-from app.errors import not_found_response
+from app import errors, queue
+from app.errors import wants_json
+from app.extensions import limiter
 from app.leads import history, lifecycle, links, store, timeline
 from app.leads.display import appointment_start, watch_name
 from app.leads.invitation import invitation
+from app.photos import intake, messages
+from app.photos.forms import AddPhotosForm, chosen_files, photo_limits, photo_room
 from app.rendering import seo
 from app.rendering.layout import site_info
-from app.sell import messages
-from app.sell.forms import EMAIL_PATTERN, AddPhotosForm, chosen_files, photo_limits, photo_room
-from app.sell.routes import wants_json
-from app.sell.rules import clean_text
-from app.sell.submit import NotSaved
-from app.sell.submit import add_photos as keep_added_photos
 
 bp = Blueprint("status", __name__)
+
+
+def setting(name: str):
+    """A limit read from the app's settings when a request is checked."""
+    return lambda: current_app.config[name]
+
+
+def asked_address() -> str:
+    """The e-mail address the lost-link form asks for, as the key of its own limit."""
+    return request.form.get("email", "").strip().lower()
+
+
+# The lost-link form is limited per client address and per e-mail address asked for, so no one
+# can have a seller's inbox flooded; the question and photo forms per client address, so no one
+# can flood staff's.
+limit_lost_link = limiter.limit(setting("STATUS_LINK_RATELIMIT"), methods=["POST"])
+limit_lost_link_per_address = limiter.limit(
+    setting("STATUS_LINK_EMAIL_RATELIMIT"), methods=["POST"], key_func=asked_address
+)
+limit_seller_action = limiter.limit(setting("STATUS_ACTION_RATELIMIT"))
 
 LINK_SENT = (
     "If we have an enquiry in progress for that address, we have e-mailed it a new link. It "
@@ -81,32 +97,32 @@ def status_meta() -> seo.PageMeta:
     )
 
 
-@bp.errorhandler(404)
-def unknown_link(_error):
-    """One page, byte for byte, whether the token is unknown, altered, expired or malformed."""
-    return not_found_response(path="/status")
+def show_refusal(message: str, _status: int) -> Response:
+    """An error on a seller's request, as the page the form was on, with the message."""
+    flash(message, "error")
+    return back_to((request.view_args or {}).get("token"))
 
 
-@bp.errorhandler(CSRFError)
-def form_expired(_error):
-    """A form from a page opened long ago (or another site's): nothing done, say so."""
-    return refuse(
-        request.view_args.get("token"),
-        "Nothing was changed: this page was out of date. Please try again.",
-        400,
-    )
+def show_limit(message: str, status: int) -> Response:
+    """Too many requests: the seller's page with the message, or the lost-link form's."""
+    if (request.view_args or {}).get("token"):
+        return show_refusal(message, status)
+    return lost_link_page(message, status)
 
 
-@bp.errorhandler(TooManyRequests)
-def too_many(_error):
-    message = TOO_MANY.format(phone=site_info()["phone"])
-    token = (request.view_args or {}).get("token")
-    return refuse(token, message, 429) if token else lost_link_page(message, 429)
-
-
-@bp.errorhandler(RequestEntityTooLarge)
-def too_large(_error):
-    return refuse(request.view_args.get("token"), messages.message(messages.UPLOAD_TOO_LARGE), 413)
+# One page, byte for byte, whether the token is unknown, altered, expired or malformed.
+errors.word(
+    bp,
+    404,
+    "This link does not open an enquiry.",
+    lambda *_: errors.not_found_response(path="/status"),
+)
+# A form from a page opened long ago (or another site's): nothing done, say so.
+errors.word(
+    bp, CSRFError, "Nothing was changed: this page was out of date. Please try again.", show_refusal
+)
+errors.word(bp, 429, lambda: TOO_MANY.format(phone=site_info()["phone"]), show_limit)
+errors.word(bp, 413, lambda: messages.message(messages.UPLOAD_TOO_LARGE), show_refusal)
 
 
 def refuse(token: str | None, message: str, status: int) -> Response:
@@ -114,8 +130,7 @@ def refuse(token: str | None, message: str, status: int) -> Response:
     again with the message (Post/Redirect/Get)."""
     if wants_json():
         return jsonify(success=False, error=message), status
-    flash(message, "error")
-    return back_to(token)
+    return show_refusal(message, status)
 
 
 def done(token: str, message: str) -> Response:
@@ -125,6 +140,16 @@ def done(token: str, message: str) -> Response:
     if wants_json():
         return jsonify(success=True, next=f"/status/{token}")
     return back_to(token)
+
+
+def is_email_address(text: str) -> bool:
+    """Whether `text` is an address in e-mail's syntax (email-validator, no DNS look-up): any
+    address the sell form took passes."""
+    try:
+        validate_email(text, check_deliverability=False)
+    except EmailNotValidError:
+        return False
+    return True
 
 
 def lost_link_page(error: str = "", status: int = 200):
@@ -138,13 +163,15 @@ def lost_link_page(error: str = "", status: int = 200):
 
 
 @bp.route("/status", methods=["GET", "POST"])
+@limit_lost_link
+@limit_lost_link_per_address
 def lost_link():
     """Ask for the e-mail address; answer the same whether it has leads or not, and do the
     looking up and sending in the background so the timing says nothing either."""
     if request.method == "GET":
         return lost_link_page()
     email = request.form.get("email", "").strip()
-    if len(email) > 255 or not re.fullmatch(EMAIL_PATTERN, email):
+    if len(email) > 255 or not is_email_address(email):
         return lost_link_page(NOT_AN_EMAIL, 422)
     queue.enqueue(queue.SEND_STATUS_LINKS, links.add_link_request(email))
     flash(LINK_SENT)
@@ -179,7 +206,12 @@ def add_photos_props(token: str, room: int) -> dict:
     return {
         "action": f"/status/{token}/photos",
         "photos": photo_limits(max_count=room),
-        "messages": messages.add_photos_messages(room),
+        "messages": messages.picker_messages()
+        | {
+            "tooManyPhotos": messages.message(messages.MORE_PHOTOS, room=room),
+            "noPhotos": messages.NO_PHOTOS_CHOSEN,
+            "failure": messages.message(messages.PHOTOS_NOT_TAKEN),
+        },
     }
 
 
@@ -254,19 +286,21 @@ def withdraw(token: str):
 
 
 @bp.post("/status/<token>/question")
+@limit_seller_action
 def ask(token: str):
     """A question for our team: on the lead's timeline, and e-mailed to staff."""
     lead = lead_for(token)
     if lead["state"] not in OPEN_STATES:
         return refuse(token, NOT_NOW, 409)
     try:
-        lifecycle.ask_question(lead["id"], clean_text(request.form.get("question", "")))
+        lifecycle.ask_question(lead["id"], request.form.get("question", ""))
     except lifecycle.MissingDetails as error:
         return refuse(token, str(error), 422)
     return done(token, QUESTION_SENT)
 
 
 @bp.post("/status/<token>/photos")
+@limit_seller_action
 def add_photos(token: str):
     """More photos of the watch, with the sell form's checks, up to PHOTO_MAX_COUNT in all."""
     lead = lead_for(token)
@@ -274,16 +308,15 @@ def add_photos(token: str):
         return refuse(token, NOT_NOW, 409)
     form = AddPhotosForm(lead["photo_count"])
     if not form.validate():
-        problem = next(iter(form.photos.errors), messages.message(messages.FAILURE))
+        problem = next(iter(form.photos.errors), messages.message(messages.PHOTOS_NOT_TAKEN))
         return refuse(token, problem, 422)
     try:
-        uploads = chosen_files(form.photos.data)
-        keep_added_photos(lead["id"], uploads, current_app.config["PHOTO_MAX_COUNT"])
+        intake.add_photos(lead["id"], chosen_files(form.photos.data))
     except store.NoRoom:
         return refuse(token, messages.message(messages.NO_MORE_PHOTOS), 422)
     except LookupError:  # erased since the page was opened
         abort(404)
-    except NotSaved:
+    except intake.NotSaved:
         return refuse(token, messages.message(messages.NOT_SAVED), 503)
     return done(token, messages.PHOTOS_ADDED)
 
