@@ -37,6 +37,7 @@ from app.status import routes as status_routes
 
 
 def create_app(test_config: dict | None = None) -> Flask:
+    """Build the app from the named steps below; security headers last, so they wrap it all."""
     app = Flask(__name__, instance_relative_config=True)
     configure(app, test_config)
     register_extensions(app)
@@ -65,6 +66,7 @@ def configure(app: Flask, test_config: dict | None) -> None:
 
 
 def register_extensions(app: Flask) -> None:
+    """Bind leads.db, cache, rate limits, CSRF, job queue and page cache; close content.db."""
     leads_db.init_app(app)
     cache.init_app(app)
     limiter.init_app(app)
@@ -98,6 +100,7 @@ def register_blueprints(app: Flask) -> None:
 
 
 def register_template_helpers(app: Flask) -> None:
+    """What templates can use: islands, stylesheets, pictures, icons, `shown`, layout context."""
     app.jinja_env.globals.update(
         island=islands.island,
         island_scripts=assets.island_scripts,
@@ -112,6 +115,7 @@ def register_template_helpers(app: Flask) -> None:
 
 
 def register_commands(app: Flask) -> None:
+    """The `flask` commands: seed, images, content, freeze, leads and staff."""
     app.cli.add_command(loader.seed_command)
     app.cli.add_command(images_command)
     app.cli.add_command(samples.content_command)

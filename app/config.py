@@ -31,6 +31,8 @@ class ConfigError(RuntimeError):
 
 
 class Config:
+    """The defaults every environment starts from: safe locally, with placeholder contacts."""
+
     SECRET_KEY = DEV_SECRET_KEY
     SITE_URL = "http://127.0.0.1:5000"
     SITE_NAME = "US Watch Buyers"
@@ -101,10 +103,14 @@ class Config:
 
 
 class DevelopmentConfig(Config):
+    """Local development: the defaults as they are."""
+
     ENV_NAME = "development"
 
 
 class TestingConfig(Config):
+    """The test suite: rate limits off and the cheapest argon2id password profile."""
+
     ENV_NAME = "testing"
     TESTING = True
     RATELIMIT_ENABLED = False  # tests that check the limit turn it on
@@ -112,6 +118,8 @@ class TestingConfig(Config):
 
 
 class ProductionConfig(Config):
+    """The live site: no defaults for SECRET_KEY and SITE_URL, secure cookies, one proxy, HSTS."""
+
     ENV_NAME = "production"
     SECRET_KEY = ""
     SITE_URL = ""

@@ -21,6 +21,7 @@ HTTP_TIMEOUT = 10
 
 
 def sha256(text: str) -> str:
+    """The hex SHA-256 digest of the text, as Meta wants personal data hashed."""
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -31,6 +32,7 @@ def normalised_phone(phone: str) -> str:
 
 
 def post_json(url: str, body: dict) -> None:
+    """POST `body` as JSON to `url`; an HTTP error status or a timeout raises."""
     request = urllib.request.Request(
         url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
     )
@@ -39,6 +41,7 @@ def post_json(url: str, body: dict) -> None:
 
 
 def meta_event(lead: dict) -> dict:
+    """The lead as one Meta Conversions API Lead event, its e-mail and phone hashed."""
     return {
         "event_name": "Lead",
         "event_time": int(datetime.fromisoformat(lead["created_at"]).timestamp()),
@@ -61,6 +64,7 @@ def meta_event(lead: dict) -> dict:
 
 
 def send_meta(lead: dict) -> bool:
+    """Send the lead to Meta's Conversions API if it is configured; whether it was sent."""
     config = current_app.config
     if not (config["META_PIXEL_ID"] and config["META_CAPI_TOKEN"]):
         return False
@@ -70,6 +74,7 @@ def send_meta(lead: dict) -> bool:
 
 
 def send_ga4(lead: dict) -> bool:
+    """Send the lead to GA4 as generate_lead if it is configured; whether it was sent."""
     config = current_app.config
     if not (config["GA4_MEASUREMENT_ID"] and config["GA4_API_SECRET"]):
         return False

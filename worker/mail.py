@@ -21,11 +21,13 @@ SMTP_TIMEOUT = 15
 
 
 def is_configured() -> bool:
+    """Whether staff e-mails can be sent: STAFF_EMAIL and SMTP_HOST are both set."""
     config = current_app.config
     return bool(config["STAFF_EMAIL"] and config["SMTP_HOST"])
 
 
 def smtp_configured() -> bool:
+    """Whether any e-mail can go out (SMTP_HOST is set); the seller's e-mails need nothing more."""
     return bool(current_app.config["SMTP_HOST"])
 
 
@@ -35,6 +37,7 @@ def render(name: str, context: dict) -> str:
 
 
 def build_message(lead: dict, photos: list[dict]) -> EmailMessage:
+    """The new-lead e-mail to staff: every detail, thumbnails inline, replies to the seller."""
     config = current_app.config
     kept = [photo for photo in photos if photo["thumb_name"]]
     cids = {photo["id"]: make_msgid(domain="watch-photos")[1:-1] for photo in kept}
@@ -84,6 +87,7 @@ def seller_action_message(lead: dict, event: dict) -> EmailMessage:
 
 
 def send_lead_email(lead: dict, photos: list[dict]) -> None:
+    """Send staff the new-lead e-mail."""
     deliver(build_message(lead, photos))
 
 

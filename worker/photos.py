@@ -82,6 +82,7 @@ def process_photo(source: Path, target_dir: Path, max_pixels: int) -> dict:
 
 
 def try_process(source: Path, target_dir: Path, max_pixels: int) -> dict:
+    """process_photo(), with a refused upload's reason returned as {'error': ...} instead."""
     try:
         return process_photo(source, target_dir, max_pixels)
     except PhotoRejected as error:

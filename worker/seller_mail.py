@@ -37,6 +37,8 @@ from worker.mail import render
 
 @dataclass
 class Letter:
+    """What one seller e-mail says; the seller_letter templates lay it out."""
+
     subject: str
     heading: str
     paragraphs: list[str]
@@ -46,10 +48,12 @@ class Letter:
 
 
 def first_name(lead: dict) -> str:
+    """The name to greet the seller by: the first word of their name, else 'there'."""
     return lead["full_name"].split()[0] if lead["full_name"].strip() else "there"
 
 
 def contact_line() -> str:
+    """The closing line of every seller e-mail: reply or call, quoting the reference."""
     config = current_app.config
     return (
         f"Questions? Reply to this e-mail or call us on {config['SITE_PHONE']}, "
@@ -58,6 +62,7 @@ def contact_line() -> str:
 
 
 def yes_no(value) -> str:
+    """'Yes' or 'No' for a fact such as the box or papers coming with the watch."""
     return "Yes" if value else "No"
 
 
@@ -90,6 +95,7 @@ def confirmation_letter(lead: dict, photo_count: int) -> Letter:
 
 
 def quote_letter(lead: dict, data: dict, revised: bool) -> Letter:
+    """The preliminary quote (or its revision), and how to go ahead before it expires."""
     watch = watch_name(lead)
     opening = (
         f"We have revised our preliminary quote for your {watch}: it is now {quote_amount(data)}."
@@ -117,6 +123,7 @@ def quote_letter(lead: dict, data: dict, revised: bool) -> Letter:
 
 
 def appointment_letter(lead: dict, data: dict, revised: bool) -> Letter:
+    """The authentication appointment (or its move), with an .ics invitation attached."""
     start = appointment_start(data)
     office = data["mode"] == "office"
     where = (
@@ -148,6 +155,7 @@ def appointment_letter(lead: dict, data: dict, revised: bool) -> Letter:
 
 
 def offer_letter(lead: dict, data: dict, revised: bool) -> Letter:
+    """The final offer after authentication (or its revision)."""
     return Letter(
         subject=f"Your {'revised ' if revised else ''}final offer for your {watch_name(lead)}",
         heading="Your revised final offer" if revised else "Your final offer",
@@ -163,6 +171,7 @@ def offer_letter(lead: dict, data: dict, revised: bool) -> Letter:
 
 
 def completed_letter(lead: dict, data: dict, revised: bool) -> Letter:
+    """The seller's receipt: what was paid, when and how."""
     return Letter(
         subject=f"Payment sent for your {watch_name(lead)}",
         heading="Payment sent: thank you",
@@ -191,6 +200,7 @@ CLOSING_WORDS = {
 
 
 def closed_letter(lead: dict, data: dict, revised: bool) -> Letter:
+    """Why the enquiry was closed, and how to pick it up again."""
     return Letter(
         subject=f"Your enquiry about your {watch_name(lead)} is closed",
         heading="Your enquiry is closed",
@@ -214,6 +224,7 @@ LETTERS = {
 
 
 def compose(lead: dict, event: dict, template: str) -> Letter:
+    """The Letter for one state-change event; a change into the same state is a revision."""
     data = event["data"]
     revised = data.get("from") == data.get("to")
     return LETTERS[template](lead, data | {"sequence": event["id"]}, revised)
@@ -250,6 +261,7 @@ def new_link_message(lead: dict, status_url: str) -> EmailMessage:
 
 
 def letter_message(lead: dict, letter: Letter, message_key: str, status_url: str) -> EmailMessage:
+    """The letter as an e-mail (text, HTML, any invitation); its Message-ID from `message_key`."""
     config = current_app.config
     context = {
         "letter": letter,

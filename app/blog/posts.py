@@ -14,10 +14,12 @@ FEATURED_SIZES = "(max-width: 1024px) 100vw, 640px"
 
 
 def category_slug(category: str) -> str:
+    """The category's name as a URL slug: lower case, other runs of characters one hyphen."""
     return re.sub(r"[^a-z0-9]+", "-", category.lower()).strip("-")
 
 
 def reading_time(article: dict) -> str:
+    """The article's reading time as cards and the article page show it ("5 min read")."""
     return f"{article['reading_minutes']} min read"
 
 
@@ -38,6 +40,7 @@ def post_card(article: dict, sizes: str = CARD_SIZES) -> dict:
 
 
 def categories() -> list[dict]:
+    """Every category with its slug, in the order their newest article appears."""
     return [{"name": name, "slug": category_slug(name)} for name in queries.categories()]
 
 

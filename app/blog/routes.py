@@ -14,6 +14,7 @@ bp = Blueprint("blog", __name__)
 @bp.get("/blog")
 @cache_page(query=("category",))
 def index():
+    """The blog index: every post as a card for the filter island, the requested category active."""
     page = queries.document("blog")
     active = posts.active_category(request.args.get("category"))
     meta = seo.PageMeta(
@@ -33,6 +34,7 @@ def index():
 @bp.get("/blog/<slug>")
 @cache_page
 def article(slug: str):
+    """One article with its structured data and related posts; 404 for an unknown slug."""
     record = queries.article(slug)
     if record is None:
         return article_not_found()
@@ -63,6 +65,7 @@ def article(slug: str):
 
 
 def article_not_found():
+    """The blog's 404 page for an unknown article, pointing to the other guides."""
     return not_found_response(
         "blog/not_found.html",
         title="Article Not Found",

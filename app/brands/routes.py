@@ -13,6 +13,7 @@ bp = Blueprint("brands", __name__)
 @bp.get("/sell-<key>-watch")
 @cache_page
 def brand(key: str):
+    """A brand's landing page (/sell-<key>-watch); 404 for a brand not in content/."""
     record = queries.brand(key)
     if record is None:
         abort(404)

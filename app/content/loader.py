@@ -71,6 +71,7 @@ def modified_on(path: Path) -> str:
 
 
 def read_toml(path: Path) -> dict:
+    """A TOML file as data; a syntax error becomes a ContentError naming the file."""
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as error:
@@ -94,11 +95,13 @@ def sanitise_html(html: str) -> str:
 
 
 def reading_minutes(html: str) -> int:
+    """Minutes to read the HTML's text at WORDS_PER_MINUTE, at least one."""
     words = len(bleach.clean(html, tags=[], strip=True).split())
     return max(1, math.ceil(words / WORDS_PER_MINUTE))
 
 
 def read_article(path: Path) -> dict:
+    """An article file (TOML front matter between +++ lines, then HTML) as a row of `articles`."""
     match = FRONT_MATTER.match(path.read_text(encoding="utf-8"))
     if not match:
         raise ContentError(f"{path}: expected front matter between +++ lines, then HTML")
@@ -200,6 +203,7 @@ def read_content(content_dir: Path, tokens: dict[str, str]) -> dict[str, list[di
 
 
 def write_database(path: Path, tables: dict[str, list[dict]]) -> None:
+    """Insert each table's rows into the database at `path`, `position` keeping their order."""
     db = sqlite_utils.Database(path)
     primary_keys = {"documents": "name", "cities": "key", "brands": "key", "articles": "slug"}
     for table, rows in tables.items():
@@ -212,6 +216,7 @@ def write_database(path: Path, tables: dict[str, list[dict]]) -> None:
 
 
 def content_tokens(config) -> dict[str, str]:
+    """The values of the {site_name}, {phone} and {email} tokens, from the app's settings."""
     return {
         "site_name": config["SITE_NAME"],
         "phone": config["SITE_PHONE"],

@@ -32,6 +32,7 @@ def connection() -> sqlite3.Connection:
 
 
 def close_connection(_exception=None) -> None:
+    """Close the connection this app context opened, if any (a teardown handler)."""
     db = g.pop("content_db", None)
     if db is not None:
         db.close()
@@ -68,22 +69,27 @@ def document_dates() -> dict[str, str]:
 
 
 def site() -> dict:
+    """The site-wide words of content/site.toml."""
     return document("site")
 
 
 def cities() -> list[dict]:
+    """Every city page's record, in the cities' own order."""
     return _rows("cities")
 
 
 def city(slug: str) -> dict | None:
+    """The city with this key (its file name in content/cities/), or None."""
     return _one("cities", "key", slug)
 
 
 def brands() -> list[dict]:
+    """Every brand page's record, in the brands' own order."""
     return _rows("brands")
 
 
 def brand(key: str) -> dict | None:
+    """The brand with this key (its file name in content/brands/), or None."""
     return _one("brands", "key", key)
 
 
@@ -95,6 +101,7 @@ def articles(category: str | None = None) -> list[dict]:
 
 
 def article(slug: str) -> dict | None:
+    """The article with this slug (its file name in content/blog/), or None."""
     return _one("articles", "slug", slug)
 
 

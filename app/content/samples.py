@@ -33,10 +33,12 @@ DESCRIBED_BY = ("name", "location", "title", "text")
 
 
 def samples_shown() -> bool:
+    """Whether this app shows sample content (SHOW_SAMPLE_CONTENT)."""
     return bool(current_app.config["SHOW_SAMPLE_CONTENT"])
 
 
 def is_sample(item) -> bool:
+    """Whether the item is marked `sample = true` in content/."""
     return isinstance(item, dict) and bool(item.get(SAMPLE_KEY))
 
 
@@ -52,12 +54,15 @@ def shown(items) -> list:
 
 @dataclass(frozen=True)
 class Finding:
+    """A sample or placeholder found by `flask content check`, and whether pages show it."""
+
     kind: str  # "sample" or "placeholder"
     where: str  # file and key path, or the setting's name
     what: str
     shown: bool
 
     def line(self) -> str:
+        """The finding as one aligned line of the check's report."""
         state = "shown" if self.shown else "hidden"
         return f"{self.kind:<12} {state:<7} {self.where}: {self.what}"
 
@@ -89,6 +94,7 @@ def placeholders_in(text: str) -> list[str]:
 
 
 def content_files(content_dir: Path) -> list[Path]:
+    """Every TOML document and HTML article under content_dir, the TOML files first."""
     return sorted(content_dir.rglob("*.toml")) + sorted(content_dir.rglob("*.html"))
 
 
@@ -99,6 +105,7 @@ def read_document(path: Path):
 
 
 def content_findings(content_dir: Path, show_samples: bool) -> list[Finding]:
+    """Samples, and placeholders written literally, in the files of content/."""
     findings = []
     for path in content_files(content_dir):
         name = path.relative_to(content_dir).as_posix()
@@ -161,6 +168,7 @@ def settings_findings(config, recent_purchases_shown: bool) -> list[Finding]:
 
 
 def recent_purchases_shown(content_dir: Path, show_samples: bool) -> bool:
+    """Whether the home page shows any recent purchase (those link to SOCIAL_PROFILE_URL)."""
     home = read_document(content_dir / "home.toml")
     items = home.get("recent_purchases", {}).get("items", [])
     return any(show_samples or not is_sample(item) for item in items)
@@ -178,6 +186,7 @@ def find_all(config) -> list[Finding]:
 
 
 def summary(findings: list[Finding], config) -> str:
+    """The check's last line: samples and placeholders counted, and how many are shown."""
     samples = sum(finding.kind == "sample" for finding in findings)
     placeholders = len(findings) - samples
     visible = sum(finding.shown for finding in findings)
@@ -189,6 +198,7 @@ def summary(findings: list[Finding], config) -> str:
 
 
 def counted(number: int, noun: str) -> str:
+    """The number and the noun, plural unless the number is one."""
     return f"{number} {noun}" + ("" if number == 1 else "s")
 
 

@@ -16,6 +16,7 @@ leads_command = AppGroup("leads", help="Read leads and requeue their pending wor
 
 
 def status(lead: dict) -> str:
+    """A lead's work for the listings: 'done', or 'pending: ' and the steps not done yet."""
     pending = store.pending_work(lead)
     return "pending: " + ", ".join(c.removesuffix("_at") for c in pending) if pending else "done"
 

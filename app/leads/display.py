@@ -14,10 +14,12 @@ FIRST_REPLY_PROMISE = timedelta(hours=24)  # the site promises a reply within 24
 
 
 def watch_name(lead: dict) -> str:
+    """The watch as people name it: brand, then model if one was given."""
     return " ".join(part for part in (lead["watch_brand"], lead["watch_model"]) if part)
 
 
 def usd(amount) -> str:
+    """Whole US dollars with thousands separators, e.g. '$8,000'."""
     return f"${int(amount):,}"
 
 
@@ -28,6 +30,7 @@ def quote_amount(data: dict) -> str:
 
 
 def business_zone() -> ZoneInfo:
+    """The business's time zone (BUSINESS_TIMEZONE), in which staff enter appointments."""
     return ZoneInfo(current_app.config["BUSINESS_TIMEZONE"])
 
 
@@ -56,6 +59,7 @@ def local_time(iso: str) -> str:
 
 
 def age(iso: str, now: datetime | None = None) -> timedelta:
+    """How long ago a stored timestamp was, as of `now` (default: the current time)."""
     return (now or datetime.now(UTC)) - stored_time(iso)
 
 

@@ -26,6 +26,7 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def cell(value) -> object:
+    """One CSV cell: None as empty, text a spreadsheet would run as a formula prefixed with '."""
     if value is None:
         return ""
     if isinstance(value, str) and value.startswith(FORMULA_STARTS):

@@ -78,11 +78,11 @@ class TransitionError(ValueError):
 
 
 class IllegalMove(TransitionError):
-    pass
+    """A move the lifecycle does not allow from the lead's state, or to no state at all."""
 
 
 class MissingDetails(TransitionError):
-    pass
+    """A move, question or note without what it must carry, or with a value not allowed."""
 
 
 class StaleState(TransitionError):
@@ -94,14 +94,16 @@ class StaleState(TransitionError):
 
 
 class LeadNotFound(LookupError):
-    pass
+    """No lead has that id."""
 
 
 def allowed_moves(state: str) -> frozenset[str]:
+    """The states a lead in `state` may move to (none for an unknown state)."""
     return MOVES.get(state, frozenset())
 
 
 def check_move(from_state: str, to_state: str, data: dict) -> None:
+    """Raise IllegalMove or MissingDetails unless the move is allowed and carries what it needs."""
     if to_state not in STATES:
         raise IllegalMove(f"“{to_state}” is not a lead state.")
     if to_state not in allowed_moves(from_state):
@@ -168,6 +170,7 @@ def ask_question(lead_id: int, text: str) -> int:
 
 
 def add_note(lead_id: int, actor: str, text: str) -> int:
+    """A note from `actor` on the lead's timeline, trimmed; returns the new event's id."""
     if not text.strip():
         raise MissingDetails("A note needs some text.")
     if store.get_lead(lead_id) is None:

@@ -20,6 +20,7 @@ PATTERN = re.compile(rf"{PREFIX}[{ALPHABET}]{{{LENGTH}}}")
 
 
 def new_reference() -> str:
+    """A fresh random reference such as 'USWB-7K3F9Q' (the writer draws again on a collision)."""
     return PREFIX + "".join(secrets.choice(ALPHABET) for _ in range(LENGTH))
 
 

@@ -202,6 +202,7 @@ def run(statements: tuple[str, ...]) -> Callable[[sqlite3.Connection], None]:
     """A migration step that runs these statements in order."""
 
     def step(db: sqlite3.Connection) -> None:
+        """Run each statement on this connection."""
         for statement in statements:
             db.execute(statement)
 

@@ -1,7 +1,7 @@
 """A lead's events (history.lead_events) as the staff timeline reads them: who, what, details.
 
-Entries carry plain strings; templates escape them. The seller's own timeline (the status page)
-will be another view of the same events.
+Entries carry plain strings; templates escape them. The seller's own timeline on the status page,
+`seller_steps()`, is another view of the same events.
 """
 
 from __future__ import annotations
@@ -41,6 +41,8 @@ TONES = {"seller": "seller", "system": "system"}
 
 @dataclass
 class Entry:
+    """One event as the staff timeline shows it."""
+
     at: str
     when: str
     actor: str
@@ -51,16 +53,19 @@ class Entry:
 
 
 def plural(count: int, noun: str) -> str:
+    """'1 photo', '3 photos': a count with its noun, plural by adding s."""
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def actor_name(actor: str, staff_names: dict[str, str]) -> str:
+    """Who acted, as staff read it: Seller, System, or a staff member's name (else as stored)."""
     if actor in ("seller", "system"):
         return actor.capitalize()
     return staff_names.get(actor, actor)
 
 
 def state_title(data: dict) -> str:
+    """A state change's title on the timeline, e.g. 'Quote revised' or 'Closed: Not a fit'."""
     before, after = data["from"], data["to"]
     if after == "accepted":
         via = {"phone": " (by phone)", "status_page": " (on the status page)"}
@@ -80,6 +85,7 @@ def state_title(data: dict) -> str:
 
 
 def state_details(data: dict) -> list[tuple[str, str]]:
+    """A state change's amounts, dates, appointment or erasure request, as (label, value) pairs."""
     after = data["to"]
     if after == "quoted":
         return [("Amount", quote_amount(data)), ("Valid until", display_date(data["valid_until"]))]
@@ -165,6 +171,8 @@ SELLER_CLOSE_REASONS = {
 
 @dataclass
 class Step:
+    """One step of the seller's timeline on their status page."""
+
     label: str
     status: str  # done, current or upcoming
     when: str = ""  # the date the lead first reached this step

@@ -13,6 +13,7 @@ HOME_CITY_COUNT = 8
 @bp.get("/")
 @cache_page
 def home():
+    """The home page, with the brands marked for it and the first HOME_CITY_COUNT cities."""
     site = site_info()
     home = queries.document("home")
     meta = seo.PageMeta(
@@ -33,6 +34,7 @@ def home():
 @bp.get("/watch-authentication")
 @cache_page
 def authentication():
+    """The watch authentication page."""
     page = queries.document("page:watch-authentication")
     meta = seo.PageMeta(
         title=page["meta_title"],
@@ -45,6 +47,7 @@ def authentication():
 
 
 def legal_page(name: str, path: str):
+    """A legal document of content/pages/ at `path`, in the shared legal template."""
     page = queries.document(f"page:{name}")
     meta = seo.PageMeta(
         title=f"{page['title']} | {site_info()['name']}",
@@ -57,10 +60,12 @@ def legal_page(name: str, path: str):
 @bp.get("/terms")
 @cache_page
 def terms():
+    """The terms page (content/pages/terms.toml)."""
     return legal_page("terms", "/terms")
 
 
 @bp.get("/privacy")
 @cache_page
 def privacy():
+    """The privacy policy page (content/pages/privacy.toml)."""
     return legal_page("privacy", "/privacy")

@@ -54,15 +54,18 @@ class AddPhotosForm(FlaskForm):
         self.sent = sent
 
     def photo_room(self) -> int:
+        """How many more photos this lead can take, with those already sent."""
         return photo_room(self.sent)
 
     def too_many_photos(self) -> str:
+        """The message for too many files: how many more fit, or that no more do."""
         room = self.photo_room()
         if room == 0:
             return messages.message(messages.NO_MORE_PHOTOS)
         return messages.message(messages.MORE_PHOTOS, room=room)
 
     def validate_photos(self, field) -> None:
+        """Refuse an empty choice: this form exists to add at least one photo."""
         if not chosen_files(field.data):
             raise StopValidation(messages.NO_PHOTOS_CHOSEN)
 

@@ -114,6 +114,7 @@ def image_problem(upload: FileStorage, max_pixels: int) -> str | None:
 
 
 def file_size(upload: FileStorage) -> int:
+    """The upload's size in bytes, measured by seeking its stream (left at the start)."""
     stream = upload.stream
     stream.seek(0, 2)
     size = stream.tell()
@@ -131,5 +132,6 @@ def store_upload(upload: FileStorage, directory: Path) -> dict:
 
 
 def discard_uploads(photos: list[dict], directory: Path) -> None:
+    """Delete stored uploads from `directory`, ignoring any already gone."""
     for photo in photos:
         (directory / photo["upload_name"]).unlink(missing_ok=True)

@@ -32,6 +32,7 @@ def _placeholder_data_uri(path: str, version: int) -> str:
 
 
 def art_folder(app: Flask | None = None) -> Path:
+    """Where `flask images` writes the derived pictures: the static folder's img/art/."""
     return Path((app or current_app).static_folder) / "img" / "art"
 
 
@@ -50,6 +51,7 @@ def images_version() -> int:
 
 
 def image_record(name: str) -> dict:
+    """A picture's manifest entry (size, widths, source); ImageMissing if it has none."""
     catalog = _catalog(str(art_manifest()), images_version())
     if name not in catalog:
         raise ImageMissing(
@@ -65,6 +67,7 @@ def picture_props(name: str, alt: str, sizes: str, priority: bool = False, class
     widths = record["widths"]
 
     def srcset(extension: str) -> str:
+        """The srcset of one format: every width the picture was derived in."""
         return ", ".join(f"{ART_URL}{name}-{width}.{extension} {width}w" for width in widths)
 
     return {

@@ -61,9 +61,11 @@ class Picture:
     focus: tuple[float, float] = (0.5, 0.5)
 
     def scaled_height(self, width: int) -> int:
+        """The picture's height at `width`, keeping its shape."""
         return round(width * self.height / self.width)
 
     def file_names(self) -> list[str]:
+        """The files `flask images` writes for this picture."""
         return file_names(self.name, self.widths)
 
     def source_hash(self) -> str:
@@ -76,6 +78,7 @@ class Picture:
 
 
 def file_names(name: str, widths) -> list[str]:
+    """Every file written for a picture: each width in each format, and its placeholder."""
     names = [f"{name}-{w}.{ext}" for w in widths for ext in FORMATS]
     return [*names, f"{name}-placeholder.webp"]
 
@@ -86,6 +89,7 @@ def master_files(folder: Path) -> list[Path]:
 
 
 def find_master(masters: list[Path], folder: Path, name: str) -> Path:
+    """The one master file named `name`; a PictureError when there is none or more than one."""
     found = [path for path in masters if path.stem == name]
     if not found:
         raise PictureError(f"No master for {name!r}: add {folder / name}.webp, .png or .jpg.")
@@ -175,6 +179,7 @@ def _save(im: Image.Image, path: Path, options: dict) -> None:
 
 
 def write_variants(picture: Picture, out_dir: Path) -> str:
+    """Write the picture at each width in each format, and its placeholder; return its name."""
     natural = natural_image(picture)
     for width in picture.widths:
         size = (width, picture.scaled_height(width))
@@ -189,6 +194,7 @@ def write_variants(picture: Picture, out_dir: Path) -> str:
 
 
 def read_manifest(out_dir: Path) -> dict:
+    """The manifest last written into out_dir, or {} when it is missing or unreadable."""
     try:
         return json.loads((out_dir / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -267,6 +273,7 @@ def _remove_dropped_files(previous: dict, pictures: list[Picture], out_dir: Path
 
 
 def content_images_folder() -> Path:
+    """content/images/: the picture masters and images.toml."""
     return Path(current_app.config["CONTENT_DIR"]) / "images"
 
 

@@ -34,6 +34,7 @@ def _load_manifest(path: str, mtime_ns: int) -> dict:
 
 
 def manifest() -> dict:
+    """The bundler's manifest, reread whenever the file changes; AssetsMissing before a build."""
     path = current_app.config["ISLANDS_MANIFEST"]
     try:
         mtime_ns = Path(path).stat().st_mtime_ns
@@ -56,18 +57,22 @@ def server_bundle_hash() -> str:
 
 
 def url_for_entry(key: str) -> str:
+    """The URL of a source entry's hashed build file."""
     return BUILD_URL + _record(key)["file"]
 
 
 def island_key(name: str) -> str:
+    """An island's source path: its key in the manifest."""
     return f"{ISLANDS_DIR}/{name}.jsx"
 
 
 def island_url(name: str) -> str:
+    """The URL of an island's built module."""
     return url_for_entry(island_key(name))
 
 
 def stylesheet_url() -> str:
+    """The URL of the built site stylesheet."""
     return url_for_entry(STYLESHEET_ENTRY)
 
 

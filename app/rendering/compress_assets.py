@@ -25,10 +25,12 @@ class ZopfliCompressor(Compressor):
 
     @staticmethod
     def compress_gzip(data: bytes) -> bytes:
+        """Gzip with zopfli: a standard gzip stream, smaller than zlib's best."""
         return zopfli.gzip.compress(data, numiterations=ZOPFLI_ITERATIONS)
 
 
 def files_to_compress(root: str, compressor: Compressor) -> list[str]:
+    """Every file under root that WhiteNoise's compressor would compress."""
     return [
         os.path.join(directory, name)
         for directory, _dirs, names in os.walk(root)
@@ -45,6 +47,7 @@ def compress_tree(root: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Command line: compress the built assets in the folder given."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("root", help="the folder of built assets")
     args = parser.parse_args(argv)

@@ -46,6 +46,7 @@ def page_file(path: str) -> str:
 
 
 def write_variants(target: Path, body: bytes) -> None:
+    """Write the page to `target` and, unless it is too small to gain, its .br and .gz beside it."""
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(body)
     for encoding, data in compress(body).items():
@@ -54,6 +55,7 @@ def write_variants(target: Path, body: bytes) -> None:
 
 
 def nginx_headers(headers) -> str:
+    """nginx `add_header` lines for the headers every page carries (not per-response ones)."""
     lines = [
         f'add_header {name} "{value}" always;'
         for name, value in headers.items()
@@ -71,6 +73,7 @@ def is_anonymous_page(app: Flask, path: str) -> bool:
 
 
 def frozen_paths(app: Flask) -> list[str]:
+    """The sitemap's pages, sitemap.xml and robots.txt: those the page cache may keep."""
     with app.app_context():
         paths = [entry["path"] for entry in sitemap_entries()] + list(EXTRA_PATHS)
     return [path for path in paths if is_anonymous_page(app, path)]

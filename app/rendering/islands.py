@@ -81,6 +81,7 @@ class IslandRenderer:
         return context
 
     def call(self, function: str, name: str, *args: str) -> str:
+        """Call a server bundle function, loading the bundle on first use; one call at a time."""
         with self._lock:
             if self._context is None:
                 self._context = self._load()
@@ -90,9 +91,11 @@ class IslandRenderer:
                 raise IslandError(f"Island {name!r} failed to render: {error}") from error
 
     def render(self, name: str, props_json: str, island_id: str) -> str:
+        """An island's server markup, to be hydrated under `island_id`."""
         return self.call("renderIsland", name, props_json, island_id)
 
     def render_static(self, name: str, props_json: str) -> str:
+        """A shared component's markup, never hydrated."""
         return self.call("renderStatic", name, props_json)
 
 

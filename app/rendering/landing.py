@@ -19,6 +19,7 @@ def render_landing_page(
     image: str = seo.PageMeta.image,
     **context,
 ) -> str:
+    """A brand or city page: its meta, service and breadcrumb JSON-LD, home and landing words."""
     meta = seo.PageMeta(
         title=record["meta_title"],
         description=record["meta_description"],

@@ -17,6 +17,7 @@ def once_per_request(build: Callable[[], object]) -> Callable[[], object]:
 
     @wraps(build)
     def cached():
+        """The value built for this request, building it on first use."""
         if key not in g:
             setattr(g, key, build())
         return getattr(g, key)
@@ -42,6 +43,7 @@ def site_info() -> dict:
 
 @once_per_request
 def brand_links() -> list[dict]:
+    """Every brand as a link, for the header, the footer and the home page."""
     return [
         {
             "name": brand["name"],
@@ -56,6 +58,7 @@ def brand_links() -> list[dict]:
 
 @once_per_request
 def city_links() -> list[dict]:
+    """Every city as a link, for the header, the footer and the home page."""
     return [
         {"name": city["city"], "state": city["state"], "url": f"/sell-watch-{city['key']}"}
         for city in queries.cities()
@@ -63,6 +66,7 @@ def city_links() -> list[dict]:
 
 
 def header_props(site: dict, brands: list[dict], cities: list[dict]) -> dict:
+    """The Header island's props: site name, phone, menus and which page is current."""
     return {
         "siteName": site["name"],
         "logoUrl": url_for("static", filename="img/logo.svg"),
@@ -77,6 +81,7 @@ def header_props(site: dict, brands: list[dict], cities: list[dict]) -> dict:
 
 
 def layout_context() -> dict:
+    """What every template gets (a context processor): site, menus, header props, year."""
     site = site_info()
     brands = brand_links()
     cities = city_links()

@@ -39,6 +39,7 @@ def cache_page(view: Callable | None = None, *, query: tuple[str, ...] = ()) -> 
     """
 
     def mark(function: Callable) -> Callable:
+        """Mark the view cacheable, with the query arguments its key keeps."""
         function.cache_page = True
         function.cache_query = query
         return function
@@ -51,6 +52,8 @@ CACHE_CONTROL = "public, max-age=0, must-revalidate"
 
 @dataclass
 class CachedPage:
+    """A rendered page as kept in the cache: its body, compressed bodies and ETag."""
+
     body: bytes
     encoded: dict[str, bytes]
     content_type: str
@@ -94,6 +97,7 @@ def encode(body: bytes, encoding: str, best: bool) -> bytes:
 
 
 def compress(body: bytes) -> dict[str, bytes]:
+    """The body in each of ENCODINGS at best quality; none for a body too small to gain."""
     if len(body) < MIN_COMPRESS_BYTES:
         return {}
     return {encoding: encode(body, encoding, best=True) for encoding in ENCODINGS}
@@ -120,10 +124,12 @@ def version_files(app: Flask) -> tuple[str, ...]:
 
 
 def content_version(app: Flask) -> str:
+    """The identity of the content, islands build and images now: part of every page key."""
     return ":".join(_version(path) for path in version_files(app))
 
 
 def is_cacheable(view: Callable | None, method: str) -> bool:
+    """Whether the view is marked with cache_page and the request is a GET or HEAD."""
     return method in ("GET", "HEAD") and getattr(view, "cache_page", False)
 
 
@@ -144,6 +150,7 @@ def accepted_encodings(accept_encoding: str) -> tuple[str, ...]:
 
 
 def preferred_encoding(accept_encoding: str | None, available) -> str | None:
+    """The client's best accepted encoding among those available; None for the plain body."""
     for encoding in accepted_encodings(accept_encoding or ""):
         if encoding in available:
             return encoding
@@ -169,6 +176,7 @@ class CachedPageServer:
         self.memo: dict[tuple, tuple[str, CachedPage]] = {}
 
     def lookup(self, environ) -> CachedPage | None:
+        """The cached page for this request, if its view is cacheable and the cache holds it."""
         req = Request(environ)
         req.trusted_hosts = self.app.config["TRUSTED_HOSTS"]
         try:
@@ -182,6 +190,7 @@ class CachedPageServer:
         return self.app.extensions["cache"][cache].get(page_key(self.app, req, view))
 
     def cached(self, environ) -> CachedPage | None:
+        """The cached page for this request, from the per-process memo while its version holds."""
         version = content_version(self.app)
         address = (
             environ.get("HTTP_HOST") or environ.get("SERVER_NAME"),
@@ -248,6 +257,7 @@ def compress_html(response: Response) -> Response:
 
 
 def register(app: Flask) -> None:
+    """Cache anonymous pages, compress the others, and answer cache hits ahead of Flask."""
     # after_request hooks run last-registered first: store the page before compressing.
     app.after_request(compress_html)
     app.after_request(store_in_cache)

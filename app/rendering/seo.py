@@ -29,11 +29,14 @@ METRES_PER_MILE = 1609.344
 
 
 def absolute(path: str) -> str:
+    """The full URL of a site path, built from SITE_URL (never the request's Host)."""
     return current_app.config["SITE_URL"].rstrip("/") + path
 
 
 @dataclass
 class PageMeta:
+    """One page's search metadata, as partials/seo.html writes it into the head."""
+
     title: str
     description: str
     path: str
@@ -45,14 +48,17 @@ class PageMeta:
 
     @property
     def canonical(self) -> str:
+        """The page's canonical URL."""
         return absolute(self.path)
 
     @property
     def image_url(self) -> str:
+        """The absolute URL of the page's social-card image."""
         return absolute(image_url(self.image))
 
     @property
     def image_size(self) -> tuple[int, int]:
+        """The social-card image's width and height, for og:image:width and og:image:height."""
         record = image_record(self.image)
         return record["width"], record["height"]
 
@@ -67,10 +73,12 @@ class PageMeta:
 
 
 def organization_id() -> str:
+    """The @id that ties every JSON-LD block to the one Organization."""
     return absolute("/#organization")
 
 
 def organization(site: dict) -> dict:
+    """The business as a schema.org Organization, for the home page."""
     return {
         "@type": "Organization",
         "@id": organization_id(),
@@ -95,6 +103,7 @@ def organization(site: dict) -> dict:
 
 
 def website(site: dict) -> dict:
+    """The site as a schema.org WebSite, published by the Organization."""
     return {
         "@type": "WebSite",
         "@id": absolute("/#website"),
@@ -151,6 +160,7 @@ def city_service(city: dict, path: str) -> dict:
 
 
 def brand_service(brand: dict, path: str) -> dict:
+    """A brand page's schema.org Service: buying that brand across the United States."""
     return {
         "@type": "Service",
         "name": f"Sell your {brand['name']} watch",
@@ -165,6 +175,7 @@ def brand_service(brand: dict, path: str) -> dict:
 
 
 def blog_posting(article: dict, site: dict, path: str, image: str) -> dict:
+    """An article as a schema.org BlogPosting, published by the site."""
     return {
         "@type": "BlogPosting",
         "headline": article["title"],

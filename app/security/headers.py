@@ -68,6 +68,7 @@ def content_security_policy(config) -> str:
 
 
 def security_headers(config) -> list[tuple[str, str]]:
+    """The headers every response gets: the CSP, HSTS when HSTS_MAX_AGE is set, and more."""
     headers = [
         ("Content-Security-Policy", content_security_policy(config)),
         ("X-Content-Type-Options", "nosniff"),
@@ -101,6 +102,7 @@ class SecurityMiddleware:
         self.names -= OVERRIDABLE_HEADERS
 
     def refusal(self, environ) -> tuple[str, str] | None:
+        """Status and message for a request refused outright (odd method or oversize), or None."""
         if environ.get("REQUEST_METHOD", "GET") not in ALLOWED_METHODS:
             return "405 Method Not Allowed", "This address does not accept that method."
         if len(environ.get("PATH_INFO", "")) > MAX_PATH_LENGTH:
@@ -116,6 +118,7 @@ class SecurityMiddleware:
 
     def __call__(self, environ, start_response):
         def with_headers(status, headers, exc_info=None):
+            """start_response with the site's headers replacing the app's, bar overridable ones."""
             kept = [(n, v) for n, v in headers if n.lower() not in self.names]
             own = {name.lower() for name, _ in kept} & OVERRIDABLE_HEADERS
             added = [(n, v) for n, v in self.headers if n.lower() not in own]

@@ -18,7 +18,10 @@ REQUEST_LOGGERS = ("werkzeug", "gunicorn.access")
 
 
 class HideLinkTokens(logging.Filter):
+    """A logging filter replacing link tokens in request log lines with "[token hidden]"."""
+
     def filter(self, record: logging.LogRecord) -> bool:
+        """Rewrite the record's message if it holds a token path; never drops a record."""
         message = record.getMessage()
         if any(path in message for path in TOKEN_PATHS):
             record.msg = TOKEN_IN_PATH.sub(r"\1[token hidden]", message)

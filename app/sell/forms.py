@@ -57,6 +57,8 @@ EMAIL_MESSAGE = "Please enter a valid email address"
 
 
 class SellForm(FlaskForm):
+    """The sell form: SPEC §3's fields with SPEC §5's rules, checked here and in the island."""
+
     fullName = StringField(
         "Full Name",
         filters=[clean_text],
@@ -128,9 +130,11 @@ class SellForm(FlaskForm):
     )
 
     def photo_room(self) -> int:
+        """A new submission has room for PHOTO_MAX_COUNT photos."""
         return current_app.config["PHOTO_MAX_COUNT"]
 
     def too_many_photos(self) -> str:
+        """The message for more files than PHOTO_MAX_COUNT."""
         return messages.message(messages.TOO_MANY_PHOTOS)
 
     def first_errors(self) -> dict[str, str]:

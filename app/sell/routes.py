@@ -45,6 +45,7 @@ def answer_failure(message: str, status: int, keep_values: bool = False):
 
 @bp.route("/sell", methods=["GET", "POST"])
 def form():
+    """Show the sell form (brand preselected by ?brand=) or take a submission; spam is ignored."""
     form = SellForm()
     if request.method == "GET":
         if request.args.get("brand") in BRANDS:
@@ -76,6 +77,7 @@ def answer_success(reference: str | None = None):
 
 @bp.get("/sell/thanks")
 def thanks():
+    """The plain form's thank-you page, with the reference the session holds; never cached."""
     meta = seo.PageMeta(
         title=f"Thank You | {site_info()['name']}",
         description="Your watch details have reached us. We reply within 24 hours.",

@@ -32,9 +32,11 @@ class Rule:
 
     @property
     def value(self):
+        """The rule's parameter as the island reads it (None: the kind says it all)."""
         return None
 
     def passes(self, value: str) -> bool:
+        """Whether the value satisfies the rule (each subclass says how)."""
         raise NotImplementedError
 
     def __call__(self, form, field) -> None:
@@ -42,6 +44,7 @@ class Rule:
             raise StopValidation(self.message)
 
     def describe(self) -> dict:
+        """The rule as JSON for the island: its kind, value and message."""
         return {"kind": self.kind, "value": self.value, "message": self.message}
 
 
@@ -54,6 +57,7 @@ class Optional(Rule):
         super().__init__("")
 
     def passes(self, value: str) -> bool:
+        """Always true: an empty value is handled when called, stopping the rules after it."""
         return True
 
     def __call__(self, form, field) -> None:
@@ -73,16 +77,21 @@ class MinLength(Rule):
 
     @property
     def value(self):
+        """The length limit."""
         return self.length
 
     def passes(self, value: str) -> bool:
+        """Whether the value has at least `length` characters."""
         return len(value) >= self.length
 
 
 class MaxLength(MinLength):
+    """At most `length` characters (code points, as the island counts them too)."""
+
     kind = "maxLength"
 
     def passes(self, value: str) -> bool:
+        """Whether the value has at most `length` characters."""
         return len(value) <= self.length
 
 
@@ -98,9 +107,11 @@ class Pattern(Rule):
 
     @property
     def value(self):
+        """The regular expression's source, for the island to compile."""
         return self.pattern
 
     def passes(self, value: str) -> bool:
+        """Whether the whole value matches the pattern."""
         return self.compiled.fullmatch(value) is not None
 
 
@@ -119,16 +130,20 @@ class Letters(Rule):
 
     @property
     def value(self):
+        """The island's equivalent pattern: letters and marks (\\p{L}\\p{M}) plus the extras."""
         escaped = "".join("\\" + char if char in "-\\]^" else char for char in self.extra)
         return f"^[\\p{{L}}\\p{{M}}{escaped}]+$"
 
     def passes(self, value: str) -> bool:
+        """Whether the value is non-empty and each character a letter, a mark or an extra."""
         return bool(value) and all(
             char in self.extra or unicodedata.category(char)[0] in "LM" for char in value
         )
 
 
 class Choice(Rule):
+    """One of a fixed list of values, as the form's select offers them."""
+
     kind = "choice"
 
     def __init__(self, choices: list[str], message: str):
@@ -137,9 +152,11 @@ class Choice(Rule):
 
     @property
     def value(self):
+        """The allowed values."""
         return self.choices
 
     def passes(self, value: str) -> bool:
+        """Whether the value is one of the choices."""
         return value in self.choices
 
 
@@ -154,9 +171,11 @@ class YearRange(Rule):
 
     @property
     def value(self):
+        """The first and last years allowed: [first, this year]."""
         return [self.first, date.today().year]
 
     def passes(self, value: str) -> bool:
+        """Whether the value is a year in ASCII digits within the range."""
         first, last = self.value
         return value.isascii() and value.isdigit() and first <= int(value) <= last
 
@@ -172,9 +191,11 @@ class EmailAddress(Rule):
     in_browser = False
 
     def passes(self, value: str) -> bool:
+        """Whether email-validator accepts the address."""
         return self.normalised(value) is not None
 
     def normalised(self, value: str) -> str | None:
+        """The address as email-validator normalises it, or None if it refuses it."""
         try:
             return validate_email(value, check_deliverability=False).normalized
         except EmailNotValidError:

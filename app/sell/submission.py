@@ -50,6 +50,8 @@ def ga_client_id(cookies: Mapping) -> str | None:
 
 @dataclass(frozen=True)
 class Submission:
+    """A validated sell-form post: its fields, photos, campaign values and where it came from."""
+
     fields: dict
     photos: list[FileStorage]
     utm: dict[str, str | None]

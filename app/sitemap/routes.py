@@ -30,6 +30,7 @@ def sitemap_entries() -> list[dict]:
 @bp.get("/sitemap.xml")
 @cache_page
 def sitemap():
+    """sitemap.xml: every indexable page with the date it last changed."""
     xml = render_template("sitemap/sitemap.xml", entries=sitemap_entries())
     return Response(xml, mimetype="application/xml")
 
@@ -37,6 +38,7 @@ def sitemap():
 @bp.get("/robots.txt")
 @cache_page
 def robots():
+    """robots.txt: crawlers kept off the thank-you and staff pages, pointed to the sitemap."""
     disallowed = "".join(f"Disallow: {path}\n" for path in ("/sell/thanks", "/staff"))
     body = f"User-agent: *\n{disallowed}\nSitemap: {absolute('/sitemap.xml')}\n"
     return Response(body, mimetype="text/plain")

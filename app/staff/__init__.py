@@ -19,5 +19,6 @@ def private_headers(response: Response) -> Response:
 
 
 def init_app(app: Flask) -> None:
+    """Register the staff session cookie and the private headers on `app`."""
     sessions.init_app(app)
     app.after_request(private_headers)

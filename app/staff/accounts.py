@@ -35,15 +35,18 @@ class AccountError(ValueError):
 
 @cache
 def common_passwords() -> frozenset[str]:
+    """The common-passwords list, read once: a new password on it is refused."""
     return frozenset(COMMON_PASSWORDS_FILE.read_text().split())
 
 
 @cache
 def hasher_for(profile: str) -> PasswordHasher:
+    """The argon2id hasher for an argon2-cffi profile name, made once per profile."""
     return PasswordHasher.from_parameters(getattr(profiles, profile))
 
 
 def hasher() -> PasswordHasher:
+    """The hasher for the configured STAFF_PASSWORD_PROFILE."""
     return hasher_for(current_app.config["STAFF_PASSWORD_PROFILE"])
 
 
@@ -65,11 +68,13 @@ def password_problem(password: str) -> str | None:
 
 
 def enrolment_deadline() -> str:
+    """When an enrolment link made now expires: STAFF_ENROL_HOURS from now, in ISO format."""
     hours = current_app.config["STAFF_ENROL_HOURS"]
     return (datetime.now(UTC) + timedelta(hours=hours)).isoformat(timespec="seconds")
 
 
 def enrolment_link(token: str) -> str:
+    """The full enrolment URL on SITE_URL for `token`."""
     return current_app.config["SITE_URL"].rstrip("/") + "/staff/enrol/" + token
 
 
@@ -86,6 +91,7 @@ def add_account(email: str, name: str) -> tuple[dict, str]:
 
 
 def find_account(email: str) -> dict:
+    """The account with this e-mail, or AccountError if there is none."""
     staff = store.staff_by_email(email.strip())
     if staff is None:
         raise AccountError(f"No staff account for {email}.")
@@ -101,11 +107,13 @@ def reset_account(staff: dict) -> str:
 
 
 def disable_account(staff: dict) -> None:
+    """Stop the account from signing in and end all its sessions."""
     store.disable_staff(staff["id"])
     store.end_sessions_of(staff["id"])
 
 
 def status(staff: dict) -> str:
+    """The account's status as listed: active, enrolment pending or disabled."""
     if staff["disabled_at"]:
         return "disabled"
     return "active" if staff["enrolled_at"] else "enrolment pending"
@@ -125,6 +133,7 @@ def account_enrolling(token: str) -> dict | None:
 
 
 def set_password(staff: dict, password: str) -> None:
+    """Hash and store a new password, or raise AccountError saying why it is refused."""
     problem = password_problem(password)
     if problem:
         raise AccountError(problem)

@@ -62,6 +62,7 @@ def staff_required(view: Callable) -> Callable:
 
     @wraps(view)
     def guarded(*args, **kwargs):
+        """Send a request without a live aal2 session to sign-in, else run the view."""
         if current_staff() is None:
             return to_sign_in()
         return view(*args, **kwargs)
@@ -77,6 +78,7 @@ def require_recent_auth(view: Callable) -> Callable:
     @staff_required
     @wraps(view)
     def guarded(*args, **kwargs):
+        """Run the view if both factors were given recently, else detour via /staff/confirm."""
         if not sessions.recently_verified(current_app.config["STAFF_REAUTH_MINUTES"]):
             session["staff_confirm_next"] = way_back()
             return redirect(url_for("staff.confirm"), code=303)

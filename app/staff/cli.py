@@ -15,6 +15,7 @@ staff_command = AppGroup("staff", help="Manage staff accounts and read the audit
 
 
 def account_or_exit(email: str) -> dict:
+    """The account with this e-mail, or a ClickException so the command exits with the message."""
     try:
         return accounts.find_account(email)
     except accounts.AccountError as error:

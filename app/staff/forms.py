@@ -12,6 +12,8 @@ CODE_HELP = "The 6-digit code from your authenticator app, or one of your recove
 
 
 class SignInForm(FlaskForm):
+    """Sign-in, first step: e-mail and password."""
+
     email = EmailField(
         "E-mail",
         validators=[InputRequired(), Length(max=254)],
@@ -23,6 +25,7 @@ class SignInForm(FlaskForm):
 
 
 def code_field(label: str = "Code", autofocus: bool = True) -> StringField:
+    """A field for a TOTP or recovery code, as on the sign-in and confirm forms."""
     return StringField(
         label,
         validators=[InputRequired(), Length(max=40)],
@@ -32,10 +35,14 @@ def code_field(label: str = "Code", autofocus: bool = True) -> StringField:
 
 
 class CodeForm(FlaskForm):
+    """Sign-in, second step: a TOTP code or a recovery code."""
+
     code = code_field()
 
 
 class NewPasswordForm(FlaskForm):
+    """Enrolment: choose a password, typed twice."""
+
     password = PasswordField(
         "New password",
         validators=[InputRequired(), Length(max=PASSWORD_MAX_LENGTH)],
@@ -50,6 +57,8 @@ class NewPasswordForm(FlaskForm):
 
 
 class FirstCodeForm(FlaskForm):
+    """Enrolment: a first code from the newly set-up app, to confirm it works."""
+
     code = StringField(
         "Code from the app",
         validators=[InputRequired(), Length(max=10)],

@@ -43,14 +43,17 @@ PHOTO_HEADERS = {
 
 
 def actor() -> str:
+    """The signed-in staff member as a lead event's actor: `staff:<id>`."""
     return f"staff:{current_staff()['id']}"
 
 
 def staff_names() -> dict[str, str]:
+    """Each staff actor (`staff:<id>`) with the person's name, for the timeline."""
     return {f"staff:{staff['id']}": staff["name"] for staff in staff_store.all_staff()}
 
 
 def lead_or_404(lead_id: int) -> dict:
+    """The lead with this id, or a 404."""
     lead = store.get_lead(lead_id)
     if lead is None:
         abort(404)
@@ -63,6 +66,7 @@ def lead_or_404(lead_id: int) -> dict:
 @bp.get("/leads")
 @staff_required
 def leads():
+    """The leads list for the query string's tab, search, filters and page."""
     query = LeadQuery.from_args(request.args)
     counts = search.count_by_state(query.filters())
     total = sum(counts.values()) if not query.state else counts.get(query.state, 0)
@@ -93,6 +97,7 @@ def tabs(counts: dict[str, int]) -> list[tuple[str, str, int]]:
 
 
 def list_row(lead: dict, now: datetime) -> dict:
+    """A lead as a list row, with its age, received time, overdue flag and state label."""
     return lead | {
         "age": display.short_age(lead["created_at"], now),
         "received": display.local_time(lead["created_at"]),
@@ -108,6 +113,7 @@ def list_row(lead: dict, now: datetime) -> dict:
 @bp.get("/leads/<int:lead_id>")
 @staff_required
 def lead(lead_id: int):
+    """A lead's page; every view is audited."""
     record("lead_viewed", lead_id)
     return lead_page(lead_or_404(lead_id))
 
@@ -139,6 +145,7 @@ def lead_page(lead: dict, failed: tuple[str, object] | None = None, status: int 
 
 
 def action_form(action: Action, lead: dict):
+    """An empty form for `action` on the lead's page; a move carries the state shown."""
     form = action.form(prefix=action.name, formdata=None)
     if isinstance(form, MoveForm):
         form.expected_state.data = lead["state"]
@@ -198,6 +205,7 @@ def back(lead_id: int, message: str, category: str = "message"):
 
 
 def apply_move(lead: dict, action: Action, form: MoveForm):
+    """Move the lead as `form` says, audit it and go back to the lead with the outcome."""
     to_state, expected = form.target(), form.expected_state.data
     try:
         event_id = lifecycle.transition(lead["id"], to_state, actor(), form.details(), expected)
@@ -218,6 +226,7 @@ def apply_move(lead: dict, action: Action, form: MoveForm):
 @bp.route("/leads/<int:lead_id>/erase", methods=["GET", "POST"])
 @require_recent_auth
 def erase(lead_id: int):
+    """Erase a closed lead's personal data once its reference is typed to confirm."""
     lead = lead_or_404(lead_id)
     action = ACTIONS["erase"]
     if not action.offered(lead):
@@ -246,6 +255,7 @@ def erase(lead_id: int):
 
 
 def send_photo(lead_id: int, photo_id: str, column: str) -> Response:
+    """A photo of this lead (the file named in `column`) with the private headers, or a 404."""
     photo = store.lead_photo(lead_id, photo_id)
     if photo is None or not photo[column]:
         abort(404)
@@ -264,6 +274,7 @@ def send_photo(lead_id: int, photo_id: str, column: str) -> Response:
 @bp.get("/leads/<int:lead_id>/photos/<photo_id>")
 @staff_required
 def lead_photo(lead_id: int, photo_id: str):
+    """A lead's full-size photo; every view is audited."""
     response = send_photo(lead_id, photo_id, "image_name")
     record("lead_photo_viewed", lead_id, {"photo": photo_id})
     return response
@@ -272,6 +283,7 @@ def lead_photo(lead_id: int, photo_id: str):
 @bp.get("/leads/<int:lead_id>/photos/<photo_id>/thumb")
 @staff_required
 def lead_photo_thumb(lead_id: int, photo_id: str):
+    """A lead's photo thumbnail (unlike the full photo, not audited)."""
     return send_photo(lead_id, photo_id, "thumb_name")
 
 
@@ -281,6 +293,7 @@ def lead_photo_thumb(lead_id: int, photo_id: str):
 @bp.get("/export")
 @require_recent_auth
 def export_leads():
+    """The leads matching the current filter as a CSV download, audited."""
     query = LeadQuery.from_args(request.args)
     rows = search.find_leads(query.filters())
     record("leads_exported", data={"count": len(rows), "filtered": query.filtered})

@@ -21,6 +21,7 @@ SEARCH_LENGTH = 100
 
 
 def iso_date(text: str, label: str, problems: list[str]) -> str:
+    """`text` as an ISO date; empty if blank or malformed (then with a note in `problems`)."""
     if not text:
         return ""
     try:
@@ -32,6 +33,8 @@ def iso_date(text: str, label: str, problems: list[str]) -> str:
 
 @dataclass(frozen=True)
 class LeadQuery:
+    """The inbox's tab, search, filters and page, as read from the query string."""
+
     state: str = ""
     q: str = ""
     brand: str = ""
@@ -43,6 +46,7 @@ class LeadQuery:
 
     @classmethod
     def from_args(cls, args: MultiDict) -> LeadQuery:
+        """Read the query string; bad values are dropped, bad dates with a note in `problems`."""
         problems: list[str] = []
         state = args.get("state", "")
         page = args.get("page", "1")
@@ -88,4 +92,5 @@ class LeadQuery:
 
     @property
     def filtered(self) -> bool:
+        """Whether any search or filter is set (the tab and page aside)."""
         return bool(self.q or self.brand or self.source or self.date_from or self.date_to)

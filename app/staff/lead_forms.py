@@ -36,12 +36,14 @@ class DollarsField(IntegerField):
     """Whole US dollars, as staff type them: '9500', '9,500' or '$9,500'."""
 
     def process_formdata(self, valuelist):
+        """Drop spaces, dollar signs and thousands commas before reading the integer."""
         if valuelist:
             valuelist = [re.sub(r"[\s$,]", "", valuelist[0])]
         super().process_formdata(valuelist)
 
 
 def dollars(label: str, required: bool = True) -> DollarsField:
+    """A whole-dollar field up to MAX_DOLLARS, optional when not `required`."""
     return DollarsField(
         label,
         validators=[
@@ -52,6 +54,7 @@ def dollars(label: str, required: bool = True) -> DollarsField:
 
 
 def words(label: str, required: bool = False, description: str = "") -> TextAreaField:
+    """A free-text field of at most MESSAGE_LENGTH characters, optional unless `required`."""
     return TextAreaField(
         label,
         validators=[InputRequired() if required else Optional(), Length(max=MESSAGE_LENGTH)],
@@ -60,15 +63,18 @@ def words(label: str, required: bool = False, description: str = "") -> TextArea
 
 
 def options(labels: dict[str, str]) -> list[SelectChoice]:
+    """Select or radio choices from a {value: label} dict."""
     return [SelectChoice(value, label) for value, label in labels.items()]
 
 
 def not_in_past(form, field) -> None:
+    """Validator: refuse a date before today."""
     if field.data and field.data < date.today():
         raise ValidationError("This date has passed.")
 
 
 def not_in_future(form, field) -> None:
+    """Validator: refuse a date after today."""
     if field.data and field.data > date.today():
         raise ValidationError("This date is still to come.")
 
@@ -80,25 +86,34 @@ class MoveForm(FlaskForm):
     to_state = ""
 
     def target(self) -> str:
+        """The state this submission moves the lead to."""
         return self.to_state
 
     def details(self) -> dict:
+        """The details the move records; none by default."""
         return {}
 
 
 class ContactedForm(MoveForm):
+    """Mark the lead contacted, with an optional note."""
+
     to_state = "contacted"
     note = words("Note (optional)", description="How you reached the seller, what was said.")
 
     def details(self) -> dict:
+        """The note, if one was given."""
         return {"note": self.note.data} if self.note.data else {}
 
 
 class ReopenForm(ContactedForm):
+    """Reopen a closed lead as contacted, saying why."""
+
     note = words("Why it is reopened", required=True)
 
 
 class QuoteForm(MoveForm):
+    """A preliminary quote: an amount or range, how long it holds, a message to the seller."""
+
     to_state = "quoted"
     amount_low = dollars("Amount, or low end of a range (USD)")
     amount_high = dollars("High end of the range (USD, optional)", required=False)
@@ -110,10 +125,12 @@ class QuoteForm(MoveForm):
     message = words("Message to the seller (optional)")
 
     def validate_amount_high(self, field) -> None:
+        """The high end of a range may not be below the low end."""
         if field.data is not None and self.amount_low.data and field.data < self.amount_low.data:
             raise ValidationError("The high end must be at least the low end.")
 
     def details(self) -> dict:
+        """The low and high amounts (the same for one amount), the validity and any message."""
         low = self.amount_low.data
         data = {
             "amount_low": low,
@@ -134,9 +151,11 @@ class AnswerForm(MoveForm):
     note = words("Note (optional)")
 
     def target(self) -> str:
+        """An accepted quote moves the lead to accepted; a declined one closes it."""
         return "accepted" if self.answer.data == "accepted" else "closed"
 
     def details(self) -> dict:
+        """By phone, the reason when declined, and the note if any."""
         data = {"via": "phone"}
         if self.answer.data == "declined":
             data["reason"] = "seller_declined"
@@ -144,6 +163,8 @@ class AnswerForm(MoveForm):
 
 
 class AppointmentForm(MoveForm):
+    """Book the authentication appointment: when, what kind and where."""
+
     to_state = "appointment"
     date = DateField("Date", validators=[InputRequired(), not_in_past])
     time = TimeField("Time", validators=[InputRequired()])
@@ -161,6 +182,7 @@ class AppointmentForm(MoveForm):
     message = words("Message to the seller (optional)")
 
     def details(self) -> dict:
+        """The date, time (HH:MM), kind, place and any message."""
         data = {
             "date": self.date.data.isoformat(),
             "time": self.time.data.strftime("%H:%M"),
@@ -171,16 +193,21 @@ class AppointmentForm(MoveForm):
 
 
 class OfferForm(MoveForm):
+    """The final offer, with an optional message to the seller."""
+
     to_state = "offered"
     amount = dollars("Final offer (USD)")
     message = words("Message to the seller (optional)")
 
     def details(self) -> dict:
+        """The amount and any message."""
         data = {"amount": self.amount.data}
         return data | ({"message": self.message.data} if self.message.data else {})
 
 
 class BoughtForm(MoveForm):
+    """The watch is bought: the amount paid and the payment date."""
+
     to_state = "bought"
     amount = dollars("Amount paid (USD)")
     paid_on = DateField(
@@ -188,10 +215,13 @@ class BoughtForm(MoveForm):
     )
 
     def details(self) -> dict:
+        """The amount paid and the payment date."""
         return {"amount": self.amount.data, "paid_on": self.paid_on.data.isoformat()}
 
 
 class CloseForm(MoveForm):
+    """Close the lead with a reason and an optional note."""
+
     to_state = "closed"
     reason = SelectField(
         "Reason", choices=options(lifecycle.CLOSE_REASONS), validators=[InputRequired()]
@@ -199,14 +229,19 @@ class CloseForm(MoveForm):
     note = words("Note (optional)")
 
     def details(self) -> dict:
+        """The reason and any note."""
         return {"reason": self.reason.data} | ({"note": self.note.data} if self.note.data else {})
 
 
 class NoteForm(FlaskForm):
+    """A note on the lead; it does not change the lead's state."""
+
     note = words("Note", required=True)
 
 
 class EraseForm(FlaskForm):
+    """Confirm erasure by typing the lead's reference."""
+
     reference = StringField(
         "Type the lead's reference to confirm",
         validators=[InputRequired(), Length(max=20)],
@@ -215,6 +250,8 @@ class EraseForm(FlaskForm):
 
 @dataclass(frozen=True)
 class Action:
+    """An action on a lead's page: its name, form, title and button label."""
+
     name: str
     form: type[FlaskForm]
     title: str

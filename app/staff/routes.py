@@ -50,12 +50,14 @@ def after(remembered: str, default_endpoint: str) -> str:
 @bp.get("")
 @staff_required
 def home():
+    """The staff area's front page is the leads inbox."""
     return redirect(url_for("inbox.leads"))
 
 
 @bp.route("/login", methods=["GET", "POST"])
 @public
 def login():
+    """Sign-in, first step: e-mail and password, then on to the code."""
     if current_staff():
         return redirect(url_for("inbox.leads"))
     form = forms.SignInForm()
@@ -68,6 +70,7 @@ def login():
 @bp.route("/login/code", methods=["GET", "POST"])
 @public
 def login_code():
+    """Sign-in, second step: a code, on the aal1 session the password began."""
     if current_staff():
         return redirect(url_for("inbox.leads"))
     if sessions.load() is None:
@@ -82,6 +85,7 @@ def login_code():
 @bp.post("/logout")
 @public
 def logout():
+    """Sign out and go to the sign-in page."""
     if current_staff():
         record("signed_out")
     sessions.end_current()
@@ -92,6 +96,7 @@ def logout():
 @bp.route("/confirm", methods=["GET", "POST"])
 @staff_required
 def confirm():
+    """Both factors again before a sensitive action, then back to the page that asked."""
     form = forms.ConfirmForm()
     attempt = partial(signin.confirm_again, form.password.data, form.code.data)
     then = partial(after, "staff_confirm_next", "staff.account")
@@ -101,6 +106,7 @@ def confirm():
 @bp.get("/account")
 @staff_required
 def account():
+    """The signed-in account: its open sessions and how many recovery codes are left."""
     staff = current_staff()
     return page(
         "account.html",
@@ -115,6 +121,7 @@ def account():
 @bp.post("/account/sessions/<int:session_id>/end")
 @staff_required
 def end_session(session_id: int):
+    """End one of the account's sessions; ending the current one signs out."""
     staff = current_staff()
     if session_id == sessions.load()["id"]:
         return logout()
@@ -127,6 +134,7 @@ def end_session(session_id: int):
 @bp.route("/enrol/<token>", methods=["GET", "POST"])
 @public
 def enrol(token: str):
+    """An enrolment link: first a password, then the authenticator app."""
     staff = accounts.account_enrolling(token)
     if staff is None:
         return page("enrol_invalid.html", "Enrolment link not valid", 404)
@@ -136,6 +144,7 @@ def enrol(token: str):
 
 
 def enrol_password(staff: dict, token: str):
+    """Enrolment, first step: choose a password."""
     form = forms.NewPasswordForm()
     error = None
     if form.validate_on_submit():
@@ -150,6 +159,7 @@ def enrol_password(staff: dict, token: str):
 
 
 def enrol_totp(staff: dict):
+    """Enrolment, second step: scan the QR code and confirm a code, then the recovery codes."""
     form = forms.FirstCodeForm()
     error = None
     if form.validate_on_submit():

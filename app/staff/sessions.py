@@ -24,10 +24,12 @@ CODE_WAIT = timedelta(minutes=10)  # from a right password to its code
 
 
 def cookie_name() -> str:
+    """The cookie's name: `__Host-` prefixed in production (it needs HTTPS), else plain."""
     return PRODUCTION_COOKIE if current_app.config["ENV_NAME"] == "production" else DEV_COOKIE
 
 
 def age(stamp: str) -> timedelta:
+    """How long ago an ISO timestamp was."""
     return datetime.now(UTC) - datetime.fromisoformat(stamp)
 
 
@@ -91,6 +93,7 @@ def mark_verified() -> None:
 
 
 def recently_verified(minutes: int) -> bool:
+    """Whether both factors were given (at sign-in or since) within the last `minutes`."""
     row = load()
     return bool(row and row["verified_at"]) and age(row["verified_at"]) <= timedelta(
         minutes=minutes
@@ -112,4 +115,5 @@ def write_cookie(response: Response) -> Response:
 
 
 def init_app(app: Flask) -> None:
+    """Set or clear the staff session cookie after each request."""
     app.after_request(write_cookie)

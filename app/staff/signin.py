@@ -71,6 +71,7 @@ def confirm_again(password: str, code: str) -> str | None:
     staff = sessions.load()["staff"]
 
     def both_factors() -> str | None:
+        """The second factor used, if the password and then the code are both right."""
         if accounts.check_password(staff["email"], password) is None:
             return None
         return second_factor(staff, code)

@@ -32,6 +32,7 @@ def change(sql: str, params=()) -> int:
 
 
 def insert_staff(email: str, name: str, token_hash: str, expires_at: str) -> int:
+    """Add an account waiting for enrolment; its id."""
     with transaction() as db:
         return db.execute(
             "INSERT INTO staff (email, name, enrol_token_hash, enrol_expires_at, created_at) "
@@ -41,14 +42,17 @@ def insert_staff(email: str, name: str, token_hash: str, expires_at: str) -> int
 
 
 def staff_by_email(email: str) -> dict | None:
+    """The account with this e-mail, or None."""
     return one("SELECT * FROM staff WHERE email = ?", (email,))
 
 
 def staff_by_id(staff_id: int) -> dict | None:
+    """The account with this id, or None."""
     return one("SELECT * FROM staff WHERE id = ?", (staff_id,))
 
 
 def staff_by_enrol_token(token_hash: str) -> dict | None:
+    """The account whose enrolment link has this digest, or None."""
     return one("SELECT * FROM staff WHERE enrol_token_hash = ?", (token_hash,))
 
 
@@ -75,10 +79,12 @@ def restart_enrolment(staff_id: int, token_hash: str, expires_at: str) -> None:
 
 
 def set_password_hash(staff_id: int, password_hash: str) -> None:
+    """Store the account's password hash."""
     change("UPDATE staff SET password_hash = ? WHERE id = ?", (password_hash, staff_id))
 
 
 def set_totp_secret(staff_id: int, encrypted: str) -> None:
+    """Store the account's encrypted TOTP secret."""
     change("UPDATE staff SET totp_secret = ? WHERE id = ?", (encrypted, staff_id))
 
 
@@ -98,6 +104,7 @@ def finish_enrolment(staff_id: int, code_hashes: list[str], last_step: int) -> N
 
 
 def disable_staff(staff_id: int) -> None:
+    """Mark the account disabled from now."""
     change("UPDATE staff SET disabled_at = ? WHERE id = ?", (now(), staff_id))
 
 
@@ -125,6 +132,7 @@ def claim_recovery_code(staff_id: int, code_hash: str) -> bool:
 
 
 def unused_recovery_codes(staff_id: int) -> int:
+    """How many of the account's recovery codes are still unspent."""
     row = one(
         "SELECT count(*) AS n FROM staff_recovery_codes WHERE staff_id = ? AND used_at IS NULL",
         (staff_id,),
@@ -136,6 +144,7 @@ def unused_recovery_codes(staff_id: int) -> int:
 
 
 def insert_session(token_hash: str, staff_id: int, aal: int, ip: str, user_agent: str) -> int:
+    """Start a session (verified now when it starts at aal2); its id."""
     stamp = now()
     verified = stamp if aal == 2 else None
     with transaction() as db:
@@ -147,16 +156,19 @@ def insert_session(token_hash: str, staff_id: int, aal: int, ip: str, user_agent
 
 
 def session_by_token(token_hash: str) -> dict | None:
+    """The session not yet ended whose id has this digest, or None."""
     return one(
         "SELECT * FROM staff_sessions WHERE token_hash = ? AND ended_at IS NULL", (token_hash,)
     )
 
 
 def touch_session(session_id: int) -> None:
+    """Note a request on the session now, for the idle timeout."""
     change("UPDATE staff_sessions SET last_seen_at = ? WHERE id = ?", (now(), session_id))
 
 
 def mark_verified(session_id: int) -> None:
+    """Note that both factors were just given in this session."""
     change("UPDATE staff_sessions SET verified_at = ? WHERE id = ?", (now(), session_id))
 
 
@@ -171,6 +183,7 @@ def end_session(session_id: int, staff_id: int | None = None) -> bool:
 
 
 def end_sessions_of(staff_id: int) -> int:
+    """End every open session of the account; how many were ended."""
     return change(
         "UPDATE staff_sessions SET ended_at = ? WHERE staff_id = ? AND ended_at IS NULL",
         (now(), staff_id),
@@ -178,6 +191,7 @@ def end_sessions_of(staff_id: int) -> int:
 
 
 def open_sessions_of(staff_id: int) -> list[dict]:
+    """The account's open aal2 sessions, most recently seen first."""
     return many(
         "SELECT * FROM staff_sessions WHERE staff_id = ? AND aal = 2 AND ended_at IS NULL "
         "ORDER BY last_seen_at DESC",
@@ -189,6 +203,7 @@ def open_sessions_of(staff_id: int) -> list[dict]:
 
 
 def throttle_state(key: str) -> dict | None:
+    """The failure count and time of the last failure for `key`, or None."""
     return one("SELECT * FROM staff_throttle WHERE key = ?", (key,))
 
 
@@ -203,4 +218,5 @@ def add_failure(key: str, at: float, forget_before: float) -> None:
 
 
 def clear_failures(key: str) -> None:
+    """Forget the failures counted for `key`."""
     change("DELETE FROM staff_throttle WHERE key = ?", (key,))

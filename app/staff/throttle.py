@@ -35,6 +35,8 @@ class Wait(Exception):
 
 @dataclass(frozen=True)
 class Counter:
+    """Failures counted under `key`, with `free_tries` before any wait."""
+
     key: str
     free_tries: int
 
@@ -58,6 +60,7 @@ def counters(kind: str, account: str, address: str) -> list[Counter]:
 
 
 def raise_if_waiting(checked: list[Counter]) -> None:
+    """Raise Wait with the longest wait any of the counters demands."""
     at = time.time()
     seconds = max(counter.wait(at) for counter in checked)
     if seconds:
@@ -65,6 +68,7 @@ def raise_if_waiting(checked: list[Counter]) -> None:
 
 
 def failed(checked: list[Counter]) -> None:
+    """Count a failure against every counter."""
     at = time.time()
     for counter in checked:
         store.add_failure(counter.key, at, at - FORGET_AFTER)

@@ -26,6 +26,7 @@ DRIFT_STEPS = 1
 
 
 def fernet() -> Fernet:
+    """The Fernet for TOTP secrets, keyed by HKDF from STAFF_TOTP_KEY (else from SECRET_KEY)."""
     config = current_app.config
     material = config.get("STAFF_TOTP_KEY") or "dev-totp:" + config["SECRET_KEY"]
     key = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=b"staff-totp-secret").derive(
@@ -35,10 +36,12 @@ def fernet() -> Fernet:
 
 
 def new_encrypted_secret() -> str:
+    """A new random TOTP secret, encrypted for storage."""
     return fernet().encrypt(pyotp.random_base32().encode()).decode()
 
 
 def decrypt(encrypted: str) -> str:
+    """The plain base32 TOTP secret from its encrypted form."""
     return fernet().decrypt(encrypted.encode()).decode()
 
 
@@ -66,6 +69,7 @@ def now() -> float:
 
 
 def current_step(at: float | None = None) -> int:
+    """The 30-second time step of `at`, or of now."""
     return int((now() if at is None else at) // STEP_SECONDS)
 
 

@@ -27,10 +27,12 @@ from app.extensions import limiter
 from app.leads import history, lifecycle, links, store, timeline
 from app.leads.display import appointment_start, watch_name
 from app.leads.invitation import invitation
-from app.photos import intake, messages
+from app.photos import intake
+from app.photos import messages as photo_messages
 from app.photos.forms import AddPhotosForm, chosen_files, photo_limits, photo_room
 from app.rendering import seo
 from app.rendering.layout import site_info
+from app.status import messages
 
 bp = Blueprint("status", __name__)
 
@@ -53,30 +55,6 @@ limit_lost_link_per_address = limiter.limit(
     setting("STATUS_LINK_EMAIL_RATELIMIT"), methods=["POST"], key_func=asked_address
 )
 limit_seller_action = limiter.limit(setting("STATUS_ACTION_RATELIMIT"))
-
-LINK_SENT = (
-    "If we have an enquiry in progress for that address, we have e-mailed it a new link. It "
-    "should arrive within a few minutes; check your spam folder too."
-)
-NOT_AN_EMAIL = "Please enter the e-mail address you used on the sell form."
-TOO_MANY = "Too many requests from your connection. Please wait a while, or call us on {phone}."
-
-# What the seller can do at each state, until the page grows forms of its own.
-NEXT_STEPS = {
-    "new": "A specialist is reviewing your details and photos. We reply within 24 hours of "
-    "your submission, by e-mail or phone.",
-    "contacted": "We are looking at your watch and may call or e-mail you with a question.",
-    "quoted": "Accept the preliminary quote below to book your authentication, or decline it. "
-    "Questions first? Ask us below or call us before the quote expires.",
-    "accepted": "Thank you for accepting. We will contact you to book your authentication "
-    "appointment.",
-    "appointment": "Your authentication appointment is booked. Add it to your calendar below; "
-    "to change it, reply to our e-mail or call us.",
-    "offered": "To accept the final offer or talk it over, reply to our e-mail or call us.",
-    "bought": "We have paid for your watch. Thank you for selling with us.",
-    "closed": "This enquiry is closed. If you change your mind, call us and we will pick it up "
-    "again.",
-}
 
 
 def lead_for(token: str) -> dict:
@@ -111,18 +89,11 @@ def show_limit(message: str, status: int) -> Response:
 
 
 # One page, byte for byte, whether the token is unknown, altered, expired or malformed.
-errors.word(
-    bp,
-    404,
-    "This link does not open an enquiry.",
-    lambda *_: errors.not_found_response(path="/status"),
-)
+errors.word(bp, 404, messages.UNKNOWN_LINK, lambda *_: errors.not_found_response(path="/status"))
 # A form from a page opened long ago (or another site's): nothing done, say so.
-errors.word(
-    bp, CSRFError, "Nothing was changed: this page was out of date. Please try again.", show_refusal
-)
-errors.word(bp, 429, lambda: TOO_MANY.format(phone=site_info()["phone"]), show_limit)
-errors.word(bp, 413, lambda: messages.message(messages.UPLOAD_TOO_LARGE), show_refusal)
+errors.word(bp, CSRFError, messages.OUT_OF_DATE, show_refusal)
+errors.word(bp, 429, lambda: messages.TOO_MANY.format(phone=site_info()["phone"]), show_limit)
+errors.word(bp, 413, lambda: photo_messages.message(photo_messages.UPLOAD_TOO_LARGE), show_refusal)
 
 
 def refuse(token: str | None, message: str, status: int) -> Response:
@@ -153,6 +124,7 @@ def is_email_address(text: str) -> bool:
 
 
 def lost_link_page(error: str = "", status: int = 200):
+    """The lost-link form page, with an error message and its status when there is one."""
     meta = seo.PageMeta(
         title=f"Find your status link | {site_info()['name']}",
         description="Have the link to follow your watch sale e-mailed to you again.",
@@ -172,14 +144,15 @@ def lost_link():
         return lost_link_page()
     email = request.form.get("email", "").strip()
     if len(email) > 255 or not is_email_address(email):
-        return lost_link_page(NOT_AN_EMAIL, 422)
+        return lost_link_page(messages.NOT_AN_EMAIL, 422)
     queue.enqueue(queue.SEND_STATUS_LINKS, links.add_link_request(email))
-    flash(LINK_SENT)
+    flash(messages.LINK_SENT)
     return redirect("/status", code=303)
 
 
 @bp.get("/status/<token>")
 def page(token: str):
+    """The seller's status page: where the sale stands, the next step and the forms open to them."""
     lead = lead_for(token)
     events = history.lead_events(lead["id"])
     appointment = timeline.latest_change(events, "appointment")
@@ -191,7 +164,7 @@ def page(token: str):
         lead=lead,
         watch=watch_name(lead),
         steps=timeline.seller_steps(lead["state"], events),
-        next_step=NEXT_STEPS[lead["state"]],
+        next_step=messages.NEXT_STEPS[lead["state"]],
         has_appointment=lead["state"] == "appointment" and appointment is not None,
         can_answer_quote=lead["state"] == "quoted",
         is_open=is_open,
@@ -206,11 +179,11 @@ def add_photos_props(token: str, room: int) -> dict:
     return {
         "action": f"/status/{token}/photos",
         "photos": photo_limits(max_count=room),
-        "messages": messages.picker_messages()
+        "messages": photo_messages.picker_messages()
         | {
-            "tooManyPhotos": messages.message(messages.MORE_PHOTOS, room=room),
-            "noPhotos": messages.NO_PHOTOS_CHOSEN,
-            "failure": messages.message(messages.PHOTOS_NOT_TAKEN),
+            "tooManyPhotos": photo_messages.message(photo_messages.MORE_PHOTOS, room=room),
+            "noPhotos": photo_messages.NO_PHOTOS_CHOSEN,
+            "failure": photo_messages.message(photo_messages.PHOTOS_NOT_TAKEN),
         },
     }
 
@@ -218,10 +191,6 @@ def add_photos_props(token: str, room: int) -> dict:
 # The seller's actions while the sale is open (not bought or closed): the state they act from,
 # the move, and what the page then says.
 OPEN_STATES = frozenset(lifecycle.STATES) - {"bought", "closed"}
-QUESTION_SENT = (
-    "Thank you: your question is with our team, and we will answer by e-mail or phone within "
-    "24 hours."
-)
 ANSWERS = {
     "accept": (
         "accepted",
@@ -235,18 +204,15 @@ ANSWERS = {
         "You have declined our preliminary quote, and we have closed your enquiry.",
     ),
 }
-EXPIRED_QUOTE = (
-    "This preliminary quote has expired, so it can no longer be accepted here. Please call us "
-    "and we will look at your watch again."
-)
-NOT_NOW = "Your sale has moved on since this page was opened. Here is where it stands now."
 
 
 def back_to(token: str | None) -> Response:
+    """Redirect (303) to the seller's page, or to the lost-link form without a token."""
     return redirect(f"/status/{token}" if token else "/status", code=303)
 
 
 def quote_expired(events: list[dict]) -> bool:
+    """Whether the latest preliminary quote is missing or past its valid-until date."""
     quote = timeline.latest_change(events, "quoted")
     return quote is None or date.fromisoformat(quote["valid_until"]) < date.today()
 
@@ -258,10 +224,10 @@ def answer_quote(token: str):
     lead = lead_for(token)
     answer = ANSWERS.get(request.form.get("answer", ""))
     if answer is None or lead["state"] != "quoted":
-        return refuse(token, NOT_NOW, 409)
+        return refuse(token, messages.NOT_NOW, 409)
     to_state, data, said = answer
     if to_state == "accepted" and quote_expired(history.lead_events(lead["id"])):
-        return refuse(token, EXPIRED_QUOTE, 409)
+        return refuse(token, messages.EXPIRED_QUOTE, 409)
     return act(token, lead, to_state, data, said)
 
 
@@ -271,7 +237,7 @@ def withdraw(token: str):
     (staff erase a closed lead; the request shows on its timeline)."""
     lead = lead_for(token)
     if lead["state"] not in OPEN_STATES:
-        return refuse(token, NOT_NOW, 409)
+        return refuse(token, messages.NOT_NOW, 409)
     if request.form.get("confirm") != "yes":
         return refuse(token, "Tick the box to withdraw.", 422)
     data = {"reason": "withdrawn"}
@@ -291,12 +257,12 @@ def ask(token: str):
     """A question for our team: on the lead's timeline, and e-mailed to staff."""
     lead = lead_for(token)
     if lead["state"] not in OPEN_STATES:
-        return refuse(token, NOT_NOW, 409)
+        return refuse(token, messages.NOT_NOW, 409)
     try:
         lifecycle.ask_question(lead["id"], request.form.get("question", ""))
     except lifecycle.MissingDetails as error:
         return refuse(token, str(error), 422)
-    return done(token, QUESTION_SENT)
+    return done(token, messages.QUESTION_SENT)
 
 
 @bp.post("/status/<token>/photos")
@@ -305,27 +271,30 @@ def add_photos(token: str):
     """More photos of the watch, with the sell form's checks, up to PHOTO_MAX_COUNT in all."""
     lead = lead_for(token)
     if lead["state"] not in OPEN_STATES:
-        return refuse(token, NOT_NOW, 409)
+        return refuse(token, messages.NOT_NOW, 409)
     form = AddPhotosForm(lead["photo_count"])
     if not form.validate():
-        problem = next(iter(form.photos.errors), messages.message(messages.PHOTOS_NOT_TAKEN))
+        problem = next(
+            iter(form.photos.errors), photo_messages.message(photo_messages.PHOTOS_NOT_TAKEN)
+        )
         return refuse(token, problem, 422)
     try:
         intake.add_photos(lead["id"], chosen_files(form.photos.data))
     except store.NoRoom:
-        return refuse(token, messages.message(messages.NO_MORE_PHOTOS), 422)
+        return refuse(token, photo_messages.message(photo_messages.NO_MORE_PHOTOS), 422)
     except LookupError:  # erased since the page was opened
         abort(404)
     except intake.NotSaved:
-        return refuse(token, messages.message(messages.NOT_SAVED), 503)
-    return done(token, messages.PHOTOS_ADDED)
+        return refuse(token, photo_messages.message(photo_messages.NOT_SAVED), 503)
+    return done(token, photo_messages.PHOTOS_ADDED)
 
 
 def act(token: str, lead: dict, to_state: str, data: dict, said: str) -> Response:
+    """Make the seller's move from the state the page showed; refused if the lead moved on."""
     try:
         lifecycle.transition(lead["id"], to_state, "seller", data, lead["state"])
     except lifecycle.TransitionError:
-        return refuse(token, NOT_NOW, 409)
+        return refuse(token, messages.NOT_NOW, 409)
     return done(token, said)
 
 
