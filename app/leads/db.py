@@ -58,14 +58,6 @@ def transaction() -> Iterator[sqlite3.Connection]:
         yield db
 
 
-@contextmanager
-def connect(path: str) -> Iterator[sqlite3.Connection]:
-    """A connection of its own, for work outside any app context (tests, benchmarks): one
-    transaction, committed on success and always closed."""
-    with closing(open_db(path)) as db, db:
-        yield db
-
-
 def migrate(path: str) -> int:
     """Bring the database file at `path` to the current schema (creating it); its version."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)
