@@ -33,6 +33,7 @@ from app.sitemap import routes as sitemap
 from app.staff import inbox
 from app.staff import routes as staff_routes
 from app.staff.cli import staff_command
+from app.status import erasure as status_erasure
 from app.status import routes as status_routes
 
 
@@ -89,6 +90,7 @@ def register_blueprints(app: Flask) -> None:
         staff_routes.bp,
         inbox.bp,
         status_routes.bp,
+        status_erasure.bp,
         errors.bp,
     )
     for blueprint in blueprints:

@@ -65,6 +65,10 @@ class Config:
     STATUS_LINK_RATELIMIT = "3 per minute;10 per hour"  # the lost-link form, per client address
     STATUS_LINK_EMAIL_RATELIMIT = "3 per hour"  # ... and per e-mail address asked for
     STATUS_ACTION_RATELIMIT = "10 per minute;40 per hour"  # questions and photos, per client
+    STATUS_ACTION_LEAD_RATELIMIT = "20 per hour;60 per day"  # ... and per lead, every client
+    # Without REDIS_URL each process counts the limits in its own memory: production refuses
+    # that unless this says the site runs as one process.
+    RATELIMIT_SINGLE_PROCESS = False
     REDIS_SOCKET_TIMEOUT = 2.0
     JOB_RETRY_INTERVALS = (10, 60, 300)
     STAFF_EMAIL = ""
@@ -161,6 +165,8 @@ ENV_SETTINGS = (
     "STATUS_LINK_RATELIMIT",
     "STATUS_LINK_EMAIL_RATELIMIT",
     "STATUS_ACTION_RATELIMIT",
+    "STATUS_ACTION_LEAD_RATELIMIT",
+    "RATELIMIT_SINGLE_PROCESS",
     "JOB_RETRY_INTERVALS",
     "STAFF_EMAIL",
     "MAIL_FROM",
@@ -293,9 +299,24 @@ def placeholder_contacts(config) -> dict[str, str]:
     return found
 
 
+PER_PROCESS_LIMITS = (
+    "REDIS_URL must be set: without it every process keeps its own request-limit counters, so "
+    "each process multiplies every limit (set RATELIMIT_SINGLE_PROCESS=1 if the site really "
+    "runs as one process)"
+)
+
+
+def limits_per_process(config) -> bool:
+    """Whether request limits would be counted in this process's memory without anyone having
+    said that one process is all there is."""
+    in_memory = config.get("RATELIMIT_STORAGE_URI", "memory://").startswith("memory://")
+    return in_memory and not config.get("RATELIMIT_SINGLE_PROCESS")
+
+
 def check_production_settings(config) -> None:
     """Refuse to serve production with a guessable secret, a site URL taken from requests,
-    debug on, or contact details that reach nobody (the development defaults)."""
+    debug on, contact details that reach nobody (the development defaults), or request limits
+    that each process counts alone."""
     problems = []
     if not config.get("SECRET_KEY") or config["SECRET_KEY"] == DEV_SECRET_KEY:
         problems.append("SECRET_KEY must be set to a long random value")
@@ -307,5 +328,7 @@ def check_production_settings(config) -> None:
         problems.append("debug must be off: it shows code to anyone")
     for name, value in placeholder_contacts(config).items():
         problems.append(f"{name} is the placeholder {value!r}: set the business's real one")
+    if limits_per_process(config):
+        problems.append(PER_PROCESS_LIMITS)
     if problems:
         raise ConfigError("Refusing to start in production: " + "; ".join(problems) + ".")

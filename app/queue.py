@@ -30,7 +30,10 @@ EXIT_GRACE_SECONDS = 20  # within gunicorn's graceful_timeout
 PROCESS_LEAD = "worker.jobs.process_lead"
 SEND_SELLER_EMAIL = "worker.jobs.send_seller_email"
 ALERT_STAFF = "worker.jobs.alert_staff"
+ALERT_SIGN_IN_CEILING = "worker.jobs.alert_sign_in_ceiling"
 SEND_STATUS_LINKS = "worker.jobs.send_status_links"
+SEND_ERASURE_LINK = "worker.jobs.send_erasure_link"
+ERASE_AT_SELLERS_REQUEST = "worker.jobs.erase_at_sellers_request"
 SWEEP_PENDING_WORK = "worker.jobs.sweep_pending_work"
 # Each process without Redis sweeps up work a crashed process left when it starts, and again
 # once every lead made before it started is old enough to be nobody else's (pending.STALE_AFTER).

@@ -15,7 +15,7 @@ from aiosmtpd.controller import Controller
 
 from app import create_app
 from app.content.loader import seed
-from tests.helpers import ROOT, HttpReceiver, SmtpInbox, free_port, wait_for_port
+from tests.helpers import ROOT, HttpReceiver, RedisServer, SmtpInbox, free_port
 
 
 @pytest.fixture(scope="session")
@@ -57,39 +57,6 @@ def runner(app):
 
 
 # Real services for the lead pipeline: Redis, an rq worker, an SMTP server, an HTTP receiver.
-
-
-class RedisServer:
-    """A throwaway redis-server on a free port that a test can stop and start again."""
-
-    def __init__(self, directory):
-        self.port = free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.directory = directory
-        self.process = None
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            [
-                "redis-server",
-                "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--dir",
-                str(self.directory),
-            ],
-            stdout=subprocess.DEVNULL,
-        )
-        wait_for_port(self.port)
-
-    def stop(self) -> None:
-        self.process.terminate()
-        self.process.wait(timeout=10)
 
 
 @pytest.fixture

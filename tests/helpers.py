@@ -10,6 +10,7 @@ import json
 import re
 import socket
 import sqlite3
+import subprocess
 import time
 from dataclasses import dataclass, field
 from html import unescape
@@ -40,6 +41,8 @@ PRODUCTION = {
     "SECRET_KEY": "k" * 40,
     "STAFF_TOTP_KEY": "t" * 40,
     "SITE_URL": SITE,
+    # One test app is one process: without REDIS_URL production needs to be told so.
+    "RATELIMIT_SINGLE_PROCESS": "1",
     **PRODUCTION_CONTACTS,
 }
 
@@ -120,6 +123,39 @@ def wait_for_port(port: int, timeout: float = 10) -> None:
                 return
         time.sleep(0.05)
     raise TimeoutError(f"nothing listening on port {port}")
+
+
+class RedisServer:
+    """A throwaway redis-server on a free port that a test can stop and start again."""
+
+    def __init__(self, directory):
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.directory = directory
+        self.process = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [
+                "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.directory),
+            ],
+            stdout=subprocess.DEVNULL,
+        )
+        wait_for_port(self.port)
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=10)
 
 
 @dataclass

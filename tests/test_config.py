@@ -54,6 +54,7 @@ def test_production_starts_with_real_settings(monkeypatch):
     monkeypatch.setenv("SECRET_KEY", "x" * 40)
     monkeypatch.setenv("STAFF_TOTP_KEY", "t" * 40)
     monkeypatch.setenv("SITE_URL", "https://watches.example")
+    monkeypatch.setenv("RATELIMIT_SINGLE_PROCESS", "1")  # no REDIS_URL: one process intended
     for name, value in PRODUCTION_CONTACTS.items():
         monkeypatch.setenv(name, value)
     app = create_app({"ENV_NAME": "production"})

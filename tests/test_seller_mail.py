@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from datetime import datetime
+from urllib.parse import urlsplit
 
 import pytest
 from icalendar import Calendar
 
-from app.leads import history, lifecycle, store
+from app.leads import history, lifecycle, links, store
 from tests.helpers import save_sample_lead, wait_until
 from worker.jobs import send_seller_email
 
@@ -115,12 +116,12 @@ def test_appointment_email_carries_an_ics_invitation(mail_app, smtp_server):
     [attachment] = list(message.iter_attachments())
     assert attachment.get_content_type() == "text/calendar"
     assert attachment.get_filename() == "appointment.ics"
-    assert attachment.get_param("method") == "REQUEST"
+    assert attachment.get_param("method") == "PUBLISH"
     calendar = Calendar.from_ical(attachment.get_content())
     [event] = calendar.walk("VEVENT")
     with mail_app.app_context():
         reference = store.get_lead(lead_id)["reference"]
-    assert str(calendar["METHOD"]) == "REQUEST"
+    assert str(calendar["METHOD"]) == "PUBLISH"
     assert event["UID"] == f"appointment-{reference}@watches.example"
     assert event["SEQUENCE"] == event_id
     start = event.decoded("DTSTART")
@@ -128,9 +129,31 @@ def test_appointment_email_carries_an_ics_invitation(mail_app, smtp_server):
     assert str(start.tzinfo) == "America/New_York"
     assert (event.decoded("DTEND") - start).total_seconds() == 3600
     assert str(event["LOCATION"]) == "12 Elm St, Brooklyn, NY"
-    assert str(event["ATTENDEE"]) == "mailto:jane@example.com"
+    assert "ATTENDEE" not in event  # a copy for the seller's calendar names no attendee
     assert str(event["ORGANIZER"]) == "mailto:offers@example.com"
     assert calendar.walk("VTIMEZONE")  # the zone travels with the invitation
+
+
+def test_calendar_files_hold_neither_the_sellers_name_nor_email(mail_app, smtp_server):
+    """The .ics attached to the e-mail and the one downloaded from the status page: a copy for
+    the seller's own calendar (PUBLISH), which needs no attendee, so no personal data."""
+    name, email = "Zelda Quixote", "zelda.quixote@example.com"
+    lead_id = save_sample_lead(mail_app, full_name=name, email=email)
+    book(mail_app, lead_id)
+    attachment = next(smtp_server.wait_for(2)[1].iter_attachments())
+    with mail_app.app_context():
+        status_path = urlsplit(links.issue_status_link(lead_id)).path
+    download = mail_app.test_client().get(f"{status_path}/appointment.ics")
+    assert download.status_code == 200
+    assert attachment.get_param("method") == "PUBLISH"
+    for ics in (attachment.get_content(), download.data):
+        calendar = Calendar.from_ical(ics)
+        [event] = calendar.walk("VEVENT")
+        assert str(calendar["METHOD"]) == "PUBLISH" and "ATTENDEE" not in event
+        text = ics.decode() if isinstance(ics, bytes) else ics
+        unfolded = text.replace("\r\n ", "").replace("\n ", "").lower()
+        for personal in (name, email, "zelda", "quixote"):
+            assert personal.lower() not in unfolded
 
 
 def test_rebooked_appointment_updates_the_same_calendar_event(mail_app, smtp_server):

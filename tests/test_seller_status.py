@@ -210,8 +210,9 @@ def test_unknown_altered_expired_and_erased_tokens_get_the_same_404(app, client)
     erased = give_token(app, erased_id)
     with app.app_context():
         with transaction() as db:
-            db.execute(
-                "UPDATE leads SET last_activity_at = datetime('now', '-181 days') WHERE id = ?",
+            db.execute(  # each link its own expiry (tests/test_status_links.py)
+                "UPDATE status_links SET expires_at = '2020-01-01T00:00:00+00:00' "
+                "WHERE lead_id = ?",
                 (expired_id,),
             )
         lifecycle.transition(erased_id, "closed", "staff:1", {"reason": "no_response"}, "new")
@@ -329,7 +330,7 @@ def test_withdrawal_needs_the_box_ticked_and_can_ask_for_deletion(app, client):
     )
     assert state_of(app, lead_id) == "closed"
     page = client.get(f"/status/{token}").get_data(as_text=True)
-    assert "We will delete your details and photos" in page
+    assert "We have e-mailed you a link to confirm that we should delete your details" in page
     assert "/withdraw" not in page  # nothing left to withdraw
     with app.app_context():
         [closed] = [e for e in history.lead_events(lead_id) if e["data"].get("to") == "closed"]
@@ -385,9 +386,9 @@ def test_lost_link_form_answers_alike_and_mails_a_link(mail_app, smtp_server):
     [message] = smtp_server.wait_for(1)  # one open lead: one link; none for the stranger
     assert message["To"] == "Owner@Example.com"
     text = bodies(message)[0]
-    assert "the links in our earlier e-mails keep working too" in text
+    assert "The links in our earlier e-mails no longer work" in text
     assert client.get(status_path(text)).status_code == 200
-    assert client.get(f"/status/{old}").status_code == 200
+    assert client.get(f"/status/{old}").status_code == 404  # replaced (tests/test_status_links.py)
 
 
 def test_lost_link_job_is_queued_by_id_and_the_address_is_forgotten_once_sent(

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from flask import current_app
 
-from app.leads import history, lifecycle, links, pending, store
-from worker import conversions, mail, photos, seller_mail
+from app.leads import erasure, history, lifecycle, links, pending, store
+from worker import conversions, erasure_mail, mail, photos, seller_mail, staff_alerts
 
 
 class WorkIncomplete(RuntimeError):
@@ -111,7 +111,9 @@ def confirm_to_seller(lead_id: int) -> str:
 def send_status_links(request_id: int) -> str:
     """The lost-link form's e-mails: a new link for each open lead of the address asked for,
     then the request (and the address in it) is forgotten. Nothing is sent to an address
-    without open leads; the form said the same either way."""
+    without open leads; the form said the same either way. Each lead's earlier links are
+    revoked only once its new one has been handed to the mail server, so a request that sends
+    nothing (a stranger's, a mail outage) leaves the seller's working link alone."""
     email = links.link_request(request_id)
     if email is None:
         return "already answered"
@@ -120,7 +122,9 @@ def send_status_links(request_id: int) -> str:
         return "not configured"
     leads = links.open_leads_of(email)
     for lead in leads:
-        mail.deliver(seller_mail.new_link_message(lead, links.issue_status_link(lead["id"])))
+        link = links.issue_link(lead["id"])
+        mail.deliver(seller_mail.new_link_message(lead, link.url))
+        links.revoke_links_before(lead["id"], link.link_id)
     links.drop_link_request(request_id)
     return f"sent {len(leads)}"
 
@@ -161,6 +165,43 @@ def alert_staff(lead_id: int, event_id: int) -> str:
     mail.deliver(mail.seller_action_message(lead, event))
     history.record_email(lead_id, event_id, event["kind"], kind="staff_alerted")
     return "sent"
+
+
+def alert_sign_in_ceiling(audit_id: int) -> str:
+    """E-mail staff that an account's failed sign-ins reached the ceiling (audit entry
+    `audit_id`): its sign-in is stopped for the rest of the hour and a person should look."""
+    return staff_alerts.send_ceiling_alert(audit_id)
+
+
+def send_erasure_link(request_id: int) -> str:
+    """E-mail the link that confirms a seller's erasure request to the address on file
+    (app/leads/erasure.py), so whoever else holds a status link cannot erase the lead. The
+    token is made here and kept only as a digest, never in the queue; sent once per request."""
+    lead = erasure.lead_awaiting_link(request_id)
+    if lead is None:
+        return "already sent"  # or the lead was reopened or erased meanwhile: nothing to ask
+    if held := held_back(lead, mail.smtp_configured(), "erasure link"):
+        return held
+    mail.deliver(erasure_mail.confirm_erasure_message(lead, erasure.issue_link(request_id)))
+    erasure.mark_link_sent(request_id)
+    return "sent"
+
+
+def erase_at_sellers_request(lead_id: int) -> str:
+    """Erase a lead whose seller confirmed it from their e-mail: first the last e-mail, which
+    the withdrawal page promises, while the address is still there; the erasure is the last
+    step, so a failed send is retried with nothing lost. Never without a confirmed request
+    that still stands (staff reopening the lead voids it)."""
+    lead = load_lead(lead_id)
+    if lead["erased_at"]:
+        return "already erased"
+    if not erasure.confirmed(lead_id):
+        return "no confirmed request stands: not erased"
+    if held := held_back(lead, mail.smtp_configured(), "erasure e-mail"):
+        return held
+    mail.deliver(erasure_mail.erased_message(lead))
+    lifecycle.erase(lead_id, "seller")
+    return "erased"
 
 
 LEAD_WORK = (process_photos, notify_staff, confirm_to_seller, send_conversions)

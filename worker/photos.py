@@ -101,6 +101,7 @@ def process_lead_photos(lead_id: int) -> int:
         for photo, source, result in zip(todo, sources, results, strict=True):
             if "error" in result:
                 current_app.logger.warning("Lead %s photo %s: %s", lead_id, photo["id"], result)
-            store.record_photo(photo["id"], **result)
+            if not store.record_photo(photo["id"], **result):  # its files are removed too
+                current_app.logger.info("Lead %s erased while its photos were processed.", lead_id)
             source.unlink(missing_ok=True)
     return len(todo)

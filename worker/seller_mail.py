@@ -30,7 +30,7 @@ from app.leads.display import (
     usd,
     watch_name,
 )
-from app.leads.invitation import invitation
+from app.leads.invitation import METHOD, invitation
 from app.rendering.dates import display_date
 from worker.mail import render
 
@@ -45,6 +45,11 @@ class Letter:
     facts: list[tuple[str, str]]
     note: str = ""  # the staff member's own message, shown as theirs
     calendar: bytes | None = None
+    link_label: str = "Follow your sale"  # the link's words; no link when the URL is ""
+    link_note: str = (
+        "This link is yours alone: anyone who has it can see your enquiry, so please do not "
+        "forward it."
+    )
 
 
 def first_name(lead: dict) -> str:
@@ -251,8 +256,9 @@ def new_link_message(lead: dict, status_url: str) -> EmailMessage:
         heading="Your new status link",
         paragraphs=[
             f"You asked for the link to follow the sale of your {watch_name(lead)}. Here it "
-            "is; the links in our earlier e-mails keep working too.",
-            "If you did not ask for it, you can ignore this e-mail: only you receive the link.",
+            "is. The links in our earlier e-mails no longer work: use this one from now on.",
+            "If you did not ask for it, someone typed your address on our site. Nothing else "
+            "has changed, and only you receive this link.",
         ],
         facts=[],
     )
@@ -289,6 +295,6 @@ def letter_message(lead: dict, letter: Letter, message_key: str, status_url: str
             maintype="text",
             subtype="calendar",
             filename="appointment.ics",
-            params={"method": "REQUEST"},
+            params={"method": METHOD},
         )
     return message

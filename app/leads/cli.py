@@ -82,6 +82,10 @@ def requeue_command() -> None:
         click.echo(f"Queued the staff alert of lead #{lead_id} (event {event_id}).")
     for request_id in queued.link_requests:
         click.echo(f"Queued lost-link request {request_id}.")
+    for request_id in queued.erasure_links:
+        click.echo(f"Queued erasure confirmation link {request_id}.")
+    for lead_id in queued.erasures:
+        click.echo(f"Queued the confirmed erasure of lead #{lead_id}.")
     queue.wait_until_idle()
 
 

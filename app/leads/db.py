@@ -28,11 +28,14 @@ def now() -> str:
 
 
 def open_db(path: str) -> sqlite3.Connection:
-    """A new connection in WAL mode with a busy timeout, rows readable by column name."""
+    """A new connection in WAL mode with a busy timeout, rows readable by column name, and
+    secure_delete on: what a DELETE or an erasure's UPDATE frees is overwritten with zeros, not
+    left readable in free space (a per-connection setting, so every connection gets it here)."""
     db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000)
     db.row_factory = sqlite3.Row
     db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     db.execute("PRAGMA journal_mode = WAL")
+    db.execute("PRAGMA secure_delete = ON")
     return db
 
 
@@ -50,12 +53,40 @@ def close_db(_error: BaseException | None = None) -> None:
         db.close()
 
 
+def truncate_wal() -> bool:
+    """Copy the WAL into leads.db and empty it, waiting (busy timeout) for readers of older
+    snapshots. After an erasure: the WAL's earlier frames still hold the values just blanked.
+    False (and a warning) if a reader held on past the wait."""
+    busy, _, _ = get_db().execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    if busy:
+        current_app.logger.warning("leads.db-wal could not be truncated: a reader held it.")
+    return not busy
+
+
 @contextmanager
 def transaction() -> Iterator[sqlite3.Connection]:
     """get_db() for a write: committed when the block ends, rolled back if it raises."""
     db = get_db()
     with db:
         yield db
+
+
+@contextmanager
+def immediate_transaction() -> Iterator[sqlite3.Connection]:
+    """get_db() for a read-then-write that must not interleave with another process's (a
+    counter checked and raised, a chain's last link read and extended): BEGIN IMMEDIATE takes
+    the write lock first, so the reads see what no other writer can change before the commit."""
+    db = get_db()
+    if db.in_transaction:  # already writing, so already holding the lock: join that transaction
+        yield db
+        return
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.rollback()
+        raise
+    db.commit()
 
 
 def migrate(path: str) -> int:

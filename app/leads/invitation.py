@@ -1,5 +1,9 @@
 """The appointment as an iCalendar event: attached to the appointment e-mail and offered for
-download on the seller's status page, the same event both ways."""
+download on the seller's status page, the same event both ways.
+
+It is a copy for the seller's own calendar (METHOD:PUBLISH), not a meeting request: a REQUEST
+must name its attendees, and this file names no one but the business, so a forwarded or synced
+calendar file carries neither the seller's name nor their e-mail address."""
 
 from __future__ import annotations
 
@@ -13,17 +17,18 @@ from app.leads import lifecycle
 from app.leads.display import watch_name
 
 APPOINTMENT_LENGTH = timedelta(hours=1)
+METHOD = "PUBLISH"  # a copy of the event, by e-mail and as a download alike
 
 
-def invitation(lead: dict, data: dict, start: datetime, method: str = "REQUEST") -> bytes:
-    """An iCalendar invitation for the appointment (REQUEST by e-mail, PUBLISH as a download).
-    Its UID is the lead's, and its SEQUENCE grows with each booking, so a rebooked appointment
+def invitation(lead: dict, data: dict, start: datetime) -> bytes:
+    """The appointment for the seller's calendar (PUBLISH, no attendee: no personal data). Its
+    UID is the lead's, and its SEQUENCE grows with each booking, so a rebooked appointment
     replaces the first in the seller's calendar."""
     config = current_app.config
     calendar = Calendar()
     calendar.add("prodid", f"-//{config['SITE_NAME']}//Appointments//EN")
     calendar.add("version", "2.0")
-    calendar.add("method", method)
+    calendar.add("method", METHOD)
     event = Event()
     event.add("uid", f"appointment-{lead['reference']}@{urlsplit(config['SITE_URL']).hostname}")
     event.add("sequence", int(data.get("sequence", 0)))
@@ -41,10 +46,6 @@ def invitation(lead: dict, data: dict, start: datetime, method: str = "REQUEST")
     organizer = vCalAddress(f"mailto:{config['SITE_EMAIL']}")
     organizer.params["cn"] = config["SITE_NAME"]
     event.add("organizer", organizer)
-    attendee = vCalAddress(f"mailto:{lead['email']}")
-    attendee.params["cn"] = lead["full_name"]
-    attendee.params["role"] = "REQ-PARTICIPANT"
-    event.add("attendee", attendee)
     calendar.add_component(event)
     calendar.add_missing_timezones(first_date=start.date(), last_date=start.date() + timedelta(1))
     return calendar.to_ical()

@@ -19,7 +19,7 @@ from pathlib import Path
 from flask import current_app
 
 from app import queue
-from app.leads import history, lifecycle, links, store
+from app.leads import erasure, history, lifecycle, links, store
 
 STALE_AFTER = timedelta(minutes=2)  # in-process work of a live process is done well before
 
@@ -36,9 +36,11 @@ class Requeued:
     seller_emails: list[tuple[int, int]] = field(default_factory=list)
     staff_alerts: list[tuple[int, int]] = field(default_factory=list)
     link_requests: list[int] = field(default_factory=list)
+    erasure_links: list[int] = field(default_factory=list)
+    erasures: list[int] = field(default_factory=list)
 
     def __bool__(self) -> bool:
-        return bool(self.leads or self.seller_emails or self.staff_alerts or self.link_requests)
+        return any(vars(self).values())
 
 
 def enqueue_or_raise(job_name: str, *ids: int) -> None:
@@ -48,8 +50,9 @@ def enqueue_or_raise(job_name: str, *ids: int) -> None:
 
 
 def requeue_all() -> Requeued:
-    """Queue every lead's unfinished work, the seller e-mails and staff alerts not sent yet and
-    the lost-link requests not answered yet. Raises QueueDown if Redis refuses."""
+    """Queue every lead's unfinished work, the seller e-mails and staff alerts not sent yet, the
+    lost-link requests not answered yet, and the erasure links and confirmed erasures not done
+    yet. Raises QueueDown if Redis refuses."""
     done = Requeued()
     for lead in store.leads_with_pending_work():
         enqueue_or_raise(queue.PROCESS_LEAD, lead["id"])
@@ -63,6 +66,12 @@ def requeue_all() -> Requeued:
     for request_id in links.waiting_link_requests():
         enqueue_or_raise(queue.SEND_STATUS_LINKS, request_id)
         done.link_requests.append(request_id)
+    for request_id in erasure.links_to_send():
+        enqueue_or_raise(queue.SEND_ERASURE_LINK, request_id)
+        done.erasure_links.append(request_id)
+    for lead_id in erasure.confirmed_erasures():
+        enqueue_or_raise(queue.ERASE_AT_SELLERS_REQUEST, lead_id)
+        done.erasures.append(lead_id)
     return done
 
 

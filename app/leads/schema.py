@@ -12,6 +12,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
+from app.leads.audit_chain import chain_unchained
 from app.leads.reference import new_photo_id, new_reference
 
 BASE_TABLES = (
@@ -197,6 +198,61 @@ LINK_REQUESTS = (
     )""",
 )
 
+LINK_EXPIRY = (
+    # Each status link gets an id (revoking "the links issued before this one" needs an order
+    # that VACUUM keeps) and its own expiry, set when it is issued. A link older than this step
+    # keeps the date it had: 180 days after its lead's last activity (a date SQLite cannot read
+    # makes the link expire now: closed, never open-ended).
+    """CREATE TABLE status_links_with_expiry (
+        id INTEGER PRIMARY KEY,
+        token_hash TEXT NOT NULL UNIQUE,
+        lead_id INTEGER NOT NULL REFERENCES leads(id),
+        issued_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL
+    )""",
+    """INSERT INTO status_links_with_expiry (token_hash, lead_id, issued_at, expires_at)
+        SELECT status_links.token_hash, status_links.lead_id, status_links.issued_at,
+            coalesce(strftime('%Y-%m-%dT%H:%M:%S+00:00',
+                max(coalesce(leads.last_activity_at, ''), status_links.issued_at), '+180 days'),
+                strftime('%Y-%m-%dT%H:%M:%S+00:00', 'now'))
+        FROM status_links JOIN leads ON leads.id = status_links.lead_id
+        ORDER BY status_links.issued_at, status_links.rowid""",
+    "DROP TABLE status_links",
+    "ALTER TABLE status_links_with_expiry RENAME TO status_links",
+    "CREATE INDEX status_links_lead ON status_links(lead_id, id)",
+)
+
+AUDIT_CHAIN = (
+    # Each entry's hash chains it to the one before (app/leads/audit_chain.py). Updates stay
+    # refused, except filling in a missing hash: an entry is chained just after it is written.
+    "ALTER TABLE audit ADD COLUMN hash TEXT",
+    "DROP TRIGGER IF EXISTS audit_no_update",
+    """CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit
+        WHEN OLD.hash IS NOT NULL OR NEW.id IS NOT OLD.id OR NEW.at IS NOT OLD.at
+          OR NEW.action IS NOT OLD.action OR NEW.staff_id IS NOT OLD.staff_id
+          OR NEW.lead_id IS NOT OLD.lead_id OR NEW.address IS NOT OLD.address
+          OR NEW.data IS NOT OLD.data
+        BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END""",
+)
+
+ERASURE_REQUESTS = (
+    # A seller's request to have their lead erased, done only once they confirm it from the link
+    # e-mailed to the address on file (app/leads/erasure.py): its job is queued by the row's id,
+    # and only the link's SHA-256 is kept. It stands while the lead stays in the closure it was
+    # made in (closed_event_id: any later state change voids it). Erasure removes the rows.
+    """CREATE TABLE erasure_requests (
+        id INTEGER PRIMARY KEY,
+        lead_id INTEGER NOT NULL REFERENCES leads(id),
+        closed_event_id INTEGER NOT NULL REFERENCES lead_events(id),
+        requested_at TEXT NOT NULL,
+        token_hash TEXT UNIQUE,
+        expires_at TEXT,
+        sent_at TEXT,
+        confirmed_at TEXT
+    )""",
+    "CREATE INDEX erasure_requests_lead ON erasure_requests(lead_id)",
+)
+
 
 def run(statements: tuple[str, ...]) -> Callable[[sqlite3.Connection], None]:
     """A migration step that runs these statements in order."""
@@ -235,6 +291,13 @@ def give_photo_ids(db: sqlite3.Connection) -> None:
         db.execute("UPDATE lead_photos SET public_id = ? WHERE id = ?", (new_photo_id(), photo_id))
 
 
+def chain_audit_log(db: sqlite3.Connection) -> None:
+    """The audit log's hash column and trigger, and the entries written before them chained in
+    id order, so `flask staff audit --verify` checks the whole log."""
+    run(AUDIT_CHAIN)(db)
+    chain_unchained(db)
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     run(BASE_TABLES),  # 1: the sell form's leads and photos
     run(LIFECYCLE_TABLES),  # 2: states, references, the timeline
@@ -246,6 +309,9 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     run(STATUS_LINKS),  # 8: a status link in every e-mail to the seller, each its own token
     run(STAFF_TABLES),  # 9: staff, sessions, throttling and the audit log, made here only
     run(LINK_REQUESTS),  # 10: lost-link requests queued by id, not by address
+    run(LINK_EXPIRY),  # 11: each status link its own expiry, and an order to revoke by
+    chain_audit_log,  # 12: each audit entry chained to the one before by its hash
+    run(ERASURE_REQUESTS),  # 13: erasure confirmed from the seller's mailbox, not a link alone
 )
 VERSION = len(MIGRATIONS)
 

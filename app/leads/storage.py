@@ -36,3 +36,10 @@ def remove_photo_files(photos: list[dict]) -> None:
         ):
             if name:
                 (folder / name).unlink(missing_ok=True)
+
+
+def remove_processed_files(result: dict) -> None:
+    """Delete the cleaned image and thumbnail one processing run made, if it made them."""
+    for name in (result.get("image_name"), result.get("thumb_name")):
+        if name:
+            (photos_dir() / name).unlink(missing_ok=True)

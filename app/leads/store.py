@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from app.leads.db import get_db, now, transaction
+from app.leads import storage
+from app.leads.db import get_db, now, transaction, truncate_wal
 from app.leads.history import append_event
 from app.leads.reference import new_photo_id, new_reference
 
@@ -155,14 +156,20 @@ def lead_photo(lead_id: int, public_id: str) -> dict | None:
     return dict(row) if row else None
 
 
-def record_photo(photo_id: int, **result) -> None:
-    """Store what processing made of one photo (image, thumbnail, size, or why it was refused)."""
+def record_photo(photo_id: int, **result) -> bool:
+    """Store what processing made of one photo (image, thumbnail, size, or why it was refused);
+    False if the photo is gone, its lead erased while the job worked: then the files processing
+    made are deleted instead, so none of an erased lead's survive whichever went first. (The
+    UPDATE and the erasure's DELETE each hold the write lock: one of them sees the other's.)"""
     allowed = {"image_name", "thumb_name", "width", "height", "error"}
     assignments = ", ".join(f"{name} = :{name}" for name in result if name in allowed)
     with transaction() as db:
-        db.execute(
+        cursor = db.execute(
             f"UPDATE lead_photos SET {assignments} WHERE id = :id", result | {"id": photo_id}
         )
+    if cursor.rowcount == 0:
+        storage.remove_processed_files(result)
+    return cursor.rowcount == 1
 
 
 def mark_done(lead_id: int, column: str) -> None:
@@ -215,8 +222,10 @@ def change_state(
 def erase_lead(
     lead_id: int, actor: str, blank: dict, free_text_keys: tuple[str, ...]
 ) -> list[dict]:
-    """Blank a closed lead's personal fields, drop its photo rows and the free text of its
-    events, and record the erasure; returns the photo rows, whose files the caller deletes.
+    """Blank a closed lead's personal fields, drop its photo rows, links and erasure requests
+    and the free text of its events, and record the erasure; then empty the WAL, so with
+    secure_delete (db.open_db) no copy of what was blanked is left on disk. Returns the photo
+    rows, whose files the caller deletes.
 
     Refused (LookupError) unless the lead is closed and not yet erased, checked in the same
     UPDATE that marks it erased.
@@ -236,6 +245,7 @@ def erase_lead(
         ).fetchall()
         db.execute("DELETE FROM lead_photos WHERE lead_id = ?", (lead_id,))
         db.execute("DELETE FROM status_links WHERE lead_id = ?", (lead_id,))
+        db.execute("DELETE FROM erasure_requests WHERE lead_id = ?", (lead_id,))
         events = db.execute("SELECT id, data FROM lead_events WHERE lead_id = ?", (lead_id,))
         for row in events.fetchall():
             data = json.loads(row["data"])
@@ -246,4 +256,5 @@ def erase_lead(
                     (json.dumps(kept, sort_keys=True), row["id"]),
                 )
         append_event(db, lead_id, actor, "erased", {"photos": len(photos)})
+    truncate_wal()  # the WAL's older frames still hold what was just blanked
     return [dict(photo) for photo in photos]

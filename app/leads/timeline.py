@@ -101,7 +101,8 @@ def state_details(data: dict) -> list[tuple[str, str]]:
     if after == "bought":
         return [("Paid", usd(data["amount"])), ("Payment date", display_date(data["paid_on"]))]
     if data.get("erasure_requested"):
-        return [("Seller asks", "Delete my personal data and photos")]
+        # Done by the seller's own confirmation, from the link e-mailed to them (erasure.py).
+        return [("Seller asks", "Delete my personal data and photos, once confirmed by e-mail")]
     return []
 
 
@@ -127,6 +128,11 @@ def describe(event: dict) -> tuple[str, list[tuple[str, str]], str]:
         return f"Seller added {plural(data['photos'], 'photo')}", [], ""
     if kind == "erased":
         return "Personal data erased", [("Photos removed", str(data.get("photos", 0)))], ""
+    if kind == "link_resent":
+        revoked = [("Earlier links revoked", str(data.get("revoked", 0)))]
+        return "New status link e-mailed (asked for on the lost-link form)", revoked, ""
+    if kind == "links_revoked":
+        return "Status links revoked", [("Links", str(data.get("links", 0)))], ""
     return kind.replace("_", " ").capitalize(), [], ""
 
 

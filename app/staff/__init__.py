@@ -6,7 +6,7 @@ Other packages build staff pages on `auth.staff_required` and `auth.current_staf
 
 from flask import Flask, Response, request
 
-from app.staff import sessions
+from app.staff import sessions, tokens
 
 
 def private_headers(response: Response) -> Response:
@@ -19,6 +19,9 @@ def private_headers(response: Response) -> Response:
 
 
 def init_app(app: Flask) -> None:
-    """Register the staff session cookie and the private headers on `app`."""
+    """Register the staff session cookie and the private headers on `app`; re-key recovery codes
+    an earlier release stored unkeyed (the key is known only here, not to the migrations)."""
     sessions.init_app(app)
     app.after_request(private_headers)
+    with app.app_context():
+        tokens.rekey_stored_codes()

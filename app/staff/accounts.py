@@ -20,7 +20,7 @@ from flask import current_app
 
 from app.security.tokens import digest, new_token
 from app.staff import store, totp
-from app.staff.tokens import new_recovery_code
+from app.staff.tokens import new_recovery_code, recovery_code_hash
 
 PASSWORD_MIN_LENGTH = 12
 PASSWORD_MAX_LENGTH = 256
@@ -154,7 +154,7 @@ def confirm_totp(staff: dict, code: str) -> list[str]:
     if step is None:
         raise AccountError("That code is not right. Check the app's clock and try the next code.")
     codes = [new_recovery_code() for _ in range(RECOVERY_CODE_COUNT)]
-    store.finish_enrolment(staff["id"], [digest(code) for code in codes], step)
+    store.finish_enrolment(staff["id"], [recovery_code_hash(code) for code in codes], step)
     return codes
 
 

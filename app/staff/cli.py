@@ -1,4 +1,5 @@
-"""`flask staff`: add, list, revoke, reset and disable staff accounts, and read the audit log.
+"""`flask staff`: add, list, revoke, reset and disable staff accounts; read and verify the audit
+log.
 
 There is no self-registration: these commands, run by whoever operates the server, are the only
 way to make or restore an account. `add` and `reset` print the one-time enrolment link last.
@@ -81,11 +82,33 @@ def disable_command(email: str) -> None:
     click.echo(f"Disabled {staff['email']} and ended its sessions.")
 
 
+def verify_audit_log() -> None:
+    """Print OK with the count and the last entry's hash, or exit 1 naming the first entry that
+    does not follow from the one before it."""
+    verdict = audit.verify()
+    if verdict.broken_at is not None:
+        raise click.ClickException(
+            f"The audit log is broken at entry {verdict.broken_at}: {verdict.problem}. "
+            f"Intact before it: {verdict.count}."
+        )
+    click.echo(
+        f"OK: {verdict.count} entries, each chained to the one before. Last hash: "
+        f"{verdict.last_hash} (keep it elsewhere: entries cut from the end change it)."
+    )
+
+
 @staff_command.command("audit")
 @click.option("--lead", "lead_id", type=int, help="Only entries about this lead.")
 @click.option("--staff", "email", help="Only entries of this staff account.")
-def audit_command(lead_id: int | None, email: str | None) -> None:
-    """Print the audit log, oldest first."""
+@click.option("--verify", is_flag=True, help="Check the whole log's hash chain instead.")
+def audit_command(lead_id: int | None, email: str | None, verify: bool) -> None:
+    """Print the audit log, oldest first; or, with --verify, check that no entry was changed or
+    removed (exit 1 naming the first broken entry)."""
+    if verify:
+        if lead_id is not None or email:
+            raise click.UsageError("--verify checks the whole log: give it alone.")
+        verify_audit_log()
+        return
     staff_id = account_or_exit(email)["id"] if email else None
     emails = {staff["id"]: staff["email"] for staff in store.all_staff()}
     rows = audit.entries(lead_id=lead_id, staff_id=staff_id)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from flask_wtf import FlaskForm
 from wtforms import EmailField, PasswordField, StringField
-from wtforms.validators import EqualTo, InputRequired, Length
+from wtforms.validators import EqualTo, InputRequired, Length, ValidationError
 
-from app.staff.accounts import PASSWORD_MAX_LENGTH
+from app.staff.accounts import PASSWORD_MAX_LENGTH, password_problem
 
 CODE_HELP = "The 6-digit code from your authenticator app, or one of your recovery codes."
 
@@ -76,3 +76,35 @@ class ConfirmForm(FlaskForm):
         render_kw={"autocomplete": "current-password", "autofocus": True},
     )
     code = code_field(autofocus=False)
+
+
+def sound_password(_form: FlaskForm, field: PasswordField) -> None:
+    """A validator holding a new password to the rules of enrolment (accounts.password_problem)."""
+    problem = password_problem(field.data or "")
+    if problem:
+        raise ValidationError(problem)
+
+
+class ChangePasswordForm(FlaskForm):
+    """The account page: the current password, then a new one typed twice."""
+
+    current_password = PasswordField(
+        "Current password",
+        validators=[InputRequired()],
+        render_kw={"autocomplete": "current-password", "autofocus": True},
+    )
+    password = PasswordField(
+        "New password",
+        validators=[InputRequired(), sound_password],
+        description="At least 12 characters. A few unrelated words make a good one.",
+        render_kw={"autocomplete": "new-password"},
+    )
+    confirm = PasswordField(
+        "The same new password again",
+        validators=[InputRequired(), EqualTo("password", message="The two passwords differ.")],
+        render_kw={"autocomplete": "new-password"},
+    )
+
+
+class NewRecoveryCodesForm(FlaskForm):
+    """The account page: one button (with its CSRF token) for new recovery codes."""

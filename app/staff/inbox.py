@@ -16,7 +16,7 @@ from flask import Blueprint, Response, abort, flash, redirect, request, url_for
 from flask_wtf.csrf import CSRFError
 
 from app import errors
-from app.leads import display, export, history, lifecycle, search, storage, store, timeline
+from app.leads import display, export, history, lifecycle, links, search, storage, store, timeline
 from app.staff import store as staff_store
 from app.staff.auth import (
     current_staff,
@@ -141,6 +141,7 @@ def lead_page(lead: dict, failed: tuple[str, object] | None = None, status: int 
         forms=forms,
         actions=ACTIONS,
         can_erase=ACTIONS["erase"].offered(lead),
+        working_links=links.working_link_count(lead["id"]),
     )
 
 
@@ -218,6 +219,23 @@ def apply_move(lead: dict, action: Action, form: MoveForm):
         record("seller_email_queued", lead["id"], {"event": event_id, "email": email})
     done = f"{action.title}: done, the lead is now {lifecycle.STATE_LABELS[to_state]}."
     return back(lead["id"], done + (" The seller is being e-mailed." if email else ""))
+
+
+@bp.post("/leads/<int:lead_id>/links/revoke")
+@staff_required
+def revoke_links(lead_id: int):
+    """Every status link of the lead stops working at once (a forwarded or leaked link, or the
+    seller asks); audited and on the lead's timeline."""
+    lead = lead_or_404(lead_id)
+    if lead["erased_at"]:
+        return back(lead_id, "This lead was erased: it has no status links.", "error")
+    revoked = links.revoke_all_links(lead_id, actor())
+    record("status_links_revoked", lead_id, {"links": revoked})
+    return back(
+        lead_id,
+        f"{timeline.plural(revoked, 'status link')} of this lead stopped working. The seller "
+        "gets a new one with our next e-mail, or from the lost-link form while the sale is open.",
+    )
 
 
 # Erasure: both factors again, then the reference typed to confirm

@@ -1,5 +1,5 @@
-"""Staff routes: sign-in (two steps), sign-out, enrolment and the account page (the leads
-inbox is app/staff/inbox.py).
+"""Staff routes: sign-in (two steps), sign-out, enrolment and the account page with its new
+password and new recovery codes (the leads inbox is app/staff/inbox.py).
 
 Every view here except those marked `public` needs a full aal2 session (app/staff/auth.py).
 """
@@ -14,8 +14,15 @@ from flask_wtf.csrf import CSRFError
 
 from app import errors
 from app.security.client import client_address
-from app.staff import accounts, audit, forms, sessions, signin, store, throttle, totp
-from app.staff.auth import current_staff, guard_blueprint, public, record, staff_required
+from app.staff import accounts, audit, credentials, forms, sessions, signin, store, throttle, totp
+from app.staff.auth import (
+    current_staff,
+    guard_blueprint,
+    public,
+    record,
+    require_recent_auth,
+    staff_required,
+)
 from app.staff.views import FORM_EXPIRED, form_expired, page
 
 bp = Blueprint("staff", __name__, url_prefix="/staff")
@@ -129,6 +136,35 @@ def end_session(session_id: int):
         record("session_ended", data={"session": session_id})
         flash("That session has ended.")
     return redirect(url_for("staff.account"), code=303)
+
+
+def password_changed() -> str:
+    """Say the password is changed, and go back to the account page."""
+    flash("Your password is changed. Your other sessions have ended.")
+    return url_for("staff.account")
+
+
+@bp.route("/account/password", methods=["GET", "POST"])
+@require_recent_auth
+def change_password():
+    """A new password, once the current one is typed again (after a recent sign-in)."""
+    form = forms.ChangePasswordForm()
+    attempt = partial(credentials.change_password, form.current_password.data, form.password.data)
+    return form_step("password.html", "Change your password", form, attempt, password_changed)
+
+
+@bp.route("/account/recovery-codes", methods=["GET", "POST"])
+@require_recent_auth
+def new_recovery_codes():
+    """New recovery codes replacing the old ones, shown once: in the POST's own answer, since a
+    redirect would need them kept somewhere to show them."""
+    form = forms.NewRecoveryCodesForm()
+    if not form.validate_on_submit():
+        left = store.unused_recovery_codes(current_staff()["id"])
+        status = 400 if form.errors else 200
+        return page("recovery_codes.html", "New recovery codes", status, form=form, left=left)
+    codes = credentials.renew_recovery_codes()
+    return page("recovery_codes.html", "Your new recovery codes", codes=codes)
 
 
 @bp.route("/enrol/<token>", methods=["GET", "POST"])

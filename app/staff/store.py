@@ -2,11 +2,13 @@
 accounts, recovery codes, sessions and sign-in throttling.
 
 Secrets are never stored as given: passwords as argon2id hashes, the TOTP secret encrypted,
-session ids, enrolment tokens and recovery codes as SHA-256 digests (they are long random
-values, so a fast hash is enough and lets a lookup use an index).
+session ids and enrolment tokens as SHA-256 digests (they are long random values, so a fast hash
+is enough and lets a lookup use an index), recovery codes as a keyed HMAC (app/staff/tokens.py).
 """
 
 from __future__ import annotations
+
+import sqlite3
 
 from app.leads.db import get_db, now, transaction
 
@@ -96,11 +98,22 @@ def finish_enrolment(staff_id: int, code_hashes: list[str], last_step: int) -> N
             "totp_last_step = ? WHERE id = ?",
             (now(), last_step, staff_id),
         )
-        db.execute("DELETE FROM staff_recovery_codes WHERE staff_id = ?", (staff_id,))
-        db.executemany(
-            "INSERT INTO staff_recovery_codes (staff_id, code_hash) VALUES (?, ?)",
-            [(staff_id, code_hash) for code_hash in code_hashes],
-        )
+        store_recovery_codes(db, staff_id, code_hashes)
+
+
+def store_recovery_codes(db: sqlite3.Connection, staff_id: int, code_hashes: list[str]) -> None:
+    """Within a transaction: the account's recovery codes are these, and no others."""
+    db.execute("DELETE FROM staff_recovery_codes WHERE staff_id = ?", (staff_id,))
+    db.executemany(
+        "INSERT INTO staff_recovery_codes (staff_id, code_hash) VALUES (?, ?)",
+        [(staff_id, code_hash) for code_hash in code_hashes],
+    )
+
+
+def replace_recovery_codes(staff_id: int, code_hashes: list[str]) -> None:
+    """Replace every recovery code of the account, spent or not, with these, all at once."""
+    with transaction() as db:
+        store_recovery_codes(db, staff_id, code_hashes)
 
 
 def disable_staff(staff_id: int) -> None:
@@ -128,6 +141,22 @@ def claim_recovery_code(staff_id: int, code_hash: str) -> bool:
             "WHERE staff_id = ? AND code_hash = ? AND used_at IS NULL",
             (now(), staff_id, code_hash),
         )
+    )
+
+
+def unkeyed_recovery_codes(keyed_prefix: str) -> list[dict]:
+    """Recovery codes still stored the way releases before keyed codes stored them."""
+    return many(
+        "SELECT id, code_hash FROM staff_recovery_codes WHERE substr(code_hash, 1, ?) != ?",
+        (len(keyed_prefix), keyed_prefix),
+    )
+
+
+def replace_recovery_code_hash(code_id: int, old_hash: str, new_hash: str) -> int:
+    """Store a code's new form if it still has `old_hash` (1), else leave it (0)."""
+    return change(
+        "UPDATE staff_recovery_codes SET code_hash = ? WHERE id = ? AND code_hash = ?",
+        (new_hash, code_id, old_hash),
     )
 
 
@@ -182,11 +211,12 @@ def end_session(session_id: int, staff_id: int | None = None) -> bool:
     return bool(change(sql, params))
 
 
-def end_sessions_of(staff_id: int) -> int:
-    """End every open session of the account; how many were ended."""
+def end_sessions_of(staff_id: int, keep: int | None = None) -> int:
+    """End every open session of the account (but the one `keep` names); how many were ended."""
     return change(
-        "UPDATE staff_sessions SET ended_at = ? WHERE staff_id = ? AND ended_at IS NULL",
-        (now(), staff_id),
+        "UPDATE staff_sessions SET ended_at = ? WHERE staff_id = ? AND ended_at IS NULL "
+        "AND id IS NOT ?",
+        (now(), staff_id, keep),
     )
 
 
@@ -199,22 +229,43 @@ def open_sessions_of(staff_id: int) -> list[dict]:
     )
 
 
-# Throttling
+# Throttling (app/staff/throttle.py)
 
 
-def throttle_state(key: str) -> dict | None:
-    """The failure count and time of the last failure for `key`, or None."""
-    return one("SELECT * FROM staff_throttle WHERE key = ?", (key,))
+def throttle_states(db: sqlite3.Connection, keys: list[str]) -> dict[str, dict]:
+    """The failure count and time of the last failure of each of `keys` that has any."""
+    marks = ", ".join("?" * len(keys))
+    rows = db.execute(f"SELECT * FROM staff_throttle WHERE key IN ({marks})", keys)
+    return {row["key"]: dict(row) for row in rows}
 
 
-def add_failure(key: str, at: float, forget_before: float) -> None:
-    """Count one more failure for `key`, starting again from one if the last is long past."""
-    change(
-        "INSERT INTO staff_throttle (key, failures, last_failure) VALUES (?, 1, ?) "
-        "ON CONFLICT(key) DO UPDATE SET last_failure = excluded.last_failure, "
-        "failures = CASE WHEN last_failure < ? THEN 1 ELSE failures + 1 END",
-        (key, at, forget_before),
-    )
+def add_failures(
+    db: sqlite3.Connection, keys: list[str], at: float, forget_before: float
+) -> dict[str, int]:
+    """Count one more failure for each key (from one again if its last is long past); each
+    key's new count."""
+    counts = {}
+    for key in keys:
+        counts[key] = db.execute(
+            "INSERT INTO staff_throttle (key, failures, last_failure) VALUES (?, 1, ?) "
+            "ON CONFLICT(key) DO UPDATE SET last_failure = excluded.last_failure, "
+            "failures = CASE WHEN last_failure < ? THEN 1 ELSE failures + 1 END "
+            "RETURNING failures",
+            (key, at, forget_before),
+        ).fetchone()[0]
+    return counts
+
+
+def take_back_failure(key: str, at: float, previous: float | None) -> None:
+    """Undo one failure counted at `at`: the count goes down, the time of the last failure back
+    to `previous` unless another has been counted since; a count of none is deleted."""
+    with transaction() as db:
+        db.execute(
+            "UPDATE staff_throttle SET failures = failures - 1, last_failure = CASE "
+            "WHEN last_failure = ? AND ? IS NOT NULL THEN ? ELSE last_failure END WHERE key = ?",
+            (at, previous, previous, key),
+        )
+        db.execute("DELETE FROM staff_throttle WHERE key = ? AND failures <= 0", (key,))
 
 
 def clear_failures(key: str) -> None:

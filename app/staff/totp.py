@@ -14,12 +14,10 @@ import time
 import pyotp
 import segno
 from cryptography.fernet import Fernet
-from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from flask import current_app
 from markupsafe import Markup
 
-from app.staff import store
+from app.staff import keys, store
 
 STEP_SECONDS = 30
 DRIFT_STEPS = 1
@@ -27,12 +25,7 @@ DRIFT_STEPS = 1
 
 def fernet() -> Fernet:
     """The Fernet for TOTP secrets, keyed by HKDF from STAFF_TOTP_KEY (else from SECRET_KEY)."""
-    config = current_app.config
-    material = config.get("STAFF_TOTP_KEY") or "dev-totp:" + config["SECRET_KEY"]
-    key = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=b"staff-totp-secret").derive(
-        material.encode()
-    )
-    return Fernet(base64.urlsafe_b64encode(key))
+    return Fernet(base64.urlsafe_b64encode(keys.derived_key(keys.TOTP_SECRETS)))
 
 
 def new_encrypted_secret() -> str:

@@ -3,8 +3,9 @@ the sale stands, reached from the link in the confirmation e-mail.
 
 The token (192 random bits) is the only key: it is stored as a SHA-256 hash, looked up by that
 hash, kept out of request logs (app/security/logs.py) and never sent on as a referrer. An unknown,
-altered or expired token (180 days after the lead's last activity) and an erased lead all get
-the site's one 404 page. Nothing here is page-cached, stored by browsers or indexed.
+altered, expired (180 days after the link was issued) or revoked token and an erased lead all
+get the site's one 404 page (app/leads/links.py). Nothing here is page-cached, stored by
+browsers or indexed.
 """
 
 from flask import Flask, Response, request

@@ -1,12 +1,18 @@
 """What the status page and the lost-link form tell a seller, written once here (the photo
 picker's messages are app/photos/messages.py)."""
 
+from app.leads.erasure import CONFIRM_WITHIN_WORDS
+
 LINK_SENT = (
     "If we have an enquiry in progress for that address, we have e-mailed it a new link. It "
     "should arrive within a few minutes; check your spam folder too."
 )
 NOT_AN_EMAIL = "Please enter the e-mail address you used on the sell form."
 TOO_MANY = "Too many requests from your connection. Please wait a while, or call us on {phone}."
+LEAD_TOO_MANY = (
+    "We have had a lot of questions and photos about this enquiry in a short time. Please wait "
+    "a while before sending more, or call us on {phone}."
+)
 
 # What the page's "What happens now" box says the seller's next step is, at each state.
 NEXT_STEPS = {
@@ -38,3 +44,19 @@ EXPIRED_QUOTE = (
     "and we will look at your watch again."
 )
 NOT_NOW = "Your sale has moved on since this page was opened. Here is where it stands now."
+
+WITHDRAWN = "You have withdrawn your watch, and we have closed your enquiry."
+ERASURE_LINK_SENT = (
+    f"{WITHDRAWN} We have e-mailed you a link to confirm that we should delete your details and "
+    f"photos: it works once, for {CONFIRM_WITHIN_WORDS}. Nothing is deleted until you follow it."
+)
+# The e-mailed link's pages (app/status/erasure.py): the same refusal whatever is wrong with it.
+ERASURE_LINK_REFUSED = (
+    "This link cannot be used. A link to confirm a deletion works once, for "
+    f"{CONFIRM_WITHIN_WORDS}, and only while the enquiry stays closed. To have your details "
+    "deleted, reply to any of our e-mails or call us on {phone}."
+)
+ERASURE_CONFIRMED = (
+    "Thank you. We are deleting your details and photos now, and sending you one last e-mail "
+    "to confirm it. After that, the links in our e-mails stop working."
+)

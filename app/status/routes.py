@@ -24,7 +24,7 @@ from flask_wtf.csrf import CSRFError
 from app import errors, queue
 from app.errors import wants_json
 from app.extensions import limiter
-from app.leads import history, lifecycle, links, store, timeline
+from app.leads import erasure, history, lifecycle, links, store, timeline
 from app.leads.display import appointment_start, watch_name
 from app.leads.invitation import invitation
 from app.photos import intake
@@ -33,6 +33,7 @@ from app.photos.forms import AddPhotosForm, chosen_files, photo_limits, photo_ro
 from app.rendering import seo
 from app.rendering.layout import site_info
 from app.status import messages
+from app.status.limits import limit_seller_action_per_lead, too_many_message
 
 bp = Blueprint("status", __name__)
 
@@ -92,7 +93,7 @@ def show_limit(message: str, status: int) -> Response:
 errors.word(bp, 404, messages.UNKNOWN_LINK, lambda *_: errors.not_found_response(path="/status"))
 # A form from a page opened long ago (or another site's): nothing done, say so.
 errors.word(bp, CSRFError, messages.OUT_OF_DATE, show_refusal)
-errors.word(bp, 429, lambda: messages.TOO_MANY.format(phone=site_info()["phone"]), show_limit)
+errors.word(bp, 429, too_many_message, show_limit)
 errors.word(bp, 413, lambda: photo_messages.message(photo_messages.UPLOAD_TOO_LARGE), show_refusal)
 
 
@@ -233,26 +234,28 @@ def answer_quote(token: str):
 
 @bp.post("/status/<token>/withdraw")
 def withdraw(token: str):
-    """Close the enquiry at the seller's word, optionally asking us to delete their details
-    (staff erase a closed lead; the request shows on its timeline)."""
+    """Close the enquiry at the seller's word. Deleting their details as well is only asked
+    for here: a status link can be forwarded or leaked, so the erasure waits until the seller
+    confirms it from the link e-mailed to the address on file (app/status/erasure.py)."""
     lead = lead_for(token)
     if lead["state"] not in OPEN_STATES:
         return refuse(token, messages.NOT_NOW, 409)
     if request.form.get("confirm") != "yes":
         return refuse(token, "Tick the box to withdraw.", 422)
-    data = {"reason": "withdrawn"}
-    if request.form.get("erase") == "yes":
-        data["erasure_requested"] = True
-    said = "You have withdrawn your watch, and we have closed your enquiry." + (
-        " We will delete your details and photos and confirm by e-mail."
-        if data.get("erasure_requested")
-        else ""
-    )
-    return act(token, lead, "closed", data, said)
+    if request.form.get("erase") != "yes":
+        return act(token, lead, "closed", {"reason": "withdrawn"}, messages.WITHDRAWN)
+    data = {"reason": "withdrawn", "erasure_requested": True}
+    try:
+        event_id = lifecycle.transition(lead["id"], "closed", "seller", data, lead["state"])
+    except lifecycle.TransitionError:
+        return refuse(token, messages.NOT_NOW, 409)
+    erasure.ask_seller_to_confirm(lead["id"], event_id)
+    return done(token, messages.ERASURE_LINK_SENT)
 
 
 @bp.post("/status/<token>/question")
 @limit_seller_action
+@limit_seller_action_per_lead
 def ask(token: str):
     """A question for our team: on the lead's timeline, and e-mailed to staff."""
     lead = lead_for(token)
@@ -267,6 +270,7 @@ def ask(token: str):
 
 @bp.post("/status/<token>/photos")
 @limit_seller_action
+@limit_seller_action_per_lead
 def add_photos(token: str):
     """More photos of the watch, with the sell form's checks, up to PHOTO_MAX_COUNT in all."""
     lead = lead_for(token)
@@ -300,7 +304,7 @@ def act(token: str, lead: dict, to_state: str, data: dict, said: str) -> Respons
 
 @bp.get("/status/<token>/appointment.ics")
 def appointment_file(token: str):
-    """The booked appointment for the seller's calendar (PUBLISH: a copy, not a request)."""
+    """The booked appointment for the seller's calendar (the e-mail's copy, no attendee)."""
     lead = lead_for(token)
     events = history.lead_events(lead["id"])
     bookings = [
@@ -311,7 +315,7 @@ def appointment_file(token: str):
     if lead["state"] != "appointment" or not bookings:
         abort(404)
     data = bookings[-1]["data"] | {"sequence": bookings[-1]["id"]}  # as in the e-mail's copy
-    body = invitation(lead, data, appointment_start(data), "PUBLISH")
+    body = invitation(lead, data, appointment_start(data))
     current_app.logger.info("Lead %s: appointment downloaded from the status page.", lead["id"])
     return Response(
         body,
