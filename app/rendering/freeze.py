@@ -88,7 +88,8 @@ def freeze(app: Flask) -> int:
     paths = frozen_paths(app)
     headers = None
     for path in paths:
-        response = client.get(path)
+        # As the site's own address: production answers no other host (TRUSTED_HOSTS).
+        response = client.get(path, base_url=app.config["SITE_URL"])
         if response.status_code != 200:
             raise FreezeError(f"{path} answered {response.status_code}; nothing was changed.")
         write_variants(building / page_file(path), response.get_data())
