@@ -9,13 +9,8 @@ from flask import Flask
 from app import errors, queue, staff, status
 from app.blog import routes as blog
 from app.brands import routes as brands
-from app.config import (
-    check_production_settings,
-    config_class,
-    derived_settings,
-    settings_from_environment,
-    typed_settings,
-)
+from app.config import config_class, derived_settings, settings_from_environment, typed_settings
+from app.config_checks import check_production_settings
 from app.content import loader, queries, samples
 from app.extensions import cache, csrf, limiter
 from app.leads import db as leads_db

@@ -2,7 +2,7 @@
 
 Every setting can be given as an environment variable of the same name. `APP_ENV=production`
 selects `ProductionConfig`, which refuses to start without a real SECRET_KEY and SITE_URL, or
-with the placeholder contact details the defaults use.
+with the placeholder contact details the defaults use (app/config_checks.py says what else).
 Settings are typed once, here, after every layer is applied (text from the environment or a
 test becomes the type of the class default), so no code elsewhere parses a setting.
 """
@@ -10,7 +10,6 @@ test becomes the type of the class default), so no code elsewhere parses a setti
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -18,12 +17,6 @@ from redis.connection import parse_url
 
 DEV_SECRET_KEY = "dev-only-not-secret"
 ROOT = Path(__file__).resolve().parent.parent
-
-
-# Contact details reserved for examples: RFC 2606 domains and the 555-0100..0199 numbers that
-# US numbering keeps for fiction. The defaults use them, so a local site never shows a stranger's.
-EXAMPLE_DOMAIN = re.compile(r"(^|\.)(example\.(com|net|org)|example|test|invalid|localhost)$")
-FICTIONAL_NUMBER = re.compile(r"55501\d\d$")
 
 
 class ConfigError(RuntimeError):
@@ -275,60 +268,3 @@ def trusted_hosts(config) -> tuple[str, ...]:
     if not config["TRUSTED_HOSTS"] and config["ENV_NAME"] == "production":
         return (urlsplit(config["SITE_URL"]).hostname,)
     return tuple(config["TRUSTED_HOSTS"])
-
-
-def is_example_email(address: str) -> bool:
-    """An address on a domain reserved for examples (offers@example.com), or no domain at all."""
-    domain = address.rpartition("@")[2].strip().lower()
-    return not domain or bool(EXAMPLE_DOMAIN.search(domain))
-
-
-def is_fictional_phone(number: str) -> bool:
-    """A US number in 555-0100..0199, the range reserved for fiction: nobody answers it."""
-    return bool(FICTIONAL_NUMBER.search("".join(char for char in number if char.isdigit())))
-
-
-def placeholder_contacts(config) -> dict[str, str]:
-    """The configured contact settings that still hold example values, by setting name."""
-    found = {}
-    if is_example_email(config.get("SITE_EMAIL", "")):
-        found["SITE_EMAIL"] = config.get("SITE_EMAIL", "")
-    for name in ("SITE_PHONE", "SITE_PHONE_E164"):
-        if is_fictional_phone(config.get(name, "")):
-            found[name] = config[name]
-    return found
-
-
-PER_PROCESS_LIMITS = (
-    "REDIS_URL must be set: without it every process keeps its own request-limit counters, so "
-    "each process multiplies every limit (set RATELIMIT_SINGLE_PROCESS=1 if the site really "
-    "runs as one process)"
-)
-
-
-def limits_per_process(config) -> bool:
-    """Whether request limits would be counted in this process's memory without anyone having
-    said that one process is all there is."""
-    in_memory = config.get("RATELIMIT_STORAGE_URI", "memory://").startswith("memory://")
-    return in_memory and not config.get("RATELIMIT_SINGLE_PROCESS")
-
-
-def check_production_settings(config) -> None:
-    """Refuse to serve production with a guessable secret, a site URL taken from requests,
-    debug on, contact details that reach nobody (the development defaults), or request limits
-    that each process counts alone."""
-    problems = []
-    if not config.get("SECRET_KEY") or config["SECRET_KEY"] == DEV_SECRET_KEY:
-        problems.append("SECRET_KEY must be set to a long random value")
-    if not config.get("SITE_URL", "").startswith("https://"):
-        problems.append("SITE_URL must be set to the site's public https:// address")
-    if len(config.get("STAFF_TOTP_KEY") or "") < 32:
-        problems.append("STAFF_TOTP_KEY must be set to a random value of 32+ characters")
-    if config.get("DEBUG"):
-        problems.append("debug must be off: it shows code to anyone")
-    for name, value in placeholder_contacts(config).items():
-        problems.append(f"{name} is the placeholder {value!r}: set the business's real one")
-    if limits_per_process(config):
-        problems.append(PER_PROCESS_LIMITS)
-    if problems:
-        raise ConfigError("Refusing to start in production: " + "; ".join(problems) + ".")

@@ -138,3 +138,15 @@ def test_the_queue_imports_none_of_the_apps_features():
     source = (ROOT / "app" / "queue.py").read_text()
     imported = re.findall(r"^\s*(?:from|import) (app[\w.]*)", source, flags=re.M)
     assert imported == ["app.extensions"]
+
+
+@pytest.mark.parametrize("host", ["smtp.relay.example", "10.0.0.5"])
+def test_production_refuses_mail_in_clear_to_a_relay_off_this_machine(make_app, host):
+    with pytest.raises(ConfigError, match="SMTP_USE_TLS must be on"):
+        make_app(**{**PRODUCTION, "SMTP_HOST": host, "SMTP_USE_TLS": "0"})
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost", "::1"])
+def test_production_allows_mail_in_clear_to_a_relay_on_this_machine(make_app, host):
+    app = make_app(**{**PRODUCTION, "SMTP_HOST": host, "SMTP_USE_TLS": "0"})
+    assert app.config["SMTP_USE_TLS"] is False

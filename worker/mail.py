@@ -9,6 +9,7 @@ built from validated fields and stripped of line breaks all the same.
 from __future__ import annotations
 
 import smtplib
+import ssl
 from email.message import EmailMessage
 from email.utils import make_msgid
 
@@ -92,11 +93,16 @@ def send_lead_email(lead: dict, photos: list[dict]) -> None:
 
 
 def deliver(message: EmailMessage) -> None:
-    """Hand one message to the configured SMTP server (STARTTLS and login when configured)."""
+    """Hand one message to the configured SMTP server (STARTTLS and login when configured).
+
+    STARTTLS checks the relay's certificate against the system's CAs (OpenSSL's
+    SSL_CERT_FILE/SSL_CERT_DIR apply) and its name against SMTP_HOST, and fails closed: a relay
+    that offers no STARTTLS or a certificate that does not check out gets nothing, so the job
+    fails and is retried, rather than a status link going out in clear."""
     config = current_app.config
     with smtplib.SMTP(config["SMTP_HOST"], config["SMTP_PORT"], timeout=SMTP_TIMEOUT) as smtp:
         if config["SMTP_USE_TLS"]:  # typed once, in app/config.py
-            smtp.starttls()
+            smtp.starttls(context=ssl.create_default_context())
         if config["SMTP_USER"]:
             smtp.login(config["SMTP_USER"], config["SMTP_PASSWORD"])
         smtp.send_message(message)

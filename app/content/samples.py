@@ -23,7 +23,7 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from app.config import is_example_email, is_fictional_phone, placeholder_contacts
+from app.config_checks import is_example_email, is_fictional_phone, placeholder_contacts
 from app.content import queries
 
 SAMPLE_KEY = "sample"

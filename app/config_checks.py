@@ -1,0 +1,82 @@
+"""What production refuses to start with (the factory calls `check_production_settings` once
+the settings are complete): a guessable secret, a site URL taken from requests, debug, contact
+details that reach nobody, request limits each process counts alone, and e-mail in clear.
+`flask content check` (app/content/samples.py) shares the placeholder tests."""
+
+from __future__ import annotations
+
+import re
+
+from app.config import DEV_SECRET_KEY, ConfigError
+
+# Contact details reserved for examples: RFC 2606 domains and the 555-0100..0199 numbers that
+# US numbering keeps for fiction. The defaults use them, so a local site never shows a stranger's.
+EXAMPLE_DOMAIN = re.compile(r"(^|\.)(example\.(com|net|org)|example|test|invalid|localhost)$")
+FICTIONAL_NUMBER = re.compile(r"55501\d\d$")
+
+
+def is_example_email(address: str) -> bool:
+    """An address on a domain reserved for examples (offers@example.com), or no domain at all."""
+    domain = address.rpartition("@")[2].strip().lower()
+    return not domain or bool(EXAMPLE_DOMAIN.search(domain))
+
+
+def is_fictional_phone(number: str) -> bool:
+    """A US number in 555-0100..0199, the range reserved for fiction: nobody answers it."""
+    return bool(FICTIONAL_NUMBER.search("".join(char for char in number if char.isdigit())))
+
+
+def placeholder_contacts(config) -> dict[str, str]:
+    """The configured contact settings that still hold example values, by setting name."""
+    found = {}
+    if is_example_email(config.get("SITE_EMAIL", "")):
+        found["SITE_EMAIL"] = config.get("SITE_EMAIL", "")
+    for name in ("SITE_PHONE", "SITE_PHONE_E164"):
+        if is_fictional_phone(config.get(name, "")):
+            found[name] = config[name]
+    return found
+
+
+LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
+PER_PROCESS_LIMITS = (
+    "REDIS_URL must be set: without it every process keeps its own request-limit counters, so "
+    "each process multiplies every limit (set RATELIMIT_SINGLE_PROCESS=1 if the site really "
+    "runs as one process)"
+)
+
+
+def mail_in_clear(config) -> bool:
+    """Whether e-mail (status links, sellers' details, SMTP_PASSWORD) would cross a network
+    unencrypted: TLS off for a relay that is not this machine."""
+    host = config.get("SMTP_HOST", "")
+    return bool(host) and not config.get("SMTP_USE_TLS") and host not in LOOPBACK_HOSTS
+
+
+def limits_per_process(config) -> bool:
+    """Whether request limits would be counted in this process's memory without anyone having
+    said that one process is all there is."""
+    in_memory = config.get("RATELIMIT_STORAGE_URI", "memory://").startswith("memory://")
+    return in_memory and not config.get("RATELIMIT_SINGLE_PROCESS")
+
+
+def check_production_settings(config) -> None:
+    """Refuse to serve production with a guessable secret, a site URL taken from requests,
+    debug on, contact details that reach nobody (the development defaults), or request limits
+    that each process counts alone."""
+    problems = []
+    if not config.get("SECRET_KEY") or config["SECRET_KEY"] == DEV_SECRET_KEY:
+        problems.append("SECRET_KEY must be set to a long random value")
+    if not config.get("SITE_URL", "").startswith("https://"):
+        problems.append("SITE_URL must be set to the site's public https:// address")
+    if len(config.get("STAFF_TOTP_KEY") or "") < 32:
+        problems.append("STAFF_TOTP_KEY must be set to a random value of 32+ characters")
+    if config.get("DEBUG"):
+        problems.append("debug must be off: it shows code to anyone")
+    for name, value in placeholder_contacts(config).items():
+        problems.append(f"{name} is the placeholder {value!r}: set the business's real one")
+    if limits_per_process(config):
+        problems.append(PER_PROCESS_LIMITS)
+    if mail_in_clear(config):
+        problems.append("SMTP_USE_TLS must be on for a relay off this machine (SMTP_HOST)")
+    if problems:
+        raise ConfigError("Refusing to start in production: " + "; ".join(problems) + ".")
