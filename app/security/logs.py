@@ -1,10 +1,12 @@
-"""Keep secret link tokens out of request logs: staff enrolment links (/staff/enrol/<token>)
-and sellers' status links (/status/<token>).
+"""Keep secret link tokens out of every log: staff enrolment links (/staff/enrol/<token>),
+sellers' status links (/status/<token>) and erasure links (/status/erasure/<token>).
 
-Such links carry their token in the path, and servers log request paths: Werkzeug's
-development server and gunicorn's access log (when GUNICORN_ACCESS_LOG is set). This filter
-rewrites those lines before they are written. deploy/nginx.conf leaves those paths out of its
-own access log.
+Such links carry their token in the path, and paths reach logs in many ways: the development
+server's and gunicorn's access lines, Flask's "Exception on <path>" when a view fails, a
+library's warning. A filter on a few named loggers misses the rest (a record passed up to the
+root logger's handlers skips the filters of the loggers it passes), so the scrubbing is done
+where every record is made: a log record factory, installed once per process. deploy/nginx.conf
+leaves those paths out of its own access log.
 """
 
 from __future__ import annotations
@@ -14,24 +16,34 @@ import re
 
 TOKEN_PATHS = ("/staff/enrol/", "/status/")
 TOKEN_IN_PATH = re.compile(r"(" + "|".join(map(re.escape, TOKEN_PATHS)) + r")[^\s\"?]+")
-REQUEST_LOGGERS = ("werkzeug", "gunicorn.access")
+HIDDEN = r"\1[token hidden]"
 
 
-class HideLinkTokens(logging.Filter):
-    """A logging filter replacing link tokens in request log lines with "[token hidden]"."""
+def hidden_tokens(text: str) -> str:
+    """`text` with the token of every link path in it replaced by "[token hidden]"."""
+    return TOKEN_IN_PATH.sub(HIDDEN, text)
 
-    def filter(self, record: logging.LogRecord) -> bool:
-        """Rewrite the record's message if it holds a token path; never drops a record."""
-        message = record.getMessage()
+
+class TokenHidingRecords:
+    """A log record factory around the one before it: each record's message, once formatted
+    with its arguments, has its link tokens hidden before any handler sees it."""
+
+    def __init__(self, make_record):
+        self.make_record = make_record
+
+    def __call__(self, *args, **kwargs) -> logging.LogRecord:
+        record = self.make_record(*args, **kwargs)
+        try:
+            message = record.getMessage()
+        except Exception:  # a malformed call: left for logging to report as it always does
+            return record
         if any(path in message for path in TOKEN_PATHS):
-            record.msg = TOKEN_IN_PATH.sub(r"\1[token hidden]", message)
-            record.args = None
-        return True
+            record.msg, record.args = hidden_tokens(message), None
+        return record
 
 
 def hide_link_tokens() -> None:
-    """Add the filter to the request loggers, once per process."""
-    for name in REQUEST_LOGGERS:
-        logger = logging.getLogger(name)
-        if not any(isinstance(f, HideLinkTokens) for f in logger.filters):
-            logger.addFilter(HideLinkTokens())
+    """Install the factory, once per process (every app made in it shares logging)."""
+    current = logging.getLogRecordFactory()
+    if not isinstance(current, TokenHidingRecords):
+        logging.setLogRecordFactory(TokenHidingRecords(current))
