@@ -45,6 +45,10 @@ class Config:
     ISLANDS_SERVER_BUNDLE = str(ROOT / "app" / "build" / "ssr.js")
     CACHE_DEFAULT_TIMEOUT = 3600
     WTF_CSRF_TIME_LIMIT = None
+    # No Referer check on HTTPS posts: the status pages send no Referer (so a seller's link never
+    # leaves in one), and browsers then send none to the site either. The token, the `__Host-`
+    # cookie and the Sec-Fetch-Site check (app/security/fetch_metadata.py) do that work.
+    WTF_CSRF_SSL_STRICT = False
     # The session cookie carries the CSRF secret (production adds Secure and __Host-).
     SESSION_COOKIE_HTTPONLY = True
     SESSION_COOKIE_SAMESITE = "Lax"
@@ -54,6 +58,8 @@ class Config:
     PHOTO_MAX_PIXELS = 50_000_000  # refused before decoding (decompression bombs)
     MAX_CONTENT_LENGTH = PHOTO_MAX_COUNT * PHOTO_MAX_BYTES + 1024 * 1024
     PHOTO_STORAGE_DIR = ""  # default: storage/ beside LEADS_DB
+    BACKUP_DIR = ""  # `flask leads backup`; default: backups/ beside LEADS_DB
+    BACKUP_KEEP_DAYS = 30  # ... after each backup, older ones are removed (never the newest)
     SELL_RATELIMIT = "5 per minute;30 per hour"
     STATUS_LINK_RATELIMIT = "3 per minute;10 per hour"  # the lost-link form, per client address
     STATUS_LINK_EMAIL_RATELIMIT = "3 per hour"  # ... and per e-mail address asked for
@@ -154,6 +160,8 @@ ENV_SETTINGS = (
     "ISLANDS_MANIFEST",
     "ISLANDS_SERVER_BUNDLE",
     "PHOTO_STORAGE_DIR",
+    "BACKUP_DIR",
+    "BACKUP_KEEP_DAYS",
     "SELL_RATELIMIT",
     "STATUS_LINK_RATELIMIT",
     "STATUS_LINK_EMAIL_RATELIMIT",

@@ -16,6 +16,7 @@ import secrets
 import shutil
 import signal
 import socket
+import ssl
 import string
 import subprocess
 import sys
@@ -185,11 +186,31 @@ def exit_on_sigterm() -> None:
 # ---------------------------------------------------------------- HTTP
 
 
+@cache
+def tls_files() -> dict[str, Path]:
+    """A throwaway CA and a certificate it signed for 127.0.0.1, for the nginx targets (the
+    documented front is HTTPS only); TLS_CERT, TLS_KEY and the CA file clients trust."""
+    import trustme  # the test extra, installed by bin/setup
+
+    folder = work_dir() / "tls"
+    folder.mkdir()
+    ca = trustme.CA()
+    cert = ca.issue_cert("127.0.0.1", "localhost")
+    ca.cert_pem.write_to_path(str(folder / "ca.pem"))
+    cert.cert_chain_pems[0].write_to_path(str(folder / "cert.pem"))
+    cert.private_key_pem.write_to_path(str(folder / "key.pem"))
+    return {"TLS_CERT": folder / "cert.pem", "TLS_KEY": folder / "key.pem", "CA": folder / "ca.pem"}
+
+
 def fetch(url: str, headers: dict | None = None, timeout: float = 10):
-    """(status, headers, body) of one GET, body as sent (not decompressed)."""
+    """(status, headers, body) of one GET, body as sent (not decompressed); https:// URLs are
+    checked against tls_files()' CA."""
     request = urllib.request.Request(url, headers=headers or {})
+    context = None
+    if url.startswith("https://"):
+        context = ssl.create_default_context(cafile=str(tls_files()["CA"]))
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
+        with urllib.request.urlopen(request, timeout=timeout, context=context) as response:
             return response.status, response.headers, response.read()
     except urllib.error.HTTPError as error:
         return error.code, error.headers, error.read()

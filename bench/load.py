@@ -125,7 +125,10 @@ def nginx(stack: ExitStack, name: str, server_template: Path, values: dict) -> s
     scratch.mkdir()
     scratch.chmod(0o755)
     results = common.results_dir()
-    server = common.render(server_template, values | {"LISTEN": f"127.0.0.1:{port}"},
+    tls = {key: value for key, value in common.tls_files().items() if key != "CA"}
+    listen = {"LISTEN": f"127.0.0.1:{port}", "REDIRECT_LISTEN": f"127.0.0.1:{common.free_port()}",
+              "ACCESS_LOG": scratch / "access.log"}  # fmt: skip
+    server = common.render(server_template, values | listen | tls,
                            results / f"{name}.server.conf")  # fmt: skip
     modules = "".join(f"load_module {m};\n" for m in BROTLI_MODULES if m.exists())
     conf = common.render(common.BENCH / "nginx.conf",
@@ -135,7 +138,7 @@ def nginx(stack: ExitStack, name: str, server_template: Path, values: dict) -> s
     checked = subprocess.run([*command, "-t"], capture_output=True, text=True, check=False)
     if checked.returncode:
         raise RuntimeError(f"nginx -t refused {conf}:\n{checked.stderr.strip()}")
-    url = f"http://127.0.0.1:{port}"
+    url = f"https://127.0.0.1:{port}"  # both nginx targets speak TLS, as the front must
     stack.enter_context(common.server(command, results / f"{name}.log", url + "/"))
     return url
 

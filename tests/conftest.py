@@ -15,7 +15,7 @@ from aiosmtpd.controller import Controller
 
 from app import create_app
 from app.content.loader import seed
-from tests.helpers import ROOT, HttpReceiver, RedisServer, SmtpInbox, free_port
+from tests.helpers import ROOT, HttpReceiver, RedisServer, SmtpInbox, free_port, stop_process
 
 
 @pytest.fixture(scope="session")
@@ -169,10 +169,5 @@ def start_rq_worker(tmp_path):
 
     yield start
     for process, log in processes:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop_process(process)
         log.close()

@@ -158,6 +158,16 @@ class RedisServer:
         self.process.wait(timeout=10)
 
 
+def stop_process(process: subprocess.Popen, timeout: float = 15) -> None:
+    """Ask a server process to stop; kill it if it has not within `timeout` seconds."""
+    process.terminate()
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
 @dataclass
 class SmtpInbox:
     host: str

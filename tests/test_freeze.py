@@ -1,11 +1,6 @@
 """flask freeze and the documented nginx front: frozen pages from disk, the rest from the app."""
 
-import getpass
 import gzip
-import http.client
-import shutil
-import string
-import subprocess
 import threading
 from pathlib import Path
 
@@ -13,9 +8,7 @@ import pytest
 from werkzeug.serving import make_server
 
 from app.rendering.freeze import freeze, page_file
-from tests.helpers import ROOT, free_port, wait_for_port
-
-NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+from tests.front import make_tls, start_front
 
 
 @pytest.fixture
@@ -76,43 +69,23 @@ def test_refreezing_replaces_the_folder_whole(frozen_app):
 
 @pytest.fixture
 def nginx_front(frozen_app, tmp_path):
-    """The documented config with its paths and ports pointed at this test's app and files."""
+    """The documented front, TLS included, pointed at this test's app and frozen files."""
     upstream = make_server("127.0.0.1", 0, frozen_app, threaded=True)
     threading.Thread(target=upstream.serve_forever, daemon=True).start()
     instance = Path(frozen_app.config["PAGES_DIR"]).parent
-    port = free_port()
-    site = string.Template((ROOT / "deploy" / "nginx.conf").read_text()).safe_substitute(
-        CHECKOUT=ROOT,
-        INSTANCE=instance,
-        APP_SERVER=f"127.0.0.1:{upstream.server_port}",
-        LISTEN=f"127.0.0.1:{port}",
-        SERVER_NAME="_",
-    )
-    conf = tmp_path / "nginx.conf"
-    conf.write_text(
-        # Workers read this test's private temp folders, so they run as the test's own user.
-        f"daemon off; user {getpass.getuser()}; pid {tmp_path}/nginx.pid;\n"
-        f"error_log {tmp_path}/error.log;\n"
-        f"events {{}}\nhttp {{ include /etc/nginx/mime.types; access_log off;\n"
-        f"client_body_temp_path {tmp_path}/body; proxy_temp_path {tmp_path}/proxy;\n{site}\n}}\n"
-    )
-    process = subprocess.Popen([NGINX, "-c", str(conf), "-p", str(tmp_path)])
-    wait_for_port(port)
-    yield port
-    process.terminate()
-    process.wait(timeout=10)
+    front = start_front(
+        tmp_path, instance=instance, app_server=f"127.0.0.1:{upstream.server_port}",
+        tls=make_tls(tmp_path),
+    )  # fmt: skip
+    yield front
+    front.stop()
     upstream.shutdown()
     upstream.server_close()
 
 
-def get(port, path, headers=None):
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    try:
-        connection.request("GET", path, headers=headers or {})
-        response = connection.getresponse()
-        return response, response.read()
-    finally:
-        connection.close()
+def get(front, path, headers=None):
+    response = front.request("GET", path, headers)
+    return response, response.body
 
 
 def test_nginx_serves_frozen_pages_and_passes_the_rest_to_the_app(nginx_front, frozen_app):

@@ -127,6 +127,26 @@ def axe_violations(page) -> list[str]:
     ]
 
 
+def do(page, action: str, fields: dict, button: str) -> None:
+    """Open an action's panel if it is closed, fill its form and submit it."""
+    form = page.locator(f'form[action$="/{action}"]')
+    if not form.is_visible():
+        page.locator("details", has=form).locator("summary").click()
+    for label, value in fields.items():
+        field = form.get_by_label(label, exact=True)
+        if field.get_attribute("type") == "radio":
+            field.check()
+        elif field.evaluate("element => element.tagName") == "SELECT":
+            field.select_option(label=value)
+        else:
+            field.fill(value)
+    form.get_by_role("button", name=button).click()
+
+
+def expect_state(page, message: str) -> None:
+    expect(page.get_by_role("status")).to_contain_text(message)
+
+
 # The staff area: an account from the CLI, enrolled and signed in as a person would.
 
 PASSWORD = "brass winding crown sapphire"

@@ -15,7 +15,9 @@ from tests.browser.helpers import (
     MOBILE,
     add_account,
     axe_violations,
+    do,
     enrol,
+    expect_state,
     open_page,
     sign_in,
     visit,
@@ -64,26 +66,6 @@ def signed_in_page(browser, live_server, email: str, viewport, java_script_enabl
     sign_in(page, live_server, email, secret)
     expect(page).to_have_url(live_server.url + "/staff/leads")
     return context, page
-
-
-def do(page, action: str, fields: dict, button: str) -> None:
-    """Open an action's panel if it is closed, fill its form and submit it."""
-    form = page.locator(f'form[action$="/{action}"]')
-    if not form.is_visible():
-        page.locator("details", has=form).locator("summary").click()
-    for label, value in fields.items():
-        field = form.get_by_label(label, exact=True)
-        if field.get_attribute("type") == "radio":
-            field.check()
-        elif field.evaluate("element => element.tagName") == "SELECT":
-            field.select_option(label=value)
-        else:
-            field.fill(value)
-    form.get_by_role("button", name=button).click()
-
-
-def expect_state(page, message: str) -> None:
-    expect(page.get_by_role("status")).to_contain_text(message)
 
 
 @pytest.mark.parametrize("java_script_enabled", [True, False], ids=["js", "no-js"])
