@@ -156,25 +156,26 @@ def test_backup_is_consistent_while_a_write_is_in_flight(make_app, app, client, 
     writer.execute("BEGIN IMMEDIATE")
     writer.execute("UPDATE leads SET full_name = 'half-written'")
     try:
-        result = runner.invoke(args=["leads", "backup", str(tmp_path / "backup.db")])
+        result = runner.invoke(args=["leads", "backup", "--to", str(tmp_path / "backups")])
     finally:
         writer.rollback()
         writer.close()
     assert result.exit_code == 0, result.output
     assert "Backed up 3 leads" in result.output
-    copy = sqlite3.connect(tmp_path / "backup.db")
+    [folder] = (tmp_path / "backups").iterdir()
+    copy = sqlite3.connect(folder / "leads.db")
     assert copy.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert {row[0] for row in copy.execute("SELECT full_name FROM leads")} == {"Jane Doe"}
     copy.close()
-    assert not list(tmp_path.glob(".backup.db*"))
+    assert not list(folder.glob("*.partial"))
 
-    restored = make_app(LEADS_DB=str(tmp_path / "backup.db"))
+    restored = make_app(LEADS_DB=str(folder / "leads.db"))
     listing = restored.test_cli_runner().invoke(args=["leads", "list"])
     assert listing.output.count("Jane Doe") == 3
 
 
 def test_backup_to_an_unwritable_place_fails_clearly(client, runner):
-    result = runner.invoke(args=["leads", "backup", "/proc/no/such/dir/backup.db"])
+    result = runner.invoke(args=["leads", "backup", "--to", "/proc/no/such/dir"])
     assert result.exit_code != 0
     assert "Backup failed" in result.output
 

@@ -1,4 +1,4 @@
-"""`flask leads`: list, show, export, requeue and back up the leads in leads.db."""
+"""`flask leads`: list, show, export, requeue, back up and restore the leads in leads.db."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from flask import current_app
 from flask.cli import AppGroup
 
 from app import queue
-from app.leads import db, export, pending, search, storage, store
+from app.leads import backups, db, export, pending, search, storage, store
 
 leads_command = AppGroup("leads", help="Read leads and requeue their pending work.")
 
@@ -97,15 +97,33 @@ def migrate_command() -> None:
 
 
 @leads_command.command("backup")
-@click.argument("path", type=click.Path(dir_okay=False, writable=True, path_type=Path))
-def backup_command(path: Path) -> None:
-    """Write a consistent copy of leads.db to PATH while the site keeps running.
-
-    Restore: stop the site and workers, copy PATH over leads.db (removing leads.db-wal and
-    leads.db-shm), start again. Photos live in the storage folder: back that up as files.
-    """
+@click.option("--to", "where", type=click.Path(file_okay=False, path_type=Path),
+              help="The folder to back up into (default: BACKUP_DIR).")  # fmt: skip
+def backup_command(where: Path | None) -> None:
+    """Back up leads.db and the photo storage into a new dated folder while the site keeps
+    running, then remove backups older than BACKUP_KEEP_DAYS (never the newest)."""
+    where = where or backups.backup_dir()
     try:
-        count = db.backup(path)
+        taken = backups.take_backup(where)
+        removed = backups.remove_expired(where, current_app.config["BACKUP_KEEP_DAYS"])
     except (OSError, sqlite3.Error) as error:
         raise click.ClickException(f"Backup failed: {error}") from error
-    click.echo(f"Backed up {count} leads to {path}.")
+    click.echo(f"Backed up {taken.leads} leads and {taken.files} photo files to {taken.path}.")
+    if removed:
+        click.echo(f"Removed {len(removed)} backups older than the kept days.")
+
+
+@leads_command.command("restore")
+@click.argument("folder", required=False,
+                type=click.Path(exists=True, file_okay=False, path_type=Path))  # fmt: skip
+def restore_command(folder: Path | None) -> None:
+    """Restore a backup (default: the newest in BACKUP_DIR) into this instance, whose leads.db
+    must hold no lead. Stop the site and the workers first; run `flask leads requeue` after."""
+    folder = folder or next(reversed(backups.backups(backups.backup_dir())), None)
+    if folder is None:
+        raise click.ClickException(f"No backup found in {backups.backup_dir()}.")
+    try:
+        restored = backups.restore(folder)
+    except (backups.RestoreRefused, OSError, sqlite3.Error) as error:
+        raise click.ClickException(f"Nothing was restored: {error}.") from error
+    click.echo(f"Restored {restored.leads} leads and {restored.files} photo files from {folder}.")

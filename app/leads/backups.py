@@ -1,0 +1,122 @@
+"""Backups of everything a lead is: leads.db and the private photo storage, one folder per run
+under BACKUP_DIR (`leads-20261124T031700Z/` with `leads.db` and `storage/`), the ones older
+than BACKUP_KEEP_DAYS removed after each run; and the restore that brings one back into an
+instance that holds no lead yet. deploy/watchbuyers-backup.timer runs `flask leads backup`
+daily.
+
+The database is copied first, then the photo files: the sell form writes a photo's file before
+its row (app/photos/intake.py), so every photo row in the copy has its file in the backup. A
+folder becomes visible under its final name only once both are complete.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from flask import current_app
+
+from app.leads import db, storage
+
+PREFIX = "leads-"
+STAMP = "%Y%m%dT%H%M%SZ"
+
+
+class RestoreRefused(Exception):
+    """The instance already holds leads: a restore never writes over live data."""
+
+
+@dataclass(frozen=True)
+class Backup:
+    """One finished backup: its folder, and how many leads and photo files it holds."""
+
+    path: Path
+    leads: int
+    files: int
+
+
+def backup_dir() -> Path:
+    """BACKUP_DIR, or backups/ beside leads.db."""
+    configured = current_app.config.get("BACKUP_DIR")
+    return Path(configured or Path(current_app.config["LEADS_DB"]).parent / "backups")
+
+
+def taken_at(folder: Path) -> datetime | None:
+    """When the backup in `folder` was taken, read from its name; None for anything else."""
+    try:
+        return datetime.strptime(folder.name.removeprefix(PREFIX), STAMP).replace(tzinfo=UTC)
+    except ValueError:
+        return None
+
+
+def backups(where: Path) -> list[Path]:
+    """The finished backups in `where`, oldest first."""
+    if not where.is_dir():
+        return []
+    found = [f for f in where.iterdir() if f.name.startswith(PREFIX) and taken_at(f)]
+    return sorted(found, key=taken_at)
+
+
+def copy_tree(source: Path, target: Path) -> int:
+    """Copy the files under `source` into `target`; the number copied. A file removed while
+    the copy runs (a photo job's raw upload, an erasure) is skipped, not an error."""
+    copied = 0
+    for path in sorted(source.rglob("*")) if source.is_dir() else []:
+        if not path.is_file():
+            continue
+        destination = target / path.relative_to(source)
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            shutil.copy2(path, destination)
+        except FileNotFoundError:
+            continue
+        copied += 1
+    return copied
+
+
+def take_backup(where: Path | None = None, now: datetime | None = None) -> Backup:
+    """Copy leads.db (SQLite's online backup: consistent while the site writes) and the photo
+    storage into a new folder under `where` (BACKUP_DIR)."""
+    where = where or backup_dir()
+    name = PREFIX + (now or datetime.now(UTC)).strftime(STAMP)
+    partial = where / f".{name}.partial"
+    shutil.rmtree(partial, ignore_errors=True)
+    partial.mkdir(parents=True, mode=0o700)
+    leads = db.backup(partial / "leads.db")
+    files = copy_tree(storage.storage_dir(), partial / "storage")
+    final = partial.replace(where / name)
+    return Backup(final, leads, files)
+
+
+def remove_expired(where: Path, keep_days: int, now: datetime | None = None) -> list[Path]:
+    """Remove the backups older than `keep_days`, never the newest one; those removed."""
+    limit = (now or datetime.now(UTC)) - timedelta(days=keep_days)
+    expired = [folder for folder in backups(where)[:-1] if taken_at(folder) < limit]
+    for folder in expired:
+        shutil.rmtree(folder)
+    return expired
+
+
+def restore(folder: Path) -> Backup:
+    """Bring the backup in `folder` into this instance (LEADS_DB, the photo storage), then
+    migrate it to the current schema. Refused if this instance's leads.db holds any lead."""
+    if not (folder / "leads.db").is_file():
+        raise FileNotFoundError(f"{folder} holds no leads.db")
+    target = Path(current_app.config["LEADS_DB"])
+    with db.transaction() as connection:
+        present = connection.execute("SELECT count(*) FROM leads").fetchone()[0]
+    db.close_db()
+    if present:
+        raise RestoreRefused(f"{target} already holds {present} leads")
+    for suffix in ("-wal", "-shm"):
+        Path(f"{target}{suffix}").unlink(missing_ok=True)
+    incoming = target.with_name(f".{target.name}.restoring")
+    shutil.copy2(folder / "leads.db", incoming)
+    incoming.replace(target)
+    files = copy_tree(folder / "storage", storage.storage_dir())
+    db.migrate(str(target))
+    with db.transaction() as connection:
+        leads = connection.execute("SELECT count(*) FROM leads").fetchone()[0]
+    return Backup(folder, leads, files)
