@@ -399,3 +399,31 @@ def test_photo_job_leaves_no_file_when_the_lead_was_erased_before_it_ran(app):
         lifecycle.erase(lead_id, "staff:1")
         jobs.process_photos(lead_id)
     assert files_on_disk(app) == []
+
+
+def move_to(app, lead_id: int, *steps: tuple[str, dict]) -> None:
+    state = "new"
+    with app.app_context():
+        for to_state, data in steps:
+            lifecycle.transition(lead_id, to_state, "staff:1", data, state)
+            state = to_state
+
+
+APPOINTMENT = {"date": "2099-07-02", "time": "11:00", "mode": "collection", "place": "Home"}
+
+
+def test_erasure_is_not_offered_while_the_watch_may_be_with_us(app, client):
+    lead_id = save_sample_lead(app)
+    move_to(app, lead_id, ("contacted", {}),
+            ("quoted", {"amount_low": 8000, "amount_high": 9000, "valid_until": "2099-12-01"}),
+            ("accepted", {}), ("appointment", APPOINTMENT))  # fmt: skip
+    token = status_token(app, lead_id)
+
+    page = client.get(f"/status/{token}").get_data(as_text=True)
+    refused = withdraw(client, token, erase=True)
+
+    assert 'name="erase"' not in page and "once it is back with you" in page
+    assert refused.status_code == 303
+    assert "once it is back with you" in client.get(f"/status/{token}").get_data(as_text=True)
+    assert lead_of(app, lead_id)["state"] == "appointment"
+    assert lead_of(app, lead_id)["full_name"] == "Jane Doe"

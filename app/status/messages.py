@@ -43,6 +43,11 @@ EXPIRED_QUOTE = (
     "This preliminary quote has expired, so it can no longer be accepted here. Please call us "
     "and we will look at your watch again."
 )
+ERASE_AFTER_RETURN = (
+    "Nothing was changed: your watch may be with us for authentication, so we keep your details "
+    "until it is back with you. Withdraw without deleting, and once it is back with you, reply "
+    "to any of our e-mails and we delete your details."
+)
 NOT_NOW = "Your sale has moved on since this page was opened. Here is where it stands now."
 
 WITHDRAWN = "You have withdrawn your watch, and we have closed your enquiry."

@@ -169,6 +169,7 @@ def page(token: str):
         has_appointment=lead["state"] == "appointment" and appointment is not None,
         can_answer_quote=lead["state"] == "quoted",
         is_open=is_open,
+        can_erase=lead["state"] in SELLER_ERASABLE_STATES,
         photo_props=add_photos_props(token, room) if is_open and room else None,
         question_max_length=lifecycle.QUESTION_MAX_LENGTH,
         token=token,
@@ -192,6 +193,8 @@ def add_photos_props(token: str, room: int) -> dict:
 # The seller's actions while the sale is open (not bought or closed): the state they act from,
 # the move, and what the page then says.
 OPEN_STATES = frozenset(lifecycle.STATES) - {"bought", "closed"}
+# From the appointment on, the watch may be with us: its return needs the seller's details.
+SELLER_ERASABLE_STATES = frozenset({"new", "contacted", "quoted", "accepted"})
 ANSWERS = {
     "accept": (
         "accepted",
@@ -244,6 +247,8 @@ def withdraw(token: str):
         return refuse(token, "Tick the box to withdraw.", 422)
     if request.form.get("erase") != "yes":
         return act(token, lead, "closed", {"reason": "withdrawn"}, messages.WITHDRAWN)
+    if lead["state"] not in SELLER_ERASABLE_STATES:
+        return refuse(token, messages.ERASE_AFTER_RETURN, 409)
     data = {"reason": "withdrawn", "erasure_requested": True}
     try:
         event_id = lifecycle.transition(lead["id"], "closed", "seller", data, lead["state"])
