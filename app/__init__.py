@@ -21,7 +21,7 @@ from app.pictures import images
 from app.pictures.variants import images_command
 from app.rendering import assets, islands, layout, page_cache
 from app.rendering.freeze import freeze_command
-from app.security import fetch_metadata, headers
+from app.security import cross_site, headers
 from app.security.logs import hide_link_tokens
 from app.sell import routes as sell
 from app.sitemap import routes as sitemap
@@ -67,7 +67,7 @@ def register_extensions(app: Flask) -> None:
     leads_db.init_app(app)
     cache.init_app(app)
     limiter.init_app(app)
-    fetch_metadata.init_app(app)
+    cross_site.init_app(app)
     csrf.init_app(app)
     queue.init_app(app)
     app.teardown_appcontext(queries.close_connection)

@@ -47,7 +47,7 @@ class Config:
     WTF_CSRF_TIME_LIMIT = None
     # No Referer check on HTTPS posts: the status pages send no Referer (so a seller's link never
     # leaves in one), and browsers then send none to the site either. The token, the `__Host-`
-    # cookie and the Sec-Fetch-Site check (app/security/fetch_metadata.py) do that work.
+    # cookie and the Sec-Fetch-Site check (app/security/cross_site.py) do that work.
     WTF_CSRF_SSL_STRICT = False
     # The session cookie carries the CSRF secret (production adds Secure and __Host-).
     SESSION_COOKIE_HTTPONLY = True

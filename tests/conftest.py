@@ -12,6 +12,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from aiosmtpd.controller import Controller
+from playwright.sync_api import sync_playwright
 
 from app import create_app
 from app.content.loader import seed
@@ -54,6 +55,14 @@ def client(app):
 @pytest.fixture
 def runner(app):
     return app.test_cli_runner()
+
+
+@pytest.fixture(scope="session")
+def playwright():
+    """One Playwright for the whole run (tests/browser and tests/production): a second sync
+    instance started in the same thread refuses to run inside the first one's event loop."""
+    with sync_playwright() as running:
+        yield running
 
 
 # Real services for the lead pipeline: Redis, an rq worker, an SMTP server, an HTTP receiver.

@@ -132,12 +132,18 @@ def test_cross_site_post_over_https_is_refused_in_production(make_app):
     client = app.test_client()
     html = client.get("/sell", base_url=SITE).get_data(as_text=True)
     token = html.split('name="csrf-token" content="')[1].split('"')[0]
-    headers = {**JSON, "Referer": "https://evil.example/form"}
-    response = client.post(
-        "/sell", base_url=SITE, data={**VALID, "csrf_token": token}, headers=headers
-    )
-    assert response.status_code == 400
-    headers["Referer"] = SITE + "/sell"
+    for sent_from in (
+        {"Referer": "https://evil.example/form"},
+        {"Origin": "https://evil.example"},
+        {"Sec-Fetch-Site": "cross-site"},
+        {"Sec-Fetch-Site": "same-site", "Referer": SITE + "/sell"},  # a sibling subdomain's page
+    ):
+        response = client.post(
+            "/sell", base_url=SITE, data={**VALID, "csrf_token": token}, headers=JSON | sent_from
+        )
+        assert response.status_code == 403, sent_from
+        assert leads(app) == []
+    headers = {**JSON, "Referer": SITE + "/sell"}
     response = client.post(
         "/sell", base_url=SITE, data={**VALID, "csrf_token": token}, headers=headers
     )

@@ -9,7 +9,6 @@ from __future__ import annotations
 import threading
 
 import pytest
-from playwright.sync_api import sync_playwright
 from werkzeug.serving import make_server
 
 from tests.browser.helpers import CHROMIUM, CHROMIUM_ARGS, DESKTOP, MOBILE, open_page
@@ -47,11 +46,10 @@ def make_live_server(make_app):
 
 
 @pytest.fixture(scope="session")
-def browser():
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+def browser(playwright):
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    yield browser
+    browser.close()
 
 
 def make_page_fixture(viewport, java_script_enabled=True):

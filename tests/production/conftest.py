@@ -19,7 +19,6 @@ from pathlib import Path
 import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
-from playwright.sync_api import sync_playwright
 
 from tests.browser.helpers import CHROMIUM, CHROMIUM_ARGS
 from tests.front import HOST, Front, Tls, make_tls, start_front
@@ -184,14 +183,13 @@ def site(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def site_browser(site):
+def site_browser(site, playwright):
     """Chromium that resolves the site's name to loopback and trusts its certificate."""
     args = [
         *CHROMIUM_ARGS,
         f"--host-resolver-rules=MAP {HOST} 127.0.0.1",
         f"--ignore-certificate-errors-spki-list={site.front.tls.spki_sha256}",
     ]
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
-        yield browser
-        browser.close()
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
+    yield browser
+    browser.close()
