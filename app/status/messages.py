@@ -57,7 +57,7 @@ ERASURE_LINK_SENT = (
 )
 # The e-mailed link's pages (app/status/erasure.py): the same refusal whatever is wrong with it.
 ERASURE_LINK_REFUSED = (
-    "This link cannot be used. A link to confirm a deletion works once, for "
+    "A link to confirm a deletion works once, for "
     f"{CONFIRM_WITHIN_WORDS}, and only while the enquiry stays closed. To have your details "
     "deleted, reply to any of our e-mails or call us on {phone}."
 )
