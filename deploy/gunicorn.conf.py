@@ -36,4 +36,7 @@ graceful_timeout = 30
 max_requests = 0
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG") or None
+# As nginx's log_format: the path without its query string (staff searches hold names and phone
+# numbers) and no Referer (an enrolment link travels in it); app/security/logs.py hides tokens.
+access_log_format = '%(h)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(B)s %(M)sms "%(a)s"'
 errorlog = "-"
