@@ -27,7 +27,8 @@ def files_containing(pattern: str, paths=SOURCES) -> list[str]:
 
 def test_tables_are_made_only_by_the_migrations():
     assert files_containing(r"executescript\(") == []
-    assert files_containing(r"CREATE TABLE") == ["app/leads/schema.py"]
+    made_in = {path.rsplit("/", 1)[0] for path in files_containing(r"CREATE TABLE")}
+    assert made_in == {"app/leads/schema"}
 
 
 def test_errors_are_handled_only_in_app_errors():

@@ -4,7 +4,7 @@ staff accounts, sessions and the audit log).
 As in Flask's tutorial (flaskr), a request or a job gets one connection, kept on `g` by
 `get_db()` and closed when its app context ends, however many queries it makes. The schema is
 brought up to date once, when the app starts (`init_app`), never per connection: every table is
-made and changed only by the numbered migrations in app/leads/schema.py.
+made and changed only by the numbered migrations in app/leads/schema/.
 """
 
 from __future__ import annotations

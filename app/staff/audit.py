@@ -1,4 +1,4 @@
-"""The append-only audit log in leads.db (made by app/leads/schema.py): who did what, when,
+"""The append-only audit log in leads.db (made by app/leads/schema/): who did what, when,
 from where.
 
 SQLite triggers refuse every UPDATE and DELETE on the table, so not even the application can

@@ -1,4 +1,4 @@
-"""Every read and write of the staff tables in leads.db (made by app/leads/schema.py):
+"""Every read and write of the staff tables in leads.db (made by app/leads/schema/):
 accounts, recovery codes, sessions and sign-in throttling.
 
 Secrets are never stored as given: passwords as argon2id hashes, the TOTP secret encrypted,

@@ -1,18 +1,10 @@
-"""The leads database's tables and their migrations, numbered by SQLite's `PRAGMA user_version`.
-
-The only place any table of leads.db is created or changed. `migrate()` runs once when the app
-starts (app/leads/db.py; the CLI and the worker start the app too): a current database costs one
-PRAGMA read; an older one is brought up to date under `BEGIN IMMEDIATE` (one writer at a time,
-version re-read inside), so two processes starting together never apply a step twice. A fresh
-file runs the same steps as an old one, so there is one way a database comes to have its shape.
-"""
+"""The migration steps of a lead's own tables: leads, photos, the timeline, status links,
+lost-link and erasure requests (the tables as each step left them; app/leads/schema/ runs them)."""
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
 
-from app.leads.audit_chain import chain_unchained
 from app.leads.reference import new_photo_id, new_reference
 
 BASE_TABLES = (
@@ -57,6 +49,7 @@ BASE_TABLES = (
     )""",
     "CREATE INDEX IF NOT EXISTS lead_photos_lead ON lead_photos(lead_id, position)",
 )
+
 
 LIFECYCLE_TABLES = (
     "ALTER TABLE leads ADD COLUMN state TEXT NOT NULL DEFAULT 'new'",
@@ -121,6 +114,7 @@ STATUS_LINKS = (
     "ALTER TABLE leads DROP COLUMN status_token_hash",
 )
 
+
 STAFF_ALERTS = (
     # One staff e-mail per seller action (a question, photos added, an answer to a quote).
     """CREATE UNIQUE INDEX lead_events_one_staff_alert
@@ -131,62 +125,7 @@ STAFF_ALERTS = (
 # Staff accounts, their recovery codes, sessions and sign-in throttling, and the audit log. Made
 # with IF NOT EXISTS: databases from before this step already had them (each connection used to
 # create them itself).
-STAFF_TABLES = (
-    """CREATE TABLE IF NOT EXISTS staff (
-        id INTEGER PRIMARY KEY,
-        email TEXT NOT NULL UNIQUE COLLATE NOCASE,
-        name TEXT NOT NULL,
-        password_hash TEXT,
-        totp_secret TEXT,
-        totp_last_step INTEGER,
-        enrol_token_hash TEXT UNIQUE,
-        enrol_expires_at TEXT,
-        enrolled_at TEXT,
-        disabled_at TEXT,
-        created_at TEXT NOT NULL
-    )""",
-    """CREATE TABLE IF NOT EXISTS staff_recovery_codes (
-        id INTEGER PRIMARY KEY,
-        staff_id INTEGER NOT NULL REFERENCES staff(id),
-        code_hash TEXT NOT NULL,
-        used_at TEXT
-    )""",
-    "CREATE INDEX IF NOT EXISTS staff_recovery_codes_staff ON staff_recovery_codes(staff_id)",
-    """CREATE TABLE IF NOT EXISTS staff_sessions (
-        id INTEGER PRIMARY KEY,
-        token_hash TEXT NOT NULL UNIQUE,
-        staff_id INTEGER NOT NULL REFERENCES staff(id),
-        aal INTEGER NOT NULL,
-        created_at TEXT NOT NULL,
-        last_seen_at TEXT NOT NULL,
-        verified_at TEXT,
-        ip TEXT,
-        user_agent TEXT,
-        ended_at TEXT
-    )""",
-    "CREATE INDEX IF NOT EXISTS staff_sessions_staff ON staff_sessions(staff_id, ended_at)",
-    """CREATE TABLE IF NOT EXISTS staff_throttle (
-        key TEXT PRIMARY KEY,
-        failures INTEGER NOT NULL,
-        last_failure REAL NOT NULL
-    )""",
-    """CREATE TABLE IF NOT EXISTS audit (
-        id INTEGER PRIMARY KEY,
-        at TEXT NOT NULL,
-        action TEXT NOT NULL,
-        staff_id INTEGER,
-        lead_id INTEGER,
-        address TEXT,
-        data TEXT
-    )""",
-    "CREATE INDEX IF NOT EXISTS audit_lead ON audit(lead_id)",
-    "CREATE INDEX IF NOT EXISTS audit_staff ON audit(staff_id)",
-    # Append-only: not even the application can rewrite history.
-    """CREATE TRIGGER IF NOT EXISTS audit_no_update BEFORE UPDATE ON audit
-        BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END""",
-    """CREATE TRIGGER IF NOT EXISTS audit_no_delete BEFORE DELETE ON audit
-        BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END""",
-)
+
 
 LINK_REQUESTS = (
     # The lost-link form's requests, waiting for their job: the job is queued with the row's id
@@ -197,6 +136,7 @@ LINK_REQUESTS = (
         requested_at TEXT NOT NULL
     )""",
 )
+
 
 LINK_EXPIRY = (
     # Each status link gets an id (revoking "the links issued before this one" needs an order
@@ -222,18 +162,6 @@ LINK_EXPIRY = (
     "CREATE INDEX status_links_lead ON status_links(lead_id, id)",
 )
 
-AUDIT_CHAIN = (
-    # Each entry's hash chains it to the one before (app/leads/audit_chain.py). Updates stay
-    # refused, except filling in a missing hash: an entry is chained just after it is written.
-    "ALTER TABLE audit ADD COLUMN hash TEXT",
-    "DROP TRIGGER IF EXISTS audit_no_update",
-    """CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit
-        WHEN OLD.hash IS NOT NULL OR NEW.id IS NOT OLD.id OR NEW.at IS NOT OLD.at
-          OR NEW.action IS NOT OLD.action OR NEW.staff_id IS NOT OLD.staff_id
-          OR NEW.lead_id IS NOT OLD.lead_id OR NEW.address IS NOT OLD.address
-          OR NEW.data IS NOT OLD.data
-        BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END""",
-)
 
 ERASURE_REQUESTS = (
     # A seller's request to have their lead erased, done only once they confirm it from the link
@@ -252,17 +180,6 @@ ERASURE_REQUESTS = (
     )""",
     "CREATE INDEX erasure_requests_lead ON erasure_requests(lead_id)",
 )
-
-
-def run(statements: tuple[str, ...]) -> Callable[[sqlite3.Connection], None]:
-    """A migration step that runs these statements in order."""
-
-    def step(db: sqlite3.Connection) -> None:
-        """Run each statement on this connection."""
-        for statement in statements:
-            db.execute(statement)
-
-    return step
 
 
 def give_references(db: sqlite3.Connection) -> None:
@@ -289,48 +206,3 @@ def give_photo_ids(db: sqlite3.Connection) -> None:
     rows = db.execute("SELECT id FROM lead_photos WHERE public_id IS NULL").fetchall()
     for (photo_id,) in rows:
         db.execute("UPDATE lead_photos SET public_id = ? WHERE id = ?", (new_photo_id(), photo_id))
-
-
-def chain_audit_log(db: sqlite3.Connection) -> None:
-    """The audit log's hash column and trigger, and the entries written before them chained in
-    id order, so `flask staff audit --verify` checks the whole log."""
-    run(AUDIT_CHAIN)(db)
-    chain_unchained(db)
-
-
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
-    run(BASE_TABLES),  # 1: the sell form's leads and photos
-    run(LIFECYCLE_TABLES),  # 2: states, references, the timeline
-    give_references,  # 3: references and submitted events for leads older than step 2
-    run(PHOTO_IDS),  # 4: unguessable photo ids for the staff photo route
-    give_photo_ids,  # 5: those ids for photos older than step 4
-    run(SELLER_CONFIRMATION),  # 6: the seller's confirmation e-mail as a piece of lead work
-    run(STAFF_ALERTS),  # 7: staff e-mailed about what sellers do on their status page
-    run(STATUS_LINKS),  # 8: a status link in every e-mail to the seller, each its own token
-    run(STAFF_TABLES),  # 9: staff, sessions, throttling and the audit log, made here only
-    run(LINK_REQUESTS),  # 10: lost-link requests queued by id, not by address
-    run(LINK_EXPIRY),  # 11: each status link its own expiry, and an order to revoke by
-    chain_audit_log,  # 12: each audit entry chained to the one before by its hash
-    run(ERASURE_REQUESTS),  # 13: erasure confirmed from the seller's mailbox, not a link alone
-)
-VERSION = len(MIGRATIONS)
-
-
-def version(db: sqlite3.Connection) -> int:
-    """The number of migration steps this database has had."""
-    return db.execute("PRAGMA user_version").fetchone()[0]
-
-
-def migrate(db: sqlite3.Connection) -> None:
-    """Apply the steps this database has not had yet, all in one transaction."""
-    if version(db) >= VERSION:
-        return
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        for step in MIGRATIONS[version(db) :]:
-            step(db)
-        db.execute(f"PRAGMA user_version = {VERSION}")
-        db.commit()
-    except BaseException:
-        db.rollback()
-        raise

@@ -1,0 +1,66 @@
+"""The leads database's tables and their migrations, numbered by SQLite's `PRAGMA user_version`.
+
+The only place any table of leads.db is created or changed. `migrate()` runs once when the app
+starts (app/leads/db.py; the CLI and the worker start the app too): a current database costs one
+PRAGMA read; an older one is brought up to date under `BEGIN IMMEDIATE` (one writer at a time,
+version re-read inside), so two processes starting together never apply a step twice. A fresh
+file runs the same steps as an old one, so there is one way a database comes to have its shape.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+from app.leads.schema.leads import (
+    BASE_TABLES,
+    ERASURE_REQUESTS,
+    LIFECYCLE_TABLES,
+    LINK_EXPIRY,
+    LINK_REQUESTS,
+    PHOTO_IDS,
+    SELLER_CONFIRMATION,
+    STAFF_ALERTS,
+    STATUS_LINKS,
+    give_photo_ids,
+    give_references,
+)
+from app.leads.schema.staff import STAFF_TABLES, chain_audit_log
+from app.leads.schema.steps import run
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
+    run(BASE_TABLES),  # 1: the sell form's leads and photos
+    run(LIFECYCLE_TABLES),  # 2: states, references, the timeline
+    give_references,  # 3: references and submitted events for leads older than step 2
+    run(PHOTO_IDS),  # 4: unguessable photo ids for the staff photo route
+    give_photo_ids,  # 5: those ids for photos older than step 4
+    run(SELLER_CONFIRMATION),  # 6: the seller's confirmation e-mail as a piece of lead work
+    run(STAFF_ALERTS),  # 7: staff e-mailed about what sellers do on their status page
+    run(STATUS_LINKS),  # 8: a status link in every e-mail to the seller, each its own token
+    run(STAFF_TABLES),  # 9: staff, sessions, throttling and the audit log, made here only
+    run(LINK_REQUESTS),  # 10: lost-link requests queued by id, not by address
+    run(LINK_EXPIRY),  # 11: each status link its own expiry, and an order to revoke by
+    chain_audit_log,  # 12: each audit entry chained to the one before by its hash
+    run(ERASURE_REQUESTS),  # 13: erasure confirmed from the seller's mailbox, not a link alone
+)
+VERSION = len(MIGRATIONS)
+
+
+def version(db: sqlite3.Connection) -> int:
+    """The number of migration steps this database has had."""
+    return db.execute("PRAGMA user_version").fetchone()[0]
+
+
+def migrate(db: sqlite3.Connection) -> None:
+    """Apply the steps this database has not had yet, all in one transaction."""
+    if version(db) >= VERSION:
+        return
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        for step in MIGRATIONS[version(db) :]:
+            step(db)
+        db.execute(f"PRAGMA user_version = {VERSION}")
+        db.commit()
+    except BaseException:
+        db.rollback()
+        raise
