@@ -62,14 +62,14 @@ const plugins = (browser) => [
 // several islands share (the icons, the hook adopting open <details>) travel inside React's
 // file rather than as files of their own (each file costs a request and its own gzip
 // overhead); so does the hydrator (runtime/island.js), needed exactly when React is and not
-// before the load event, as the runtime is. The sell form imports the UTM helpers from the
-// runtime module the page has already run.
+// before the load event, as the runtime is. The sell form imports the keys of what the visit's
+// arrival left in storage from the runtime module the page has already run (runtime/arrival.js).
 const withReact = /\/components\/(shared\/icons\.jsx|hooks\/useAdoptOpen\.js|runtime\/island\.js)$/;
 
 function chunkFor(id) {
   if (/node_modules\/(react|react-dom|scheduler)\//.test(id)) return "react";
   if (withReact.test(id)) return "react";
-  if (/\/components\/(runtime\/hydrate|shared\/utm)\.js$/.test(id)) return "runtime";
+  if (/\/components\/runtime\/(hydrate|arrival)\.js$/.test(id)) return "runtime";
   return undefined;
 }
 

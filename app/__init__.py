@@ -19,6 +19,7 @@ from app.locations import routes as locations
 from app.pages import routes as pages
 from app.pictures import images
 from app.pictures.variants import images_command
+from app.privacy import routes as privacy
 from app.rendering import assets, islands, layout, page_cache
 from app.rendering.freeze import freeze_command
 from app.security import cross_site, headers
@@ -83,6 +84,7 @@ def register_blueprints(app: Flask) -> None:
         brands.bp,
         blog.bp,
         sell.bp,
+        privacy.bp,
         sitemap.bp,
         staff_routes.bp,
         inbox.bp,

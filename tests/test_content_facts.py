@@ -8,12 +8,14 @@ variant fails here. Testimonials are a seller's own words, not our claims, and a
 
 import io
 import re
+from html import unescape
 from html.parser import HTMLParser
 
 import pytest
 
 from app.content import queries
 from app.photos.uploads import EXTENSIONS
+from app.privacy.choice import COOKIE_SECONDS
 from tests.helpers import JSON, page_html, post
 
 NOT_OUR_CLAIMS = {"testimonials", "rating_text"}
@@ -204,3 +206,28 @@ def test_photo_hint_picker_and_refusal_name_the_formats_the_server_accepts(clien
     notes = (io.BytesIO(b"not a photo\n" * 20), "notes.txt")
     response = post(client, photos=[notes], headers=JSON)
     assert response.get_json()["errors"]["photos"] == f"notes.txt is not a {FORMATS} photo."
+
+
+OPT_OUT_PROMISES = (
+    "global privacy control",
+    "the meta pixel and the google tag do not load in your browser",
+    "never reports anything about it to meta or google",
+    "if we buy your watch",
+)
+
+
+def test_privacy_policy_promises_the_opt_out_the_site_gives(app, client):
+    with app.app_context():
+        sections = queries.document("page:privacy")["sections"]
+    policy = unescape(text_of(" ".join(section["body"] for section in sections))).lower()
+    choices = client.get("/privacy-choices")
+    assert choices.status_code == 200
+    page = unescape(text_of(choices.get_data(as_text=True))).lower()
+    for promise in OPT_OUT_PROMISES:
+        assert promise in policy and promise in page, promise
+    footer = client.get("/").get_data(as_text=True).split("<footer")[1]
+    label = re.search(r'<a href="/privacy-choices"[^>]*>([^<]+)</a>', footer).group(1)
+    assert f"\u201c{label.lower()}\u201d" in policy  # the footer's words, quoted
+    assert COOKIE_SECONDS == 365 * 24 * 3600 and "for one year" in policy
+    # The old offer had no way to act on it; the choices page is that way now.
+    assert "use of your information for targeted advertising" not in policy

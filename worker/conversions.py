@@ -1,7 +1,8 @@
 """Server-side Lead conversions: Meta Conversions API and the GA4 Measurement Protocol.
 
 The Meta event carries the browser pixel's event id, so Meta counts the lead once. E-mail and
-phone are normalised and SHA-256 hashed as Meta requires; nothing else personal is sent.
+phone are normalised and SHA-256 hashed as Meta requires; Meta's own click and browser ids (fbc,
+fbp) go as they came, as Meta requires; nothing else personal is sent.
 """
 
 from __future__ import annotations
@@ -40,6 +41,12 @@ def post_json(url: str, body: dict) -> None:
         response.read()
 
 
+def meta_browser_ids(lead: dict) -> dict:
+    """The lead's Meta click id (fbc) and browser id (fbp) as user_data wants them, unhashed;
+    only those the lead has."""
+    return {key: lead[key] for key in ("fbc", "fbp") if lead.get(key)}
+
+
 def meta_event(lead: dict) -> dict:
     """The lead as one Meta Conversions API Lead event, its e-mail and phone hashed."""
     return {
@@ -53,6 +60,7 @@ def meta_event(lead: dict) -> dict:
             "ph": [sha256(normalised_phone(lead["phone"]))],
             "client_ip_address": lead["client_ip"],
             "client_user_agent": lead["user_agent"],
+            **meta_browser_ids(lead),
         },
         "custom_data": {
             "value": LEAD_VALUE,
@@ -90,8 +98,17 @@ def send_ga4(lead: dict) -> bool:
     return True
 
 
+def opted_out(lead: dict) -> str | None:
+    """How the lead's seller opted out of sharing ('gpc' or 'choice'), or None: such a lead
+    sends nothing to any platform, ever (app/privacy/choice.py)."""
+    return lead.get("ad_opt_out") or None
+
+
 def send_lead_conversions(lead: dict) -> list[str]:
-    """Send to each configured endpoint; the names of those sent to."""
+    """Send to each configured endpoint; the names of those sent to (none for a lead whose
+    seller opted out)."""
+    if opted_out(lead):
+        return []
     sent = []
     if send_meta(lead):
         sent.append("meta")

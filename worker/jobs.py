@@ -80,10 +80,14 @@ def notify_staff(lead_id: int) -> str:
 
 
 def send_conversions(lead_id: int) -> str:
-    """Send the server-side Lead event to Meta and GA4 (each only when configured)."""
+    """Send the server-side Lead event to Meta and GA4 (each only when configured); never
+    for a lead whose seller opted out, which the timeline records with how they did."""
     lead = load_lead(lead_id)
     if lead["conversions_sent_at"]:
         return "already done"
+    if how := conversions.opted_out(lead):
+        store.mark_done(lead_id, "conversions_sent_at", {"withheld": how})
+        return f"not sent: the seller opted out ({how})"
     sent = conversions.send_lead_conversions(lead)
     store.mark_done(lead_id, "conversions_sent_at")
     return "sent: " + (", ".join(sent) or "none configured")

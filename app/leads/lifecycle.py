@@ -61,7 +61,8 @@ SELLER_EMAILS = {
 }
 # Event data that may hold personal details in people's own words: removed on erasure.
 FREE_TEXT_KEYS = ("note", "message", "place")
-# Blanked on erasure. Kept: reference, brand, model, condition, dates, campaign, outcome.
+# Blanked on erasure (the click and browser ids too: each points to one person's browser).
+# Kept: reference, brand, model, condition, dates, campaign and landing page, outcome.
 ERASED_VALUES = {
     "full_name": "",
     "email": "",
@@ -70,6 +71,7 @@ ERASED_VALUES = {
     "client_ip": None,
     "user_agent": None,
     "ga_client_id": None,
+    **dict.fromkeys(("fbc", "fbp", "gclid", "gbraid", "wbraid"), None),
 }
 
 

@@ -43,6 +43,15 @@ LEAD_FIELDS = (
     "client_ip",
     "user_agent",
     "ga_client_id",
+    "ad_opt_out",
+    "fbc",
+    "fbp",
+    "gclid",
+    "gbraid",
+    "wbraid",
+    "google_click_at",
+    "landing_page",
+    "referrer_host",
 )
 PHOTO_COUNT = "(SELECT count(*) FROM lead_photos WHERE lead_id = leads.id) AS photo_count"
 
@@ -172,13 +181,15 @@ def record_photo(photo_id: int, **result) -> bool:
     return cursor.rowcount == 1
 
 
-def mark_done(lead_id: int, column: str) -> None:
-    """Record that one piece of a lead's background work has finished (never repeated)."""
+def mark_done(lead_id: int, column: str, details: dict | None = None) -> None:
+    """Record that one piece of a lead's background work has finished (never repeated), with
+    any details the timeline should show (why nothing was sent, say)."""
     if column not in WORK_COLUMNS:
         raise ValueError(f"{column} is not a work column")
+    data = {"work": column.removesuffix("_at"), **(details or {})}
     with transaction() as db:
         db.execute(f"UPDATE leads SET {column} = ? WHERE id = ?", (now(), lead_id))
-        append_event(db, lead_id, "system", "work_done", {"work": column.removesuffix("_at")})
+        append_event(db, lead_id, "system", "work_done", data)
 
 
 def pending_work(lead: dict) -> list[str]:

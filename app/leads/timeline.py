@@ -16,6 +16,7 @@ from app.leads.display import (
     quote_amount,
     usd,
 )
+from app.privacy.choice import DESCRIPTIONS as OPT_OUT_DESCRIPTIONS
 from app.rendering.dates import display_date
 
 WORK_DONE = {
@@ -111,6 +112,9 @@ def describe(event: dict) -> tuple[str, list[tuple[str, str]], str]:
     kind, data = event["kind"], event["data"]
     if kind == "submitted":
         return "Submitted on the website", [("Photos", str(data.get("photos", 0)))], ""
+    if kind == "work_done" and data.get("withheld"):
+        how = OPT_OUT_DESCRIPTIONS.get(data["withheld"], data["withheld"])
+        return "No conversion events sent: the seller opted out", [("How", how)], ""
     if kind == "work_done":
         return WORK_DONE.get(data["work"], data["work"]), [], ""
     if kind == "state_changed":

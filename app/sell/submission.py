@@ -15,7 +15,9 @@ from flask import Request
 from werkzeug.datastructures import FileStorage
 
 from app.photos.forms import chosen_files
+from app.privacy.choice import opt_out
 from app.security.client import client_address
+from app.sell.attribution import clean_fields, lead_columns, utc_now
 from app.sell.forms import SellForm
 
 SOURCE = "USA Website"
@@ -59,10 +61,13 @@ class Submission:
     client_ip: str | None
     user_agent: str
     ga_client_id: str | None
+    ad_opt_out: str | None
+    attribution: dict[str, str | None]
 
     @classmethod
     def from_request(cls, form: SellForm, request: Request) -> Submission:
         """A validated form plus where it came from."""
+        now = utc_now()
         return cls(
             fields=form.lead_fields(),
             photos=chosen_files(form.photos.data),
@@ -71,6 +76,8 @@ class Submission:
             client_ip=client_address(),
             user_agent=request.headers.get("User-Agent", "")[:USER_AGENT_LENGTH],
             ga_client_id=ga_client_id(request.cookies),
+            ad_opt_out=opt_out(request, request.form.get("adOptOut", "")),
+            attribution=lead_columns(clean_fields(request.form, now), request.cookies, now),
         )
 
     def lead_record(self) -> dict:
@@ -82,5 +89,7 @@ class Submission:
             "client_ip": self.client_ip,
             "user_agent": self.user_agent,
             "ga_client_id": self.ga_client_id,
+            "ad_opt_out": self.ad_opt_out,
             **self.utm,
+            **self.attribution,
         }

@@ -7,8 +7,10 @@ from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from app.photos.forms import photo_limits
+from app.privacy.choice import opt_out
 from app.rendering import seo
 from app.rendering.layout import site_info
+from app.sell.attribution import clean_fields, page_fields, utc_now
 from app.sell.forms import BRANDS, CONDITIONS, SellForm
 from app.sell.messages import island_messages
 from app.sell.submission import campaign_values, event_id_from
@@ -39,10 +41,29 @@ def posted_fields() -> MultiDict:
 
 
 def hidden_values() -> dict:
-    """Fields outside the island: campaign parameters (from this URL, or as posted) and a
-    server-made event id, so the plain form has both and a repeated plain submit is one lead."""
-    source = posted_fields() if request.method == "POST" else request.args
-    return campaign_values(source) | {"metaEventId": event_id_from(source)}
+    """Fields outside the island: campaign parameters and click ids (from this URL, or the page
+    of this site that linked here, or as posted), the landing page and referrer host, and a
+    server-made event id, so the plain form has them all and a repeated plain submit is one
+    lead. The island replaces the campaign fields with what the browser kept for the visit."""
+    if request.method == "POST":
+        posted = posted_fields()
+        fields = campaign_values(posted) | {"metaEventId": event_id_from(posted)}
+        return fields | clean_fields(posted, utc_now())
+    referer = request.headers.get("Referer", "")
+    params, attribution = page_fields(request.args, referer, utc_now())
+    return campaign_values(params) | {"metaEventId": event_id_from(request.args)} | attribution
+
+
+def advertising_ids() -> dict:
+    """The Meta pixel's and the Google tag's ids for the page: none for a visitor who opted out
+    (GPC or the privacy choices page), so neither script nor the noscript image is there."""
+    if opt_out(request):
+        return {"meta_pixel_id": "", "ga4_measurement_id": ""}
+    config = current_app.config
+    return {
+        "meta_pixel_id": config["META_PIXEL_ID"],
+        "ga4_measurement_id": config["GA4_MEASUREMENT_ID"],
+    }
 
 
 def form_page(
@@ -67,8 +88,7 @@ def form_page(
         meta=meta,
         props=island_props(form, error, photos_dropped),
         hidden=hidden_values(),
-        meta_pixel_id=current_app.config["META_PIXEL_ID"],
-        ga4_measurement_id=current_app.config["GA4_MEASUREMENT_ID"],
+        **advertising_ids(),
     )
     response = make_response(html, status)
     response.headers["Cache-Control"] = "private, no-store"

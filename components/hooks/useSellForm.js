@@ -2,9 +2,10 @@
 // the server's own rules), the submission status and upload progress, and the tracking calls
 // tied to them (InitiateCheckout on the first non-empty change, Lead on success).
 import { useRef, useState } from "react";
-import { LEAD_VALUE, trackConversion, trackPixel } from "../shared/tracking.js";
+import { adOptOut, LEAD_VALUE, trackConversion, trackPixel } from "../shared/tracking.js";
 import { appendPhotos, postForm } from "../shared/upload.js";
-import { landingUtm, UTM_KEYS } from "../shared/utm.js";
+import { clickIdFields, forgetClickIds } from "../shared/clickIds.js";
+import { landingFields } from "../shared/utm.js";
 import { fieldError, formErrors } from "../shared/validation.js";
 
 function newEventId() {
@@ -62,8 +63,11 @@ export function useSellForm({ props, photos, toast }) {
     await appendPhotos(data, photos.photos);
     eventId.current = eventId.current || newEventId();
     data.set("metaEventId", eventId.current);
-    const utm = landingUtm();
-    if (utm) UTM_KEYS.forEach((key) => data.set(key, utm[key] ?? ""));
+    // what the browser kept of the visit replaces the page's own hidden fields, if it could
+    const kept = { ...landingFields(), ...clickIdFields() };
+    Object.entries(kept).forEach(([key, value]) => data.set(key, value));
+    const optOut = adOptOut(); // the server also reads Sec-GPC and the cookie itself
+    if (optOut) data.set("adOptOut", optOut);
     return data;
   }
 
@@ -76,6 +80,7 @@ export function useSellForm({ props, photos, toast }) {
     setErrors({});
     photos.clear();
     eventId.current = null; // the next lead is a new event
+    forgetClickIds();
   };
 
   const fail = (message, fieldErrors = {}) => {

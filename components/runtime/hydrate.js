@@ -12,7 +12,7 @@ import { whenIdle } from "./idle.js";
 import { watchImages } from "./images.js";
 import { onFirstInteraction } from "./interaction.js";
 import { whenVisible } from "./visible.js";
-import "../shared/utm.js";
+import "./arrival.js";
 
 function afterLoad(callback) {
   if (document.readyState === "complete") callback();

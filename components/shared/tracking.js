@@ -1,7 +1,8 @@
 // The one place tracking events go. Every event is pushed to window.siteEvents (a
 // dataLayer-like queue tests and tag managers can read) and announced as a "site:track" window
 // event; the Meta pixel and GA4 receive it only when their ids are configured (meta tags
-// rendered by the server), and their scripts load only then, as external files.
+// rendered by the server) and the visitor has not opted out (adOptOut below), and their
+// scripts load only then, as external files.
 const META_SCRIPT = "https://connect.facebook.net/en_US/fbevents.js";
 const GA4_SCRIPT = "https://www.googletagmanager.com/gtag/js?id=";
 
@@ -16,11 +17,25 @@ function loadScript(src) {
   document.head.append(script);
 }
 
+// The visitor's "do not sell or share": their browser's Global Privacy Control signal, or the
+// cookie /privacy-choices sets (readable here, so frozen pages, the same for everyone, honour
+// it too). "gpc", "choice", or "" when they have not opted out. The sell form sends it with
+// the lead, which is then never reported to Meta or Google.
+const OPT_OUT_COOKIE = /(?:^|;\s*)(?:__Host-)?privacy_opt_out=1(?:;|$)/;
+
+export function adOptOut() {
+  if (typeof navigator !== "undefined" && navigator.globalPrivacyControl === true) return "gpc";
+  if (typeof document !== "undefined" && OPT_OUT_COOKIE.test(document.cookie)) return "choice";
+  return "";
+}
+
 let started = false;
 
+// Neither the pixel nor the tag loads for a visitor who opted out.
 function startVendors() {
   if (started) return;
   started = true;
+  if (adOptOut()) return;
   const pixelId = configured("meta-pixel-id");
   if (pixelId && !window.fbq) {
     const fbq = (...args) => (fbq.callMethod ? fbq.callMethod(...args) : fbq.queue.push(args));

@@ -1,30 +1,30 @@
-// Campaign parameters from the first landing URL of the visit, kept for the visit
-// (sessionStorage), whatever page the visitor lands on; the sell form sends them with the lead.
-export const UTM_KEYS = ["utm_source", "utm_medium", "utm_campaign", "utm_content", "utm_term"];
-const STORAGE_KEY = "watchbuyers:landing-utm";
+// Campaign parameters of the visit's first page, whatever page the visitor landed on, with that
+// page's path and the host of the external site that referred the visit (never its whole
+// address), as ../runtime/arrival.js recorded them; the sell form sends them with the lead.
+// Ad click ids, kept longer than a visit, are read by ./clickIds.js.
+import { VISIT_KEY } from "../runtime/arrival.js";
 
-function storage() {
+export const UTM_KEYS = ["utm_source", "utm_medium", "utm_campaign", "utm_content", "utm_term"];
+
+function recordedVisit() {
   try {
-    return window.sessionStorage;
+    return JSON.parse(window.sessionStorage.getItem(VISIT_KEY));
   } catch {
-    return null; // storage blocked: the form falls back to the /sell URL's own parameters
+    return null; // storage blocked: the form falls back to the /sell page's own fields
   }
 }
 
-export function captureLandingUtm(search = window.location.search) {
-  const store = storage();
-  if (!store || store.getItem(STORAGE_KEY) !== null) return;
+// The landing page's campaign fields ("" for what it lacked), or null when this visit's landing
+// was not recorded.
+export function landingFields() {
+  const visit = recordedVisit();
+  if (!Array.isArray(visit)) return null;
+  const [search, path, host] = visit;
   const params = new URLSearchParams(search);
-  const utm = Object.fromEntries(
-    UTM_KEYS.filter((key) => params.get(key)).map((key) => [key, params.get(key).slice(0, 200)]),
-  );
-  store.setItem(STORAGE_KEY, JSON.stringify(utm));
+  const utm = UTM_KEYS.map((key) => [key, (params.get(key) ?? "").slice(0, 200)]);
+  return {
+    ...Object.fromEntries(utm),
+    landing_page: String(path).slice(0, 300),
+    referrer_host: host && host !== window.location.hostname ? host : "",
+  };
 }
-
-// The landing page's parameters, or null when this visit's landing was not recorded.
-export function landingUtm() {
-  const saved = storage()?.getItem(STORAGE_KEY);
-  return saved ? JSON.parse(saved) : null;
-}
-
-if (typeof window !== "undefined") captureLandingUtm();

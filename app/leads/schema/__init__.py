@@ -13,7 +13,9 @@ import sqlite3
 from collections.abc import Callable
 
 from app.leads.schema.leads import (
+    AD_OPT_OUT,
     BASE_TABLES,
+    CLICK_IDS,
     ERASURE_REQUESTS,
     LIFECYCLE_TABLES,
     LINK_EXPIRY,
@@ -42,6 +44,8 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     run(LINK_EXPIRY),  # 11: each status link its own expiry, and an order to revoke by
     chain_audit_log,  # 12: each audit entry chained to the one before by its hash
     run(ERASURE_REQUESTS),  # 13: erasure confirmed from the seller's mailbox, not a link alone
+    run(AD_OPT_OUT),  # 14: the seller's ad opt-out (GPC or the privacy choices page)
+    run(CLICK_IDS),  # 15: click ids, landing page and referrer host, captured like UTM tags
 )
 VERSION = len(MIGRATIONS)
 

@@ -182,6 +182,31 @@ ERASURE_REQUESTS = (
 )
 
 
+AD_OPT_OUT = (
+    # The seller's "do not sell or share" at the time of the submission, and how it was said:
+    # 'gpc' (their browser's Global Privacy Control signal) or 'choice' (the privacy choices
+    # page). Such a lead never sends an event to any advertising platform (worker/jobs.py).
+    """ALTER TABLE leads ADD COLUMN ad_opt_out TEXT
+        CHECK (ad_opt_out IS NULL OR ad_opt_out IN ('gpc', 'choice'))""",
+)
+
+
+CLICK_IDS = (
+    # Where a lead came from beyond its UTM tags (app/sell/attribution.py): Meta's click id in
+    # its fbc format and its browser id (_fbp), Google's click ids and when they were seen (for
+    # its 90-day window), the visit's landing page (a path of this site) and the host name of
+    # the external site that referred the visit (never the whole address).
+    "ALTER TABLE leads ADD COLUMN fbc TEXT",
+    "ALTER TABLE leads ADD COLUMN fbp TEXT",
+    "ALTER TABLE leads ADD COLUMN gclid TEXT",
+    "ALTER TABLE leads ADD COLUMN gbraid TEXT",
+    "ALTER TABLE leads ADD COLUMN wbraid TEXT",
+    "ALTER TABLE leads ADD COLUMN google_click_at TEXT",
+    "ALTER TABLE leads ADD COLUMN landing_page TEXT",
+    "ALTER TABLE leads ADD COLUMN referrer_host TEXT",
+)
+
+
 def give_references(db: sqlite3.Connection) -> None:
     """Leads saved before references existed get one now, with their submission as an event."""
     rows = db.execute("SELECT id, created_at FROM leads WHERE reference IS NULL").fetchall()

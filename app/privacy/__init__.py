@@ -1,0 +1,1 @@
+"""The seller's privacy choice: whether what they do here is shared with advertising platforms."""
