@@ -12,6 +12,7 @@ from app.brands import routes as brands
 from app.config import config_class, derived_settings, settings_from_environment, typed_settings
 from app.config_checks import check_production_settings
 from app.content import loader, queries, samples
+from app.conversions.cli import conversions_command
 from app.extensions import cache, csrf, limiter
 from app.leads import db as leads_db
 from app.leads.cli import leads_command
@@ -26,9 +27,11 @@ from app.security import cross_site, headers
 from app.security.logs import hide_link_tokens
 from app.sell import routes as sell
 from app.sitemap import routes as sitemap
+from app.staff import conversions as staff_conversions
 from app.staff import inbox
 from app.staff import routes as staff_routes
 from app.staff.cli import staff_command
+from app.staff.insights import routes as insights
 from app.status import erasure as status_erasure
 from app.status import routes as status_routes
 
@@ -88,6 +91,8 @@ def register_blueprints(app: Flask) -> None:
         sitemap.bp,
         staff_routes.bp,
         inbox.bp,
+        staff_conversions.bp,
+        insights.bp,
         status_routes.bp,
         status_erasure.bp,
         errors.bp,
@@ -116,10 +121,11 @@ def register_template_helpers(app: Flask) -> None:
 
 
 def register_commands(app: Flask) -> None:
-    """The `flask` commands: seed, images, content, freeze, leads and staff."""
+    """The `flask` commands: seed, images, content, freeze, leads, staff and conversions."""
     app.cli.add_command(loader.seed_command)
     app.cli.add_command(images_command)
     app.cli.add_command(samples.content_command)
     app.cli.add_command(freeze_command)
     app.cli.add_command(leads_command)
     app.cli.add_command(staff_command)
+    app.cli.add_command(conversions_command)

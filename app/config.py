@@ -85,6 +85,11 @@ class Config:
     GA4_MEASUREMENT_ID = ""
     GA4_API_SECRET = ""
     GA4_API_URL = "https://www.google-analytics.com/mp/collect"
+    # Purchases reported back (app/conversions/, worker/conversions.py): the value is the price
+    # paid, or `margin`: CONVERSION_MARGIN_PERCENT of it; the Google Ads file's conversion name.
+    CONVERSION_VALUE = "price"
+    CONVERSION_MARGIN_PERCENT = 15.0
+    GOOGLE_ADS_CONVERSION_NAME = "Purchase"
     # app/security/headers.py: hosts answered (comma-separated; production: SITE_URL's host),
     # how many proxies' X-Forwarded-* to trust, and HSTS (production only: HTTPS there).
     TRUSTED_HOSTS: tuple[str, ...] = ()
@@ -183,6 +188,9 @@ ENV_SETTINGS = (
     "GA4_MEASUREMENT_ID",
     "GA4_API_SECRET",
     "GA4_API_URL",
+    "CONVERSION_VALUE",
+    "CONVERSION_MARGIN_PERCENT",
+    "GOOGLE_ADS_CONVERSION_NAME",
     "TRUSTED_HOSTS",
     "PROXY_FIX_X_FOR",
     "PROXY_FIX_X_PROTO",
@@ -231,10 +239,25 @@ def typed_value(key: str, value, default):
         raise ConfigError(f"{key}={value!r} is not a valid {type(default).__name__}.") from None
 
 
+# Settings that take one of a few words, and settings that are a share of something (0-100).
+CHOICES = {"CONVERSION_VALUE": ("price", "margin")}
+PERCENTAGES = ("CONVERSION_MARGIN_PERCENT",)
+
+
+def checked_value(key: str, value):
+    """`value`, unless it is not one of the setting's words or not a percentage between 0 and
+    100 where one is asked for."""
+    if key in CHOICES and value not in CHOICES[key]:
+        raise ConfigError(f"{key}={value!r} is not one of {', '.join(CHOICES[key])}.")
+    if key in PERCENTAGES and not 0 <= value <= 100:
+        raise ConfigError(f"{key}={value!r} is not a percentage between 0 and 100.")
+    return value
+
+
 def typed_settings(config, defaults: type[Config]) -> dict:
     """Every known setting given as text, converted to the type of its class default."""
     return {
-        key: typed_value(key, config[key], getattr(defaults, key))
+        key: checked_value(key, typed_value(key, config[key], getattr(defaults, key)))
         for key in ENV_SETTINGS
         if key in config and hasattr(defaults, key)
     }

@@ -34,6 +34,7 @@ ALERT_SIGN_IN_CEILING = "worker.jobs.alert_sign_in_ceiling"
 SEND_STATUS_LINKS = "worker.jobs.send_status_links"
 SEND_ERASURE_LINK = "worker.jobs.send_erasure_link"
 ERASE_AT_SELLERS_REQUEST = "worker.jobs.erase_at_sellers_request"
+REPORT_PURCHASE = "worker.jobs.report_purchase"
 SWEEP_PENDING_WORK = "worker.jobs.sweep_pending_work"
 # Each process without Redis sweeps up work a crashed process left when it starts, and again
 # once every lead made before it started is old enough to be nobody else's (pending.STALE_AFTER).

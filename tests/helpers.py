@@ -13,6 +13,7 @@ import sqlite3
 import subprocess
 import time
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from html import unescape
 from pathlib import Path
 
@@ -20,8 +21,9 @@ import pyotp
 from werkzeug.datastructures import FileStorage, MultiDict
 from werkzeug.test import stream_encode_multipart
 
-from app.leads import schema, store
+from app.leads import lifecycle, schema, store
 from app.leads.db import transaction
+from app.leads.display import business_zone
 from app.staff import totp
 from tests.data.photos import photo_bytes
 from tests.data.validation_cases import VALID
@@ -231,6 +233,23 @@ def save_sample_lead(app, photos: list[dict] | None = None, **overrides) -> int:
         lead_id, created = store.save_lead(sample_lead(**overrides), photos or [])
     assert created
     return lead_id
+
+
+def buy_lead(app, lead_id: int, amount: int = 9500, paid_days_ago: int = 0, made_days_ago=30):
+    """Record a lead bought as staff do (lifecycle.transition, which queues its purchase report),
+    `paid_days_ago` days before today, the lead made `made_days_ago` days ago with its form's
+    work done and taken straight to the final offer (the steps between are not the point)."""
+    made = (datetime.now(UTC) - timedelta(days=made_days_ago)).isoformat(timespec="seconds")
+    with app.app_context():
+        with transaction() as db:
+            done = ", ".join(f"{column} = :made" for column in store.WORK_COLUMNS)
+            db.execute(
+                f"UPDATE leads SET created_at = :made, state = 'offered', {done} WHERE id = :id",
+                {"made": made, "id": lead_id},
+            )
+        paid_on = (datetime.now(UTC).astimezone(business_zone()).date()) - timedelta(paid_days_ago)
+        data = {"amount": amount, "paid_on": paid_on.isoformat()}
+        return lifecycle.transition(lead_id, "bought", "staff:1", data, "offered")
 
 
 # The staff area: a movable TOTP clock, and driving enrolment and sign-in through the real pages

@@ -6,6 +6,8 @@ import csv
 import io
 
 from app.leads import export, lifecycle, search, store
+from app.leads.db import transaction
+from app.leads.schema.insights import SEARCH_COLUMNS, search_values
 from tests.helpers import database_at_version, save_sample_lead
 
 
@@ -106,3 +108,79 @@ def test_csv_cells_never_start_a_spreadsheet_formula(app):
     assert row["full_name"] == '\'=HYPERLINK("http://evil.example","x")'
     assert row["phone"] == "'+1 212 555 0100"
     assert row["reference"].startswith("USWB-") and row["state"] == "new"
+
+
+# At 100,000 leads (issue 22, bench/insights.py): the search index, the indexed filters and
+# the streamed export.
+
+
+def test_a_search_of_three_characters_or_more_finds_them_anywhere_through_the_index(app):
+    grace = save_sample_lead(app, full_name="Grace Hopper", email="gh@navy.example")
+    omega = save_sample_lead(app, watch_brand="Omega", watch_model="Speedmaster Moonwatch")
+    assert ids(app, text="oPPe") == [grace]  # inside a word, any case
+    assert ids(app, text="navy.ex") == [grace]
+    assert ids(app, text="moonwatch") == [omega]
+    assert ids(app, text='say "hi"') == []  # quotes are text, not the index's syntax
+    assert ids(app, text="OR") == []  # two characters: read lead by lead, nothing by that name
+    with app.app_context(), transaction() as db:
+        where, params = search.filter_clause({"text": "hopper"})
+        plan = db.execute(f"EXPLAIN QUERY PLAN SELECT id FROM leads{where}", params).fetchall()
+    assert "leads_search" in " ".join(row[3] for row in plan)
+
+
+def test_an_erased_lead_leaves_nothing_of_its_details_in_the_search_index(app):
+    kept = save_sample_lead(app, full_name="Jane Kept", phone="(212) 555-0100")
+    erased = save_sample_lead(
+        app, full_name="Quentin Zeppelinovich", email="qz@example.org", phone="(917) 555-0199"
+    )
+    assert ids(app, text="zeppelin") == [erased] and ids(app, digits="9175550199") == [erased]
+    with app.app_context():
+        lifecycle.transition(erased, "closed", "staff:1", {"reason": "no_response"}, "new")
+        lifecycle.erase(erased, "staff:1")
+    assert ids(app, text="zeppelin") == [] and ids(app, digits="9175550199") == []
+    assert ids(app, text="Jane Kept") == [kept]
+    # The index holds exactly what a fresh index of the leads as they now are would: no page of
+    # it keeps the erased details as entries waiting to be merged away.
+    with app.app_context(), transaction() as db:
+        db.execute(
+            f"CREATE VIRTUAL TABLE temp.fresh USING fts5({SEARCH_COLUMNS}, content='', "
+            "tokenize='trigram')"
+        )
+        db.execute(
+            f"INSERT INTO temp.fresh (rowid, {SEARCH_COLUMNS}) "
+            f"SELECT id, {search_values('leads')} FROM leads ORDER BY id"
+        )
+        db.execute("INSERT INTO temp.fresh (fresh) VALUES ('optimize')")
+        stored = [
+            row[0] for row in db.execute("SELECT block FROM leads_search_data WHERE id != 10")
+        ]
+        fresh = [row[0] for row in db.execute("SELECT block FROM temp.fresh_data WHERE id != 10")]
+    assert sorted(stored) == sorted(fresh)
+
+
+def test_the_export_reads_the_leads_one_at_a_time_in_chunks(app):
+    for number in range(5):
+        save_sample_lead(app, full_name=f"Seller {number}")
+    with app.app_context():
+        leads = search.iter_leads({"text": "Seller"})
+        assert not isinstance(leads, list)
+        chunks = list(export.csv_chunks(leads, rows_per_chunk=2))
+    assert len(chunks) == 3  # header and 2 leads, 2 leads, the last lead
+    rows = list(csv.DictReader(io.StringIO("".join(chunks))))
+    assert [row["full_name"] for row in rows] == [f"Seller {n}" for n in (4, 3, 2, 1, 0)]
+
+
+def test_source_and_date_filters_give_the_same_leads_through_their_indexes(app):
+    blank = save_sample_lead(app, utm_source="")
+    none = save_sample_lead(app, utm_source=None)
+    tagged = save_sample_lead(app, utm_source="google")
+    with app.app_context(), transaction() as db:
+        db.execute(
+            "UPDATE leads SET created_at = '2025-03-09T23:59:59+00:00' WHERE id = ?", (none,)
+        )
+        counts = search.count_by_state({"source": "", "state": "closed"})
+    assert ids(app, source="") == [none, blank]
+    assert ids(app, source="google") == [tagged]
+    assert ids(app, created_from="2025-03-09", created_to="2025-03-09") == [none]
+    assert ids(app, created_to="2025-03-08") == []
+    assert counts == {"new": 2}

@@ -1,35 +1,38 @@
-"""Server-side Lead conversions: Meta Conversions API and the GA4 Measurement Protocol.
+"""Server-side conversion events: each event of a lead (the form's Lead, the Purchase) reported
+once to each configured platform (Meta's Conversions API, worker/meta_events.py; GA4's
+Measurement Protocol, worker/ga4_events.py), and each outcome recorded in the `conversions`
+table and on the lead's timeline (app/conversions/records.py).
 
-The Meta event carries the browser pixel's event id, so Meta counts the lead once. E-mail and
-phone are normalised and SHA-256 hashed as Meta requires; Meta's own click and browser ids (fbc,
-fbp) go as they came, as Meta requires; nothing else personal is sent.
+Before sending, the job reads the table: a settled outcome is never repeated, so a retry or a
+requeue sends only what failed. Nothing is sent for a lead whose seller opted out (recorded
+`opted_out`, app/privacy/choice.py), nor past the platform's window (`too_late`: Meta takes an
+event_time at most 7 days old, GA4 a timestamp at most 72 hours old), nor when the platform
+could not use it (`skipped`, such as a GA4 purchase without a client id). A send that fails is
+recorded `failed` and the job raises, so RQ retries it (JOB_RETRY_INTERVALS).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-import re
+import urllib.error
 import urllib.request
-from datetime import datetime
-from urllib.parse import urlencode
+from datetime import UTC, datetime, timedelta
+from types import ModuleType
 
 from flask import current_app
 
-LEAD_VALUE = 1000
-CURRENCY = "USD"
+from app.conversions import records
+from app.privacy.choice import DESCRIPTIONS as OPT_OUT_DESCRIPTIONS
+from worker import ga4_events, meta_events
+from worker.ad_events import AdEvent
+
+PLATFORMS: dict[str, ModuleType] = {"meta": meta_events, "ga4": ga4_events}
 HTTP_TIMEOUT = 10
 
 
-def sha256(text: str) -> str:
-    """The hex SHA-256 digest of the text, as Meta wants personal data hashed."""
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-def normalised_phone(phone: str) -> str:
-    """Digits with the country code, as Meta wants; a 10-digit number is taken to be US (+1)."""
-    digits = re.sub(r"\D", "", phone)
-    return "1" + digits if len(digits) == 10 else digits
+class ReportIncomplete(RuntimeError):
+    """A send failed (recorded `failed`); raised so the job is retried, which sends only
+    what is not settled yet."""
 
 
 def post_json(url: str, body: dict) -> None:
@@ -41,77 +44,81 @@ def post_json(url: str, body: dict) -> None:
         response.read()
 
 
-def meta_browser_ids(lead: dict) -> dict:
-    """The lead's Meta click id (fbc) and browser id (fbp) as user_data wants them, unhashed;
-    only those the lead has."""
-    return {key: lead[key] for key in ("fbc", "fbp") if lead.get(key)}
-
-
-def meta_event(lead: dict) -> dict:
-    """The lead as one Meta Conversions API Lead event, its e-mail and phone hashed."""
-    return {
-        "event_name": "Lead",
-        "event_time": int(datetime.fromisoformat(lead["created_at"]).timestamp()),
-        "event_id": lead["meta_event_id"],
-        "action_source": "website",
-        "event_source_url": current_app.config["SITE_URL"].rstrip("/") + "/sell",
-        "user_data": {
-            "em": [sha256(lead["email"].strip().lower())],
-            "ph": [sha256(normalised_phone(lead["phone"]))],
-            "client_ip_address": lead["client_ip"],
-            "client_user_agent": lead["user_agent"],
-            **meta_browser_ids(lead),
-        },
-        "custom_data": {
-            "value": LEAD_VALUE,
-            "currency": CURRENCY,
-            "content_category": lead["watch_brand"],
-            "content_name": lead["watch_model"] or "",
-        },
-    }
-
-
-def send_meta(lead: dict) -> bool:
-    """Send the lead to Meta's Conversions API if it is configured; whether it was sent."""
-    config = current_app.config
-    if not (config["META_PIXEL_ID"] and config["META_CAPI_TOKEN"]):
-        return False
-    url = config["META_CAPI_URL"].format(pixel_id=config["META_PIXEL_ID"])
-    post_json(url, {"data": [meta_event(lead)], "access_token": config["META_CAPI_TOKEN"]})
-    return True
-
-
-def send_ga4(lead: dict) -> bool:
-    """Send the lead to GA4 as generate_lead if it is configured; whether it was sent."""
-    config = current_app.config
-    if not (config["GA4_MEASUREMENT_ID"] and config["GA4_API_SECRET"]):
-        return False
-    query = urlencode(
-        {"measurement_id": config["GA4_MEASUREMENT_ID"], "api_secret": config["GA4_API_SECRET"]}
-    )
-    event = {
-        "name": "generate_lead",
-        "params": {"value": LEAD_VALUE, "currency": CURRENCY, "lead_source": lead["source"]},
-    }
-    client_id = lead["ga_client_id"] or lead["meta_event_id"]
-    post_json(f"{config['GA4_API_URL']}?{query}", {"client_id": client_id, "events": [event]})
-    return True
-
-
 def opted_out(lead: dict) -> str | None:
     """How the lead's seller opted out of sharing ('gpc' or 'choice'), or None: such a lead
     sends nothing to any platform, ever (app/privacy/choice.py)."""
     return lead.get("ad_opt_out") or None
 
 
-def send_lead_conversions(lead: dict) -> list[str]:
-    """Send to each configured endpoint; the names of those sent to (none for a lead whose
-    seller opted out)."""
-    if opted_out(lead):
-        return []
-    sent = []
-    if send_meta(lead):
-        sent.append("meta")
-    if send_ga4(lead):
-        sent.append("ga4")
-    return sent
+def age_words(age: timedelta) -> str:
+    """How old an event is, as people say it: '8 days' or '75 hours'."""
+    hours = int(age.total_seconds() // 3600)
+    return f"{hours // 24} days" if hours >= 96 else f"{hours} hours"
+
+
+def withheld(platform: ModuleType, lead: dict, event: AdEvent) -> tuple[str, str] | None:
+    """(status, reason) when the event is not to be sent to this platform, else None."""
+    if how := opted_out(lead):
+        return "opted_out", f"the seller opted out ({OPT_OUT_DESCRIPTIONS.get(how, how)})"
+    if lead["erased_at"]:
+        return "skipped", "the lead's personal data was erased"
+    age = datetime.now(UTC) - event.time
+    if age > platform.WINDOW:
+        return "too_late", (
+            f"the {event.label.lower()} is {age_words(age)} old; "
+            f"{platform.NAME} takes events at most {platform.WINDOW_TEXT} old"
+        )
+    if reason := platform.unfit(lead, event):
+        return "skipped", reason
+    return None
+
+
+def failure(error: OSError) -> str:
+    """Why a send failed, for the timeline: the HTTP status, or the network's error."""
+    if isinstance(error, urllib.error.HTTPError):
+        return f"HTTP {error.code} {error.reason}"
+    if isinstance(error, urllib.error.URLError):
+        return f"no answer: {error.reason}"
+    return f"no answer: {error}"
+
+
+def send(name: str, lead: dict, event: AdEvent) -> tuple[str, str]:
+    """Send the event to one platform: ('sent', '') or ('failed', why)."""
+    platform = PLATFORMS[name]
+    try:
+        post_json(platform.endpoint(), platform.body(lead, event))
+    except OSError as error:  # HTTPError and URLError are OSErrors, and so are timeouts
+        current_app.logger.warning(
+            "Lead %s: %s to %s failed: %s", lead["id"], event.label, platform.NAME, error
+        )
+        return "failed", failure(error)
+    return "sent", ""
+
+
+def report_to(name: str, lead: dict, event: AdEvent) -> str:
+    """Send the event to one platform unless it is withheld, and record the outcome."""
+    status, reason = withheld(PLATFORMS[name], lead, event) or send(name, lead, event)
+    records.record(lead["id"], name, event.name, status, reason)
+    return status
+
+
+def report(lead: dict, event: AdEvent) -> dict[str, str]:
+    """Report the event to each configured platform whose outcome is not settled yet; the
+    status per platform ('already sent' and the like where it was settled before). Raises
+    ReportIncomplete, after recording, if a send failed."""
+    statuses = {}
+    for name in records.configured_platforms():
+        row = records.outcome(lead["id"], name, event.name)
+        if row and row["status"] in records.SETTLED:
+            statuses[name] = f"already {row['status']}"
+        else:
+            statuses[name] = report_to(name, lead, event)
+    failed = [name for name, status in statuses.items() if status == "failed"]
+    if failed:
+        raise ReportIncomplete(f"Lead {lead['id']}: {event.label} to {', '.join(failed)} failed.")
+    return statuses
+
+
+def summary(statuses: dict[str, str]) -> str:
+    """The job's result: each platform's status, or that none is configured."""
+    return ", ".join(f"{name}: {status}" for name, status in statuses.items()) or "none configured"

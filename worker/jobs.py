@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from flask import current_app
 
+from app.conversions import purchases
 from app.leads import erasure, history, lifecycle, links, pending, store
-from worker import conversions, erasure_mail, mail, photos, seller_mail, staff_alerts
+from worker import ad_events, conversions, erasure_mail, mail, photos, seller_mail, staff_alerts
 
 
 class WorkIncomplete(RuntimeError):
@@ -52,7 +53,7 @@ def process_lead(lead_id: int) -> str:
 
 def sweep_pending_work() -> str:
     """Without Redis, at each process's start: queue the work a crashed process left."""
-    return f"queued {pending.sweep_stale_leads()} leads"
+    return f"queued {pending.sweep_stale_leads()} jobs"
 
 
 def process_photos(lead_id: int) -> str:
@@ -80,17 +81,31 @@ def notify_staff(lead_id: int) -> str:
 
 
 def send_conversions(lead_id: int) -> str:
-    """Send the server-side Lead event to Meta and GA4 (each only when configured); never
-    for a lead whose seller opted out, which the timeline records with how they did."""
+    """Report the form's Lead to Meta and GA4 (each only when configured), once per platform
+    (worker/conversions.py), then mark the step done; never for a lead whose seller opted out,
+    which the timeline records with how they did. A failed send raises, so it is retried."""
     lead = load_lead(lead_id)
     if lead["conversions_sent_at"]:
         return "already done"
+    statuses = conversions.report(lead, ad_events.lead_event(lead))
     if how := conversions.opted_out(lead):
         store.mark_done(lead_id, "conversions_sent_at", {"withheld": how})
         return f"not sent: the seller opted out ({how})"
-    sent = conversions.send_lead_conversions(lead)
     store.mark_done(lead_id, "conversions_sent_at")
-    return "sent: " + (", ".join(sent) or "none configured")
+    return conversions.summary(statuses)
+
+
+def report_purchase(lead_id: int) -> str:
+    """Report a bought lead's purchase to Meta (Purchase) and GA4 (purchase), each once and
+    only when configured, so campaigns learn which leads sold: queued when the lead becomes
+    bought. Opted-out sellers, events past a platform's window and purchases a platform cannot
+    take are recorded instead of sent; a failed send raises, so it is retried."""
+    lead = load_lead(lead_id)
+    purchase = purchases.purchase_of(lead)
+    if purchase is None:
+        return "not bought"
+    statuses = conversions.report(lead, ad_events.purchase_event(lead, purchase))
+    return conversions.summary(statuses)
 
 
 def confirm_to_seller(lead_id: int) -> str:

@@ -64,9 +64,9 @@ def export_command(path: str) -> None:
 
 @leads_command.command("requeue")
 def requeue_command() -> None:
-    """Queue the unfinished work of every lead, the seller e-mails and staff alerts not sent yet
-    and the lost-link requests not answered yet. Without REDIS_URL the work runs in this
-    process, and the command waits for it."""
+    """Queue the unfinished work of every lead, the seller e-mails and staff alerts not sent yet,
+    the lost-link requests not answered yet and the purchases not reported yet. Without
+    REDIS_URL the work runs in this process, and the command waits for it."""
     try:
         queued = pending.requeue_all()
     except pending.QueueDown as error:
@@ -86,6 +86,8 @@ def requeue_command() -> None:
         click.echo(f"Queued erasure confirmation link {request_id}.")
     for lead_id in queued.erasures:
         click.echo(f"Queued the confirmed erasure of lead #{lead_id}.")
+    for lead_id in queued.purchases:
+        click.echo(f"Queued the purchase report of lead #{lead_id}.")
     queue.wait_until_idle()
 
 

@@ -127,7 +127,8 @@ def check_move(from_state: str, to_state: str, data: dict) -> None:
 
 def transition(lead_id: int, to_state: str, actor: str, data: dict, expected_state: str) -> int:
     """Move the lead from `expected_state` to `to_state`, then queue the seller's e-mail for
-    the new state if it has one; returns the new event's id.
+    the new state if it has one (and a purchase's report to the ad platforms); returns the new
+    event's id.
 
     Raises IllegalMove or MissingDetails before touching the database, StaleState when the lead
     is no longer in `expected_state` (nothing is changed), LeadNotFound for an unknown lead.
@@ -150,6 +151,8 @@ def transition(lead_id: int, to_state: str, actor: str, data: dict, expected_sta
         queue.enqueue(queue.SEND_SELLER_EMAIL, lead_id, event_id)
     if actor == "seller":
         queue.enqueue(queue.ALERT_STAFF, lead_id, event_id)
+    if to_state == "bought":  # reported back to the ad platforms (never for an opted-out seller)
+        queue.enqueue(queue.REPORT_PURCHASE, lead_id)
     return event_id
 
 

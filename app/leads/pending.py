@@ -3,8 +3,8 @@ by `flask leads requeue` after a Redis or mail outage, and by each process's sta
 without Redis after a crash.
 
 What is owed is always written down before it is queued (a work column still empty, a state
-change or seller action whose e-mail is not recorded, a lost-link request row), so finding it
-again needs nothing from the queue itself.
+change or seller action whose e-mail is not recorded, a lost-link request row, a purchase not
+settled on every configured ad platform), so finding it again needs nothing from the queue.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from pathlib import Path
 from flask import current_app
 
 from app import queue
+from app.conversions import records as conversions
 from app.leads import erasure, history, lifecycle, links, store
 
 STALE_AFTER = timedelta(minutes=2)  # in-process work of a live process is done well before
@@ -38,6 +39,7 @@ class Requeued:
     link_requests: list[int] = field(default_factory=list)
     erasure_links: list[int] = field(default_factory=list)
     erasures: list[int] = field(default_factory=list)
+    purchases: list[int] = field(default_factory=list)
 
     def __bool__(self) -> bool:
         return any(vars(self).values())
@@ -51,8 +53,8 @@ def enqueue_or_raise(job_name: str, *ids: int) -> None:
 
 def requeue_all() -> Requeued:
     """Queue every lead's unfinished work, the seller e-mails and staff alerts not sent yet, the
-    lost-link requests not answered yet, and the erasure links and confirmed erasures not done
-    yet. Raises QueueDown if Redis refuses."""
+    lost-link requests not answered yet, the erasure links and confirmed erasures not done yet,
+    and the purchases not yet reported to every ad platform. Raises QueueDown if Redis refuses."""
     done = Requeued()
     for lead in store.leads_with_pending_work():
         enqueue_or_raise(queue.PROCESS_LEAD, lead["id"])
@@ -72,6 +74,9 @@ def requeue_all() -> Requeued:
     for lead_id in erasure.confirmed_erasures():
         enqueue_or_raise(queue.ERASE_AT_SELLERS_REQUEST, lead_id)
         done.erasures.append(lead_id)
+    for lead_id in conversions.unreported_purchases():
+        enqueue_or_raise(queue.REPORT_PURCHASE, lead_id)
+        done.purchases.append(lead_id)
     return done
 
 
@@ -92,9 +97,9 @@ def sweep_lock(leads_db: str) -> Iterator[bool]:
 
 
 def sweep_stale_leads() -> int:
-    """Queue the work of leads made more than STALE_AFTER ago that is still not done, unless
-    another process is sweeping (a lead made since may be a live process's, left alone); how
-    many leads were queued."""
+    """Queue the work of leads made more than STALE_AFTER ago that is still not done, and the
+    purchase reports of leads bought that long ago, unless another process is sweeping (newer
+    work may be a live process's, left alone); how many jobs were queued."""
     with sweep_lock(current_app.config["LEADS_DB"]) as allowed:
         if not allowed:
             return 0
@@ -103,4 +108,8 @@ def sweep_stale_leads() -> int:
         for lead in stale:
             current_app.logger.info("Lead %s: picking up its pending work.", lead["id"])
             queue.enqueue(queue.PROCESS_LEAD, lead["id"])
-        return len(stale)
+        bought = conversions.unreported_purchases(bought_before=cutoff)
+        for lead_id in bought:
+            current_app.logger.info("Lead %s: picking up its purchase report.", lead_id)
+            queue.enqueue(queue.REPORT_PURCHASE, lead_id)
+        return len(stale) + len(bought)

@@ -38,6 +38,8 @@ SELLER_ACTIONS = {
     "state_changed": "the seller's answer",
 }
 TONES = {"seller": "seller", "system": "system"}
+AD_PLATFORMS = {"meta": "Meta", "ga4": "GA4"}
+AD_EVENTS = {"lead": "Lead event", "purchase": "Purchase"}
 
 
 @dataclass
@@ -107,6 +109,20 @@ def state_details(data: dict) -> list[tuple[str, str]]:
     return []
 
 
+def ad_report_title(data: dict) -> str:
+    """What an ad platform was told (app/conversions/records.py), e.g. 'Purchase reported to
+    Meta' or 'Purchase not reported to GA4: too late'."""
+    what = AD_EVENTS.get(data["event"], data["event"])
+    where = AD_PLATFORMS.get(data["platform"], data["platform"])
+    titles = {
+        "sent": f"{what} reported to {where}",
+        "failed": f"{what} to {where} failed (attempt {data.get('attempts', 1)}), to be retried",
+        "too_late": f"{what} not reported to {where}: too late",
+        "opted_out": f"{what} not reported to {where}: the seller opted out",
+    }
+    return titles.get(data["status"], f"{what} not reported to {where}")
+
+
 def describe(event: dict) -> tuple[str, list[tuple[str, str]], str]:
     """(title, details, own words) for one event."""
     kind, data = event["kind"], event["data"]
@@ -117,6 +133,8 @@ def describe(event: dict) -> tuple[str, list[tuple[str, str]], str]:
         return "No conversion events sent: the seller opted out", [("How", how)], ""
     if kind == "work_done":
         return WORK_DONE.get(data["work"], data["work"]), [], ""
+    if kind == "conversion":
+        return ad_report_title(data), [("Why", data["reason"])] if data.get("reason") else [], ""
     if kind == "state_changed":
         words = data.get("message") or data.get("note") or ""
         return state_title(data), state_details(data), words

@@ -8,11 +8,19 @@ export is audited. Staff answers are never cached or indexed (app/staff private_
 
 from __future__ import annotations
 
-import io
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from flask import Blueprint, Response, abort, flash, redirect, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    redirect,
+    request,
+    stream_with_context,
+    url_for,
+)
 from flask_wtf.csrf import CSRFError
 
 from app import errors
@@ -311,15 +319,15 @@ def lead_photo_thumb(lead_id: int, photo_id: str):
 @bp.get("/export")
 @require_recent_auth
 def export_leads():
-    """The leads matching the current filter as a CSV download, audited."""
+    """The leads matching the current filter as a CSV download, audited. Streamed a few
+    hundred leads at a time, so its memory stays flat however many leads match."""
     query = LeadQuery.from_args(request.args)
-    rows = search.find_leads(query.filters())
-    record("leads_exported", data={"count": len(rows), "filtered": query.filtered})
-    buffer = io.StringIO()
-    export.write_csv(buffer, rows)
+    count = search.count_leads(query.filters())
+    record("leads_exported", data={"count": count, "filtered": query.filtered})
+    chunks = export.csv_chunks(search.iter_leads(query.filters()))
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M")
     return Response(
-        buffer.getvalue(),
+        stream_with_context(chunks),
         mimetype="text/csv",
         headers={"Content-Disposition": f'attachment; filename="leads-{stamp}.csv"'},
     )

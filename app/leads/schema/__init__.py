@@ -12,6 +12,8 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
+from app.leads.schema.conversions import CONVERSIONS
+from app.leads.schema.insights import DASHBOARD_AND_SEARCH
 from app.leads.schema.leads import (
     AD_OPT_OUT,
     BASE_TABLES,
@@ -46,6 +48,8 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     run(ERASURE_REQUESTS),  # 13: erasure confirmed from the seller's mailbox, not a link alone
     run(AD_OPT_OUT),  # 14: the seller's ad opt-out (GPC or the privacy choices page)
     run(CLICK_IDS),  # 15: click ids, landing page and referrer host, captured like UTM tags
+    run(DASHBOARD_AND_SEARCH),  # 16: how far each lead got; the inbox's search index; indexes
+    run(CONVERSIONS),  # 17: each ad platform's outcome per lead and event (Lead, Purchase)
 )
 VERSION = len(MIGRATIONS)
 
