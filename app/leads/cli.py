@@ -55,11 +55,12 @@ def show_command(lead_id: int) -> None:
 @leads_command.command("export")
 @click.option("--csv", "path", required=True, type=click.Path(dir_okay=False, writable=True))
 def export_command(path: str) -> None:
-    """Write every lead to a CSV file (photo files listed in one column)."""
-    leads = search.list_leads()
+    """Write every lead to a CSV file, oldest first (photo files listed in one column),
+    streamed: memory stays flat however many leads there are."""
+    count = search.count_leads({})
     with open(path, "w", newline="", encoding="utf-8") as file:
-        export.write_csv(file, list(reversed(leads)))
-    click.echo(f"Exported {len(leads)} leads to {path}.")
+        export.write_csv(file, search.iter_leads({}, newest_first=False))
+    click.echo(f"Exported {count} leads to {path}.")
 
 
 @leads_command.command("requeue")

@@ -115,11 +115,12 @@ def find_leads(filters: dict, limit: int | None = None, offset: int = 0) -> list
     return [dict(row) for row in rows]
 
 
-def iter_leads(filters: dict) -> Iterator[dict]:
-    """Leads matching `filters`, newest first, one at a time: an export of every lead holds
-    one in memory, not all of them."""
+def iter_leads(filters: dict, newest_first: bool = True) -> Iterator[dict]:
+    """Leads matching `filters`, newest (or oldest) first, one at a time: an export of every
+    lead holds one in memory, not all of them."""
     where, params = filter_clause(filters)
-    for row in get_db().execute(f"SELECT * FROM leads{where} ORDER BY id DESC", params):
+    order = "DESC" if newest_first else "ASC"
+    for row in get_db().execute(f"SELECT * FROM leads{where} ORDER BY id {order}", params):
         yield dict(row)
 
 
