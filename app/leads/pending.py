@@ -51,6 +51,19 @@ def enqueue_or_raise(job_name: str, *ids: int) -> None:
         raise QueueDown("Redis is unreachable; nothing more was queued.")
 
 
+# What else is owed, by the Requeued field that reports it, its job and where it is on record;
+# each finder yields the job's ids (one id, or a tuple of them).
+OWED = (
+    ("seller_emails", queue.SEND_SELLER_EMAIL,
+     lambda: history.unsent_seller_emails(tuple(lifecycle.SELLER_EMAILS))),
+    ("staff_alerts", queue.ALERT_STAFF, history.unalerted_seller_events),
+    ("link_requests", queue.SEND_STATUS_LINKS, links.waiting_link_requests),
+    ("erasure_links", queue.SEND_ERASURE_LINK, erasure.links_to_send),
+    ("erasures", queue.ERASE_AT_SELLERS_REQUEST, erasure.confirmed_erasures),
+    ("purchases", queue.REPORT_PURCHASE, conversions.unreported_purchases),
+)  # fmt: skip
+
+
 def requeue_all() -> Requeued:
     """Queue every lead's unfinished work, the seller e-mails and staff alerts not sent yet, the
     lost-link requests not answered yet, the erasure links and confirmed erasures not done yet,
@@ -59,24 +72,10 @@ def requeue_all() -> Requeued:
     for lead in store.leads_with_pending_work():
         enqueue_or_raise(queue.PROCESS_LEAD, lead["id"])
         done.leads.append(lead)
-    for lead_id, event_id in history.unsent_seller_emails(tuple(lifecycle.SELLER_EMAILS)):
-        enqueue_or_raise(queue.SEND_SELLER_EMAIL, lead_id, event_id)
-        done.seller_emails.append((lead_id, event_id))
-    for lead_id, event_id in history.unalerted_seller_events():
-        enqueue_or_raise(queue.ALERT_STAFF, lead_id, event_id)
-        done.staff_alerts.append((lead_id, event_id))
-    for request_id in links.waiting_link_requests():
-        enqueue_or_raise(queue.SEND_STATUS_LINKS, request_id)
-        done.link_requests.append(request_id)
-    for request_id in erasure.links_to_send():
-        enqueue_or_raise(queue.SEND_ERASURE_LINK, request_id)
-        done.erasure_links.append(request_id)
-    for lead_id in erasure.confirmed_erasures():
-        enqueue_or_raise(queue.ERASE_AT_SELLERS_REQUEST, lead_id)
-        done.erasures.append(lead_id)
-    for lead_id in conversions.unreported_purchases():
-        enqueue_or_raise(queue.REPORT_PURCHASE, lead_id)
-        done.purchases.append(lead_id)
+    for name, job_name, find in OWED:
+        for ids in find():
+            enqueue_or_raise(job_name, *(ids if isinstance(ids, tuple) else (ids,)))
+            getattr(done, name).append(ids)
     return done
 
 

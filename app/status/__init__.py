@@ -10,11 +10,24 @@ browsers or indexed.
 
 from flask import Flask, Response, request
 
+from app.rendering import seo
+from app.rendering.layout import site_info
+
 PRIVATE_HEADERS = {
     "Cache-Control": "no-store",
     "X-Robots-Tag": "noindex, nofollow",
     "Referrer-Policy": "no-referrer",
 }
+
+
+def private_meta(title: str, description: str) -> seo.PageMeta:
+    """A seller's page: never indexed, and its canonical address, /status, leaves any token out."""
+    return seo.PageMeta(
+        title=f"{title} | {site_info()['name']}",
+        description=description,
+        path="/status",
+        noindex=True,
+    )
 
 
 def private_headers(response: Response) -> Response:

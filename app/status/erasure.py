@@ -14,26 +14,16 @@ from flask_wtf.csrf import CSRFError
 from app import errors, queue
 from app.leads import erasure
 from app.leads.display import watch_name
-from app.rendering import seo
 from app.rendering.layout import site_info
-from app.status import messages
+from app.status import messages, private_meta
 
 bp = Blueprint("status_erasure", __name__)
 
 
-def erasure_meta() -> seo.PageMeta:
-    """Not indexed, and its canonical address leaves the token out."""
-    return seo.PageMeta(
-        title=f"Delete your details | {site_info()['name']}",
-        description="Confirm the deletion of your details and photos.",
-        path="/status",
-        noindex=True,
-    )
-
-
 def show(status: int = 200, **words) -> tuple[str, int]:
     """The erasure page in one of its three forms: the confirmation, the refusal, or done."""
-    return render_template("status/erasure.html", meta=erasure_meta(), **words), status
+    meta = private_meta("Delete your details", "Confirm the deletion of your details and photos.")
+    return render_template("status/erasure.html", meta=meta, **words), status
 
 
 def refused() -> tuple[str, int]:

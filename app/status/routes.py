@@ -30,9 +30,7 @@ from app.leads.invitation import invitation
 from app.photos import intake
 from app.photos import messages as photo_messages
 from app.photos.forms import AddPhotosForm, chosen_files, photo_limits, photo_room
-from app.rendering import seo
-from app.rendering.layout import site_info
-from app.status import messages
+from app.status import messages, private_meta
 from app.status.limits import limit_seller_action_per_lead, too_many_message
 
 bp = Blueprint("status", __name__)
@@ -64,16 +62,6 @@ def lead_for(token: str) -> dict:
     if lead is None:
         abort(404)
     return lead
-
-
-def status_meta() -> seo.PageMeta:
-    """Not indexed, and its canonical address leaves the token out."""
-    return seo.PageMeta(
-        title=f"Your sale | {site_info()['name']}",
-        description="Where your watch sale stands.",
-        path="/status",
-        noindex=True,
-    )
 
 
 def show_refusal(message: str, _status: int) -> Response:
@@ -126,11 +114,8 @@ def is_email_address(text: str) -> bool:
 
 def lost_link_page(error: str = "", status: int = 200):
     """The lost-link form page, with an error message and its status when there is one."""
-    meta = seo.PageMeta(
-        title=f"Find your status link | {site_info()['name']}",
-        description="Have the link to follow your watch sale e-mailed to you again.",
-        path="/status",
-        noindex=True,
+    meta = private_meta(
+        "Find your status link", "Have the link to follow your watch sale e-mailed to you again."
     )
     return render_template("status/lost_link.html", meta=meta, error=error), status
 
@@ -161,7 +146,7 @@ def page(token: str):
     room = photo_room(lead["photo_count"])
     return render_template(
         "status/page.html",
-        meta=status_meta(),
+        meta=private_meta("Your sale", "Where your watch sale stands."),
         lead=lead,
         watch=watch_name(lead),
         steps=timeline.seller_steps(lead["state"], events),
