@@ -128,7 +128,7 @@ def error_page(code: int, message: str) -> str:
     meta = seo.PageMeta(
         title=f"{HEADINGS.get(code, HEADINGS[400])} | {site_info()['name']}",
         description=message,
-        path=request.path,
+        path=canonical_path(),
         noindex=True,
     )
     return render_template(
@@ -138,6 +138,19 @@ def error_page(code: int, message: str) -> str:
         heading=HEADINGS.get(code, HEADINGS[400]),
         message=message,
     )
+
+
+# Paths whose segments are secrets (a seller's status or erasure link, a staff enrolment link):
+# an error page's canonical address names only the prefix, so no token is written into a page.
+SECRET_PATHS = ("/status/", "/staff/enrol/")
+
+
+def canonical_path() -> str:
+    """The request's path for an error page's canonical address, less any secret in it."""
+    for prefix in SECRET_PATHS:
+        if request.path.startswith(prefix):
+            return prefix.rstrip("/")
+    return request.path
 
 
 def not_found_response(
@@ -151,7 +164,7 @@ def not_found_response(
     meta = seo.PageMeta(
         title=f"{title} | {site_info()['name']}",
         description=description,
-        path=path or request.path,
+        path=path or canonical_path(),
         noindex=True,
     )
     return render_template(template, meta=meta), 404

@@ -241,6 +241,17 @@ def test_unknown_altered_expired_and_erased_tokens_get_the_same_404(app, client)
     assert b"USWB-" not in first and b"Jane" not in first and b"Where your sale stands" not in first
 
 
+@pytest.mark.parametrize("tail", ["documents/receipt", "nothing/here", "offer/x"])
+def test_a_path_under_a_real_link_that_no_page_answers_does_not_write_the_token_back(
+    app, client, tail
+):
+    token = give_token(app, save_sample_lead(app))
+    answer = client.get(f"/status/{token}/{tail}")
+    assert answer.status_code == 404
+    assert token.encode() not in answer.get_data()
+    assert answer.headers.getlist("Referrer-Policy") == ["no-referrer"]
+
+
 def test_status_page_stays_out_of_the_page_cache_and_the_sitemap(app, client):
     token = give_token(app, save_sample_lead(app))
     client.get(f"/status/{token}")
