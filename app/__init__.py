@@ -21,6 +21,8 @@ from app.pages import routes as pages
 from app.pictures import images
 from app.pictures.variants import images_command
 from app.privacy import routes as privacy
+from app.purchases import retention
+from app.purchases.cli import purchases_command
 from app.rendering import assets, islands, layout, page_cache
 from app.rendering.freeze import freeze_command
 from app.security import cross_site, headers
@@ -29,10 +31,12 @@ from app.sell import routes as sell
 from app.sitemap import routes as sitemap
 from app.staff import conversions as staff_conversions
 from app.staff import inbox
+from app.staff import purchase as staff_purchase
 from app.staff import routes as staff_routes
 from app.staff.cli import staff_command
 from app.staff.insights import routes as insights
 from app.status import erasure as status_erasure
+from app.status import purchase as status_purchase
 from app.status import routes as status_routes
 
 
@@ -66,14 +70,15 @@ def configure(app: Flask, test_config: dict | None) -> None:
 
 
 def register_extensions(app: Flask) -> None:
-    """Bind leads.db, cache, rate limits, cross-site and CSRF checks, job queue and page cache;
-    close content.db."""
+    """Bind leads.db, cache, rate limits, cross-site and CSRF checks, job queue, the daily
+    retention check and page cache; close content.db."""
     leads_db.init_app(app)
     cache.init_app(app)
     limiter.init_app(app)
     cross_site.init_app(app)
     csrf.init_app(app)
     queue.init_app(app)
+    retention.init_app(app)
     app.teardown_appcontext(queries.close_connection)
     page_cache.register(app)
 
@@ -91,10 +96,12 @@ def register_blueprints(app: Flask) -> None:
         sitemap.bp,
         staff_routes.bp,
         inbox.bp,
+        staff_purchase.bp,
         staff_conversions.bp,
         insights.bp,
         status_routes.bp,
         status_erasure.bp,
+        status_purchase.bp,
         errors.bp,
     )
     for blueprint in blueprints:
@@ -121,7 +128,8 @@ def register_template_helpers(app: Flask) -> None:
 
 
 def register_commands(app: Flask) -> None:
-    """The `flask` commands: seed, images, content, freeze, leads, staff and conversions."""
+    """The `flask` commands: seed, images, content, freeze, leads, staff, conversions and
+    purchases."""
     app.cli.add_command(loader.seed_command)
     app.cli.add_command(images_command)
     app.cli.add_command(samples.content_command)
@@ -129,3 +137,4 @@ def register_commands(app: Flask) -> None:
     app.cli.add_command(leads_command)
     app.cli.add_command(staff_command)
     app.cli.add_command(conversions_command)
+    app.cli.add_command(purchases_command)

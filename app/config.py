@@ -108,6 +108,15 @@ class Config:
     STAFF_REAUTH_MINUTES = 5
     STAFF_ENROL_HOURS = 24
     STAFF_PASSWORD_PROFILE = "RFC_9106_LOW_MEMORY"  # argon2-cffi profile: argon2id, 64 MiB, t=3
+    # The purchase on record (app/purchases): key material for the seller's ID and bank details
+    # at rest (comma-separated, newest first, so an old key still reads while rows are rotated
+    # to the new one; required in production, elsewhere derived from SECRET_KEY), the hold
+    # before a bought watch may be resold, and how long each kind of record is kept.
+    PURCHASE_DATA_KEY: tuple[str, ...] = ()
+    PURCHASE_HOLD_DAYS = 15
+    PURCHASE_RETENTION_YEARS = 7  # as the privacy policy says
+    PAYOUT_DETAILS_DAYS = 30  # bank details, counted from the payment
+    LEAD_RETENTION_MONTHS = 24  # leads that never became purchases, from their last activity
 
 
 class DevelopmentConfig(Config):
@@ -204,6 +213,11 @@ ENV_SETTINGS = (
     "STAFF_REAUTH_MINUTES",
     "STAFF_ENROL_HOURS",
     "STAFF_PASSWORD_PROFILE",
+    "PURCHASE_DATA_KEY",
+    "PURCHASE_HOLD_DAYS",
+    "PURCHASE_RETENTION_YEARS",
+    "PAYOUT_DETAILS_DAYS",
+    "LEAD_RETENTION_MONTHS",
 )
 
 

@@ -70,6 +70,8 @@ def check_production_settings(config) -> None:
         problems.append("SITE_URL must be set to the site's public https:// address")
     if len(config.get("STAFF_TOTP_KEY") or "") < 32:
         problems.append("STAFF_TOTP_KEY must be set to a random value of 32+ characters")
+    if not config.get("PURCHASE_DATA_KEY") or min(map(len, config["PURCHASE_DATA_KEY"])) < 32:
+        problems.append("PURCHASE_DATA_KEY must be set to random values of 32+ characters")
     if config.get("DEBUG"):
         problems.append("debug must be off: it shows code to anyone")
     for name, value in placeholder_contacts(config).items():

@@ -35,6 +35,8 @@ SEND_STATUS_LINKS = "worker.jobs.send_status_links"
 SEND_ERASURE_LINK = "worker.jobs.send_erasure_link"
 ERASE_AT_SELLERS_REQUEST = "worker.jobs.erase_at_sellers_request"
 REPORT_PURCHASE = "worker.jobs.report_purchase"
+MAKE_PURCHASE_DOCUMENTS = "worker.jobs.make_purchase_documents"
+APPLY_RETENTION = "worker.jobs.apply_retention"
 SWEEP_PENDING_WORK = "worker.jobs.sweep_pending_work"
 # Each process without Redis sweeps up work a crashed process left when it starts, and again
 # once every lead made before it started is old enough to be nobody else's (pending.STALE_AFTER).
@@ -71,6 +73,12 @@ def enqueue(job_name: str, *ids: int) -> bool:
         current_app.logger.warning("%s%s not queued (%s).", job_name, ids, error)
         return False
     return True
+
+
+def run_now(job_name: str, *ids: int):
+    """Run one job in this process, now, and return its answer: for a command an operator runs
+    and reads (`flask purchases retention`), by the job's name like every other caller."""
+    return import_attribute(job_name)(*ids)
 
 
 def wait_until_idle(timeout: float | None = None) -> bool:

@@ -50,6 +50,7 @@ def site_env() -> dict[str, str]:
         "APP_ENV": "production",
         "SECRET_KEY": SECRET_KEY,
         "STAFF_TOTP_KEY": SECRET_KEY,
+        "PURCHASE_DATA_KEY": SECRET_KEY,
         "SITE_URL": "https://bench.example",
         "TRUSTED_HOSTS": "bench.example,127.0.0.1,localhost",
         "SITE_EMAIL": "offers@uswatchbuyers.com",  # not example.com: production refuses it

@@ -75,6 +75,7 @@ def fetch_local():
         APP_ENV="production",
         SECRET_KEY=os.urandom(24).hex(),
         STAFF_TOTP_KEY=os.urandom(24).hex(),
+        PURCHASE_DATA_KEY=os.urandom(24).hex(),
         SITE_URL="https://watches.example",
         SITE_EMAIL="offers@uswatchbuyers.com",  # production refuses example.com and 555-01xx
         SITE_PHONE="(212) 908-4417",

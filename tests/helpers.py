@@ -24,6 +24,7 @@ from werkzeug.test import stream_encode_multipart
 from app.leads import lifecycle, schema, store
 from app.leads.db import transaction
 from app.leads.display import business_zone
+from app.purchases import crypto, record
 from app.staff import totp
 from tests.data.photos import photo_bytes
 from tests.data.validation_cases import VALID
@@ -42,6 +43,7 @@ PRODUCTION = {
     "ENV_NAME": "production",
     "SECRET_KEY": "k" * 40,
     "STAFF_TOTP_KEY": "t" * 40,
+    "PURCHASE_DATA_KEY": "p" * 40,
     "SITE_URL": SITE,
     # One test app is one process: without REDIS_URL production needs to be told so.
     "RATELIMIT_SINGLE_PROCESS": "1",
@@ -248,8 +250,38 @@ def buy_lead(app, lead_id: int, amount: int = 9500, paid_days_ago: int = 0, made
                 {"made": made, "id": lead_id},
             )
         paid_on = (datetime.now(UTC).astimezone(business_zone()).date()) - timedelta(paid_days_ago)
-        data = {"amount": amount, "paid_on": paid_on.isoformat()}
-        return lifecycle.transition(lead_id, "bought", "staff:1", data, "offered")
+        put_purchase_on_record(lead_id)
+        data = {"amount": amount, "paid_on": paid_on.isoformat()} | PAYMENT
+        return lifecycle.transition(lead_id, "bought", "staff:1", data, "agreed")
+
+
+PAYMENT = {"method": "ach", "confirmation": "ACH-20261124-0042"}
+FINDINGS = {"model_reference": "126610LN", "serial_number": "7Z41K9Q2", "case_marks": "Clean"}
+
+
+def put_purchase_on_record(lead_id: int) -> None:
+    """Inside an app context: the lead taken straight to `agreed` (the final offer accepted)
+    with its purchase record filled in (fill_purchase_record)."""
+    with transaction() as db:
+        db.execute("UPDATE leads SET state = 'agreed' WHERE id = ?", (lead_id,))
+    fill_purchase_record(lead_id)
+
+
+def fill_purchase_record(lead_id: int) -> None:
+    """Inside an app context: what the final offer and `bought` need on the purchase record
+    (the findings, the seller's signed paperwork with bank details, an ID check, a clear
+    register check), written straight to the record (the steps that put them there are
+    tested on their own)."""
+    with transaction() as db:
+        record.update(db, lead_id, FINDINGS | {
+            "legal_name": "Jordan A. Avery",
+            "account_number_enc": crypto.encrypt("000123456789"),
+            "account_number_last4": "6789",
+            "signed_at": "2026-11-20T15:00:00+00:00",
+            "id_verified_by": "staff:1",
+            "id_verified_at": "2026-11-20T16:00:00+00:00",
+            "register_result": "clear",
+        })  # fmt: skip
 
 
 # The staff area: a movable TOTP clock, and driving enrolment and sign-in through the real pages

@@ -53,6 +53,7 @@ def test_production_refuses_each_reserved_example_contact(make_app, setting, val
 def test_production_starts_with_real_settings(monkeypatch):
     monkeypatch.setenv("SECRET_KEY", "x" * 40)
     monkeypatch.setenv("STAFF_TOTP_KEY", "t" * 40)
+    monkeypatch.setenv("PURCHASE_DATA_KEY", "p" * 40)
     monkeypatch.setenv("SITE_URL", "https://watches.example")
     monkeypatch.setenv("RATELIMIT_SINGLE_PROCESS", "1")  # no REDIS_URL: one process intended
     for name, value in PRODUCTION_CONTACTS.items():
@@ -81,6 +82,12 @@ def test_production_refuses_to_start_without_a_staff_totp_key(monkeypatch):
     monkeypatch.delenv("STAFF_TOTP_KEY", raising=False)
     with pytest.raises(ConfigError, match="STAFF_TOTP_KEY must be set"):
         create_app({"ENV_NAME": "production"})
+
+
+@pytest.mark.parametrize("keys", ["", "short", "p" * 40 + ",short"])
+def test_production_refuses_to_start_without_a_long_purchase_data_key(make_app, keys):
+    with pytest.raises(ConfigError, match="PURCHASE_DATA_KEY must be set"):
+        make_app(**{**PRODUCTION, "PURCHASE_DATA_KEY": keys})
 
 
 def test_unknown_app_env_is_a_clear_error(monkeypatch):

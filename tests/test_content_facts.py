@@ -13,9 +13,12 @@ from html.parser import HTMLParser
 
 import pytest
 
+from app.config import Config
 from app.content import queries
+from app.leads import erasure
 from app.photos.uploads import EXTENSIONS
 from app.privacy.choice import COOKIE_SECONDS
+from app.purchases.cli import ENCRYPTED_COLUMNS
 from tests.helpers import JSON, page_html, post
 
 NOT_OUR_CLAIMS = {"testimonials", "rating_text"}
@@ -231,3 +234,42 @@ def test_privacy_policy_promises_the_opt_out_the_site_gives(app, client):
     assert COOKIE_SECONDS == 365 * 24 * 3600 and "for one year" in policy
     # The old offer had no way to act on it; the choices page is that way now.
     assert "use of your information for targeted advertising" not in policy
+
+
+def page_words(app, name: str) -> str:
+    """A content page's sections as plain text, lower case."""
+    with app.app_context():
+        sections = queries.document(name)["sections"]
+    return unescape(text_of(" ".join(section["body"] for section in sections))).lower()
+
+
+def test_privacy_policy_and_terms_state_the_retention_the_settings_apply(app):
+    policy, terms = page_words(app, "page:privacy"), page_words(app, "page:terms")
+    promises = {
+        "bank details": f"deleted {Config.PAYOUT_DETAILS_DAYS} days after we pay you",
+        "purchase records": f"for {Config.PURCHASE_RETENTION_YEARS} years from the payment",
+        "the hold": f"for {Config.PURCHASE_HOLD_DAYS} days after payment before we resell it",
+        "enquiries": f"after {Config.LEAD_RETENTION_MONTHS} months without activity",
+    }
+    for what, words in promises.items():
+        assert words in policy, what
+    assert promises["the hold"] in terms
+    assert "about 7 years" not in policy  # the old, vaguer promise
+    # What the policy says is encrypted is what the purchase record encrypts.
+    assert set(ENCRYPTED_COLUMNS) == {
+        "birth_date_enc",
+        "id_number_enc",
+        "routing_number_enc",
+        "account_number_enc",
+    }
+    assert "your date of birth, your id number and your bank details are encrypted" in policy
+    assert "photos of your id are stored encrypted" in policy
+
+
+def test_privacy_policy_says_what_a_sellers_erasure_after_a_sale_deletes_and_keeps(app):
+    policy = page_words(app, "page:privacy")
+    assert erasure.SALE_GOES.lower().replace("e-mail", "email") in policy  # each page's spelling
+    for kept in ("your name, address and date of birth", "the stolen-watch register check"):
+        assert kept in erasure.SALE_KEPT.lower() and kept in policy
+    why = "second-hand dealer laws and tax rules require us to keep"
+    assert why in policy and why in erasure.SALE_KEPT.lower()

@@ -9,7 +9,13 @@ import pytest
 
 from app.leads import history, lifecycle, links, reference, schema, storage, store
 from app.security.tokens import digest
-from tests.helpers import database_at_version, sample_lead, save_sample_lead
+from tests.helpers import (
+    PAYMENT,
+    database_at_version,
+    fill_purchase_record,
+    sample_lead,
+    save_sample_lead,
+)
 
 QUOTE = {"amount_low": 8000, "amount_high": 9500, "valid_until": "2026-12-01", "message": "Hi"}
 APPOINTMENT = {"date": "2026-12-03", "time": "10:30", "mode": "office", "place": "5th Ave"}
@@ -19,8 +25,9 @@ DETAILS = {
     "quoted": QUOTE,
     "accepted": {"via": "phone"},
     "appointment": APPOINTMENT,
-    "offered": {"amount": 9100},
-    "bought": {"amount": 9100, "paid_on": "2026-12-04"},
+    "offered": {"amount": 9100, "valid_until": "2026-12-10"},
+    "agreed": {"via": "status_page"},
+    "bought": {"amount": 9100, "paid_on": "2026-12-04"} | PAYMENT,
     "closed": {"reason": "not_a_fit"},
 }
 PATH_TO = {
@@ -30,7 +37,8 @@ PATH_TO = {
     "accepted": ["quoted", "accepted"],
     "appointment": ["quoted", "accepted", "appointment"],
     "offered": ["quoted", "accepted", "appointment", "offered"],
-    "bought": ["quoted", "accepted", "appointment", "offered", "bought"],
+    "agreed": ["quoted", "accepted", "appointment", "offered", "agreed"],
+    "bought": ["quoted", "accepted", "appointment", "offered", "agreed", "bought"],
     "closed": ["closed"],
 }
 ALLOWED = {
@@ -39,7 +47,8 @@ ALLOWED = {
     ("quoted", "quoted"), ("quoted", "accepted"), ("quoted", "closed"),
     ("accepted", "appointment"), ("accepted", "closed"),
     ("appointment", "appointment"), ("appointment", "offered"), ("appointment", "closed"),
-    ("offered", "offered"), ("offered", "bought"), ("offered", "closed"),
+    ("offered", "offered"), ("offered", "agreed"), ("offered", "closed"),
+    ("agreed", "bought"), ("agreed", "closed"),
     ("closed", "contacted"),
 }  # fmt: skip
 
@@ -49,6 +58,7 @@ def details(from_state: str, to_state: str) -> dict:
 
 
 def walk(lead_id: int, to_state: str) -> None:
+    fill_purchase_record(lead_id)
     state = "new"
     for step in PATH_TO[to_state]:
         lifecycle.transition(lead_id, step, "staff:1", details(state, step), state)

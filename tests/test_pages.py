@@ -205,7 +205,7 @@ def test_legal_pages_show_last_updated_and_required_sections(client):
     privacy = client.get("/privacy").get_data(as_text=True)
     for heading in ("Information We Collect", "Cookies", "Your Privacy Rights"):
         assert heading in privacy
-    assert "Last updated January 2025" in terms and "Last updated January 2025" in privacy
+    assert "Last updated November 2026" in terms and "Last updated November 2026" in privacy
 
 
 def test_blog_index_filters_on_the_server_and_features_the_first_post(client):

@@ -9,7 +9,13 @@ import pytest
 from icalendar import Calendar
 
 from app.leads import history, lifecycle, links, store
-from tests.helpers import save_sample_lead, wait_until
+from tests.helpers import (
+    PAYMENT,
+    fill_purchase_record,
+    lead_work_done,
+    save_sample_lead,
+    wait_until,
+)
 from worker.jobs import send_seller_email
 
 QUOTE = {
@@ -170,13 +176,22 @@ def test_rebooked_appointment_updates_the_same_calendar_event(mail_app, smtp_ser
 def test_offer_and_completed_emails(mail_app, smtp_server):
     lead_id = save_sample_lead(mail_app)
     book(mail_app, lead_id, APPOINTMENT | {"mode": "office"})
-    act(mail_app, lead_id, "offered", {"amount": 9100}, "appointment")
-    act(mail_app, lead_id, "bought", {"amount": 9100, "paid_on": "2026-12-04"}, "offered")
-    offer, completed = smtp_server.wait_for(4)[2:]
-    assert "Our final offer is $9,100." in bodies(offer)[0]
+    with mail_app.app_context():
+        fill_purchase_record(lead_id)
+    act(mail_app, lead_id, "offered", {"amount": 9100, "valid_until": "2026-12-11"}, "appointment")
+    act(mail_app, lead_id, "agreed", {"via": "phone"}, "offered")
+    paid = {"amount": 9100, "paid_on": "2026-12-04"} | PAYMENT
+    act(mail_app, lead_id, "bought", paid, "agreed")
+    lead_work_done(mail_app)
+    sent = {subject(message).split(" for ")[0]: message for message in smtp_server.messages}
+    offer, completed = sent["Your final offer"], sent["Payment sent"]
+    assert "Our final offer is $9,100, valid until 11 December 2026." in bodies(offer)[0]
+    assert "Accept or decline it on your status page" in bodies(offer)[0]
     assert "return your watch at our expense" in bodies(offer)[0]
     assert subject(completed).startswith("Payment sent for your Rolex Submariner")
-    assert "on 4 December 2026. Keep this e-mail as your receipt." in bodies(completed)[0]
+    assert "by bank transfer on 4 December 2026." in bodies(completed)[0]
+    attached = [part.get_filename() for part in completed.iter_attachments()]
+    assert [name.split("-USWB-")[0] for name in attached] == ["bill-of-sale", "receipt"]
 
 
 @pytest.mark.parametrize("reason", lifecycle.CLOSE_REASONS)

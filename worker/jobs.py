@@ -8,7 +8,17 @@ from flask import current_app
 
 from app.conversions import purchases
 from app.leads import erasure, history, lifecycle, links, pending, store
-from worker import ad_events, conversions, erasure_mail, mail, photos, seller_mail, staff_alerts
+from app.purchases import documents
+from worker import (
+    ad_events,
+    conversions,
+    erasure_mail,
+    mail,
+    photos,
+    retention,
+    seller_mail,
+    staff_alerts,
+)
 
 
 class WorkIncomplete(RuntimeError):
@@ -165,9 +175,32 @@ def send_seller_email(lead_id: int, event_id: int) -> str:
         return "no e-mail for this change"
     if held := held_back(lead, mail.smtp_configured(), "seller e-mail"):
         return held
-    mail.deliver(seller_mail.build_message(lead, event, template, links.issue_status_link(lead_id)))
+    attached = paid_documents(lead) if template == "completed" else []
+    url = links.issue_status_link(lead_id)
+    mail.deliver(seller_mail.build_message(lead, event, template, url, attached))
     history.record_email(lead_id, event_id, template)
     return "sent"
+
+
+def paid_documents(lead: dict) -> list[tuple[str, bytes]]:
+    """The "paid" e-mail's bill of sale and receipt, made here if the documents job queued with
+    it has not run yet (whichever runs first makes them, once); raises if they cannot be made,
+    so the e-mail is retried rather than sent without them."""
+    documents.make_documents(lead["id"])
+    return documents.attachments(lead)
+
+
+def make_purchase_documents(lead_id: int) -> str:
+    """Make a bought lead's bill of sale and receipt if they are owed (app/purchases/
+    documents.py): queued when the lead is bought, and again by a requeue. A failed rendering
+    raises, so RQ retries it."""
+    load_lead(lead_id)
+    made = documents.make_documents(lead_id)
+    if not made:
+        return "nothing owed"
+    versions = ", ".join(f"{row['kind']} version {row['version']}" for row in made)
+    current_app.logger.info("Lead %s: made %s.", lead_id, versions)
+    return f"made {versions}"
 
 
 def alert_staff(lead_id: int, event_id: int) -> str:
@@ -210,7 +243,8 @@ def erase_at_sellers_request(lead_id: int) -> str:
     """Erase a lead whose seller confirmed it from their e-mail: first the last e-mail, which
     the withdrawal page promises, while the address is still there; the erasure is the last
     step, so a failed send is retried with nothing lost. Never without a confirmed request
-    that still stands (staff reopening the lead voids it)."""
+    that still stands (staff reopening the lead voids it). A bought lead keeps the purchase
+    record the law requires, as that e-mail says."""
     lead = load_lead(lead_id)
     if lead["erased_at"]:
         return "already erased"
@@ -219,8 +253,17 @@ def erase_at_sellers_request(lead_id: int) -> str:
     if held := held_back(lead, mail.smtp_configured(), "erasure e-mail"):
         return held
     mail.deliver(erasure_mail.erased_message(lead))
+    if lead["state"] == "bought":
+        lifecycle.erase_sale(lead_id, "seller")
+        return "erased; the purchase record is kept"
     lifecycle.erase(lead_id, "seller")
     return "erased"
+
+
+def apply_retention() -> str:
+    """The daily retention run (worker/retention.py): queued by the first request of the day
+    to claim it (app/purchases/retention.py), or run by `flask purchases retention`."""
+    return retention.apply_rules()
 
 
 LEAD_WORK = (process_photos, notify_staff, confirm_to_seller, send_conversions)

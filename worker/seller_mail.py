@@ -1,6 +1,6 @@
 """The e-mails a seller gets: the confirmation after they submit (with their private status
 link), then one each time staff move their lead on: quote, appointment (with an .ics
-invitation), final offer, completed (their receipt) and closed.
+invitation), final offer, completed (their receipt and bill of sale attached) and closed.
 
 The status link is only in the e-mail that issued it (the confirmation): the token is stored
 only as a hash, so later e-mails cannot repeat it, and issuing a fresh one would silently break
@@ -15,6 +15,7 @@ between sending and recording) mail clients see one message.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from email.headerregistry import Address
 from email.message import EmailMessage
@@ -31,6 +32,8 @@ from app.leads.display import (
     watch_name,
 )
 from app.leads.invitation import METHOD, invitation
+from app.purchases import paperwork
+from app.purchases.record import PAYMENT_METHODS
 from app.rendering.dates import display_date
 from worker.mail import render
 
@@ -166,29 +169,58 @@ def offer_letter(lead: dict, data: dict, revised: bool) -> Letter:
         heading="Your revised final offer" if revised else "Your final offer",
         paragraphs=[
             f"Your {watch_name(lead)} has been authenticated. Our final offer is "
-            f"{usd(data['amount'])}.",
-            "If you accept, we complete the paperwork with you and pay by bank transfer the "
-            "same day. If you decide not to sell, we return your watch at our expense.",
+            f"{usd(data['amount'])}, valid until {display_date(data['valid_until'])}.",
+            "Accept or decline it on your status page, where you can also see what the "
+            "authentication found. If you accept, you sign the short sale paperwork there and "
+            "we pay by bank transfer the same day. If you decide not to sell, we return your "
+            "watch at our expense.",
         ],
-        facts=[("Final offer", usd(data["amount"]))],
+        facts=[
+            ("Final offer", usd(data["amount"])),
+            ("Valid until", display_date(data["valid_until"])),
+        ],
         note=data.get("message", ""),
     )
 
 
+def paperwork_letter(lead: dict, data: dict, revised: bool) -> Letter:
+    """The final offer accepted: the paperwork to sign on the status page, what to have ready."""
+    return Letter(
+        subject=f"Next step for your {watch_name(lead)}: the sale paperwork",
+        heading="Your sale paperwork",
+        paragraphs=[
+            f"Thank you for accepting our final offer for your {watch_name(lead)}. One step "
+            "remains before we pay you: the sale paperwork, which you complete and sign on your "
+            "status page (the link below).",
+            "Please have ready a government photo ID that is still valid (a driver's license, "
+            "a state ID card or a passport), with a photo of its front and of its back, and the "
+            "routing and account numbers of the US bank account we should pay. Enter them only "
+            "on your status page: never send them by e-mail.",
+            "Once you have signed, we check your ID and the watch against the stolen-watch "
+            "register, then pay you by bank transfer and e-mail you when the payment is sent.",
+        ],
+        facts=[("Final offer", usd(paperwork.agreed_price(lead["id"]) or 0))],
+        link_label="Complete the paperwork",
+    )
+
+
 def completed_letter(lead: dict, data: dict, revised: bool) -> Letter:
-    """The seller's receipt: what was paid, when and how."""
+    """The payment: what was paid, when and how, with the receipt and the bill of sale."""
     return Letter(
         subject=f"Payment sent for your {watch_name(lead)}",
         heading="Payment sent: thank you",
         paragraphs=[
             f"We have paid {usd(data['amount'])} for your {watch_name(lead)} by bank transfer "
-            f"on {display_date(data['paid_on'])}. Keep this e-mail as your receipt.",
+            f"on {display_date(data['paid_on'])}.",
+            "Your receipt and the bill of sale are attached to this e-mail as PDF files. Keep "
+            "them with your records; you can also download them from the link below.",
             "Thank you for selling with us.",
         ],
         facts=[
             ("Amount paid", usd(data["amount"])),
+            ("Method", PAYMENT_METHODS[data["method"]]),
             ("Payment date", display_date(data["paid_on"])),
-            ("Method", "Bank transfer"),
+            ("Bank confirmation", data["confirmation"]),
         ],
         note=data.get("message", ""),
     )
@@ -223,6 +255,7 @@ LETTERS = {
     "quote": quote_letter,
     "appointment": appointment_letter,
     "offer": offer_letter,
+    "paperwork": paperwork_letter,
     "completed": completed_letter,
     "closed": closed_letter,
 }
@@ -235,12 +268,13 @@ def compose(lead: dict, event: dict, template: str) -> Letter:
     return LETTERS[template](lead, data | {"sequence": event["id"]}, revised)
 
 
-def build_message(lead: dict, event: dict, template: str, status_url: str) -> EmailMessage:
-    """The e-mail announcing one state change, with a status link of its own; its Message-ID
-    is derived from the event."""
-    return letter_message(
-        lead, compose(lead, event, template), f"lead-{lead['id']}-event-{event['id']}", status_url
-    )
+def build_message(
+    lead: dict, event: dict, template: str, status_url: str, pdfs: list[tuple[str, bytes]]
+) -> EmailMessage:
+    """The e-mail announcing one state change, with a status link of its own and any PDFs as
+    (file name, bytes); its Message-ID is derived from the event."""
+    key = f"lead-{lead['id']}-event-{event['id']}"
+    return letter_message(lead, compose(lead, event, template), key, status_url, pdfs)
 
 
 def confirmation_message(lead: dict, photo_count: int, status_url: str) -> EmailMessage:
@@ -266,8 +300,11 @@ def new_link_message(lead: dict, status_url: str) -> EmailMessage:
     return letter_message(lead, letter, key, status_url)
 
 
-def letter_message(lead: dict, letter: Letter, message_key: str, status_url: str) -> EmailMessage:
-    """The letter as an e-mail (text, HTML, any invitation); its Message-ID from `message_key`."""
+def letter_message(
+    lead: dict, letter: Letter, message_key: str, status_url: str, pdfs: Sequence = ()
+) -> EmailMessage:
+    """The letter as an e-mail (text, HTML, any invitation and PDFs); its Message-ID from
+    `message_key`."""
     config = current_app.config
     context = {
         "letter": letter,
@@ -297,4 +334,6 @@ def letter_message(lead: dict, letter: Letter, message_key: str, status_url: str
             filename="appointment.ics",
             params={"method": METHOD},
         )
+    for file_name, pdf in pdfs:
+        message.add_attachment(pdf, maintype="application", subtype="pdf", filename=file_name)
     return message

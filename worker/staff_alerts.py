@@ -10,8 +10,9 @@ from email.message import EmailMessage
 
 from flask import current_app
 
+from app.leads import audit
 from app.leads.display import local_time
-from app.staff import audit, store, throttle
+from app.staff import store, throttle
 from worker import mail
 
 CEILING_REACHED = "sign_in_ceiling_reached"

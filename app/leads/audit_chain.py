@@ -3,7 +3,7 @@ of the hash of the entry before it and of its own fields, so an entry changed or
 the triggers' back (whoever can write the file can drop them) breaks the chain from there on.
 
 Shared by the migration that added the chain (which chains the entries written before it, in id
-order), by every new entry (app/staff/audit.py) and by `flask staff audit --verify`. The format
+order), by every new entry (app/leads/audit.py) and by `flask staff audit --verify`. The format
 below must never change: entries already written are checked with it. A chain cannot tell that
 entries were cut from its end; the hash of the last entry, printed by `--verify`, kept somewhere
 else, can.

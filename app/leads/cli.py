@@ -89,6 +89,8 @@ def requeue_command() -> None:
         click.echo(f"Queued the confirmed erasure of lead #{lead_id}.")
     for lead_id in queued.purchases:
         click.echo(f"Queued the purchase report of lead #{lead_id}.")
+    for lead_id in queued.documents:
+        click.echo(f"Queued the bill of sale and receipt of lead #{lead_id}.")
     queue.wait_until_idle()
 
 

@@ -5,8 +5,10 @@ nothing: it adds a request (`ask_seller_to_confirm`) whose job e-mails the addre
 one-time link, `/status/erasure/<token>`, good for CONFIRM_WITHIN. Following it (a page, then a
 POST with the form's CSRF token) confirms the request, once, and queues the erasure job, which
 e-mails the seller one last time while the address is still there and then erases the lead
-(worker/jobs.py). As with status links, the token is only in the e-mail: leads.db keeps its
-SHA-256 (app/security/tokens.py), and the jobs are queued by id.
+(worker/jobs.py). A request is made when withdrawing (the lead closed) or, after a sale, from
+the status page of the bought lead, which keeps the purchase record the law requires until its
+retain_until (lifecycle.erase_sale). As with status links, the token is only in the e-mail:
+leads.db keeps its SHA-256 (app/security/tokens.py), and the jobs are queued by id.
 """
 
 from __future__ import annotations
@@ -17,17 +19,43 @@ from flask import current_app
 
 from app import queue
 from app.leads.db import get_db, now, transaction
+from app.purchases import record
+from app.rendering.dates import display_date
 from app.security.tokens import digest, new_token
 
 CONFIRM_WITHIN = timedelta(hours=24)
 CONFIRM_WITHIN_WORDS = "24 hours"  # as the e-mail and the pages say it
 TOKEN_LENGTH = 43  # new_token(): secrets.token_urlsafe(32)
-# A request that still stands: its lead not erased, and still in the closure the request was
-# made in (reopened, or closed again since, voids it).
+# A request that still stands: its lead not erased, and still in the state change the request
+# was made in: the closure (reopened, or closed again since, voids it) or the sale, which is
+# final (closed_event_id holds whichever it was).
 STANDING = (
-    "leads.state = 'closed' AND leads.erased_at IS NULL AND erasure_requests.closed_event_id = "
+    "leads.state IN ('closed', 'bought') AND leads.erased_at IS NULL "
+    "AND erasure_requests.closed_event_id = "
     "(SELECT max(id) FROM lead_events WHERE lead_id = leads.id AND kind = 'state_changed')"
 )
+# After a sale, erasure takes what the law lets go and keeps the purchase record until its
+# retain_until (app/purchases/retention.py): the status page, the confirmation page and both
+# e-mails say so in these words.
+SALE_GOES = (
+    "your e-mail address and phone number, your messages, the photos of your watch and of your "
+    "ID, your bank details and your status page"
+)
+SALE_KEPT = (
+    "Second-hand dealer laws and tax rules require us to keep the record of the purchase (your "
+    "name, address and date of birth, your ID's type, number, issuer and expiry date, the "
+    "watch, the price and the payment, the stolen-watch register check and your electronic "
+    "signature), with the bill of sale and the receipt, until {until}; then we delete them too."
+)
+
+
+def after_sale(lead: dict) -> tuple[str, str] | None:
+    """What an erasure deletes of a bought lead, and what it keeps and until when; None for a
+    lead that is not bought (it keeps no purchase record)."""
+    if lead["state"] != "bought":
+        return None
+    until = display_date(record.get(lead["id"])["retain_until"])
+    return SALE_GOES, SALE_KEPT.format(until=until)
 
 
 def ask_seller_to_confirm(lead_id: int, closed_event_id: int) -> int:
@@ -41,6 +69,21 @@ def ask_seller_to_confirm(lead_id: int, closed_event_id: int) -> int:
         ).lastrowid
     queue.enqueue(queue.SEND_ERASURE_LINK, request_id)
     return request_id
+
+
+def ask_after_sale(lead_id: int) -> int:
+    """Record a seller's wish, from the status page of a bought lead, to have deleted what the
+    law lets us delete, against the sale (its last state change), and queue the e-mail with
+    the link that confirms it; the request's id."""
+    (sale_event_id,) = (
+        get_db()
+        .execute(
+            "SELECT max(id) FROM lead_events WHERE lead_id = ? AND kind = 'state_changed'",
+            (lead_id,),
+        )
+        .fetchone()
+    )
+    return ask_seller_to_confirm(lead_id, sale_event_id)
 
 
 def lead_awaiting_link(request_id: int) -> dict | None:

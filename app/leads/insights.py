@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from app.leads.db import get_db
 
-STEPS = ("contacted", "quoted", "accepted", "appointment", "offered", "bought")  # furthest 1..6
+STEPS = ("contacted", "quoted", "accepted", "appointment", "offered", "agreed", "bought")  # 1..7
 
 # The landing page's family, from the URL shapes of the page blueprints: / (pages),
 # /sell-watch-<city> (locations), /sell-<brand>-watch (brands), /blog/<slug> (blog).

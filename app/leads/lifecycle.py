@@ -8,14 +8,27 @@ clear refusal instead of a double transition. Every change is also an event on t
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 from flask import current_app
 
 from app import queue
 from app.leads import history, storage, store
+from app.leads.db import get_db
+from app.purchases import checklist, files, record, retention
 
-STATES = ("new", "contacted", "quoted", "accepted", "appointment", "offered", "bought", "closed")
+STATES = (
+    "new",
+    "contacted",
+    "quoted",
+    "accepted",
+    "appointment",
+    "offered",
+    "agreed",
+    "bought",
+    "closed",
+)
 STATE_LABELS = {
     "new": "New",
     "contacted": "Contacted",
@@ -23,6 +36,7 @@ STATE_LABELS = {
     "accepted": "Quote accepted",
     "appointment": "Appointment",
     "offered": "Final offer",
+    "agreed": "Offer accepted",
     "bought": "Bought",
     "closed": "Closed",
 }
@@ -32,7 +46,8 @@ MOVES: dict[str, frozenset[str]] = {
     "quoted": frozenset({"quoted", "accepted", "closed"}),
     "accepted": frozenset({"appointment", "closed"}),
     "appointment": frozenset({"appointment", "offered", "closed"}),
-    "offered": frozenset({"offered", "bought", "closed"}),
+    "offered": frozenset({"offered", "agreed", "closed"}),
+    "agreed": frozenset({"bought", "closed"}),
     "bought": frozenset(),
     "closed": frozenset({"contacted"}),
 }
@@ -47,8 +62,8 @@ APPOINTMENT_MODES = {"office": "Office visit", "collection": "Insured collection
 REQUIRED: dict[str, tuple[str, ...]] = {
     "quoted": ("amount_low", "amount_high", "valid_until"),
     "appointment": ("date", "time", "mode", "place"),
-    "offered": ("amount",),
-    "bought": ("amount", "paid_on"),
+    "offered": ("amount", "valid_until"),
+    "bought": ("amount", "paid_on", "method", "confirmation"),
     "closed": ("reason",),
 }
 # The e-mail (worker/seller_mail.py) a seller is sent when their lead enters each state.
@@ -56,9 +71,12 @@ SELLER_EMAILS = {
     "quoted": "quote",
     "appointment": "appointment",
     "offered": "offer",
+    "agreed": "paperwork",
     "bought": "completed",
     "closed": "closed",
 }
+# What the purchase record must hold before a move (app/purchases/checklist.py).
+PREREQUISITES = {"offered": checklist.BEFORE_OFFER, "bought": checklist.BEFORE_PURCHASE}
 # Event data that may hold personal details in people's own words: removed on erasure.
 FREE_TEXT_KEYS = ("note", "message", "place")
 # Blanked on erasure (the click and browser ids too: each points to one person's browser).
@@ -123,6 +141,19 @@ def check_move(from_state: str, to_state: str, data: dict) -> None:
         raise MissingDetails("The low end of the quote is above the high end.")
     if to_state == "appointment" and data["mode"] not in APPOINTMENT_MODES:
         raise MissingDetails(f"“{data['mode']}” is not a kind of appointment.")
+    if to_state == "bought" and data["method"] not in record.PAYMENT_METHODS:
+        raise MissingDetails(f"“{data['method']}” is not a payment method we use.")
+
+
+def put_on_record(lead_id: int, to_state: str, actor: str, data: dict) -> None:
+    """Inside the transaction that moves the lead (store.change_state): refuse the move unless
+    the purchase record holds what it needs (MissingDetails, naming each item missing), and
+    record a purchase's payment with the move that says it was made."""
+    lacking = checklist.missing(record.get(lead_id), PREREQUISITES.get(to_state, ()))
+    if lacking:
+        raise MissingDetails(f"{STATE_LABELS[to_state]} needs first: {'; '.join(lacking)}.")
+    if to_state == "bought":
+        record.record_payment(get_db(), lead_id, actor, data)
 
 
 def transition(lead_id: int, to_state: str, actor: str, data: dict, expected_state: str) -> int:
@@ -130,11 +161,19 @@ def transition(lead_id: int, to_state: str, actor: str, data: dict, expected_sta
     the new state if it has one (and a purchase's report to the ad platforms); returns the new
     event's id.
 
-    Raises IllegalMove or MissingDetails before touching the database, StaleState when the lead
-    is no longer in `expected_state` (nothing is changed), LeadNotFound for an unknown lead.
+    Raises IllegalMove or MissingDetails before touching the database (or, for what the
+    purchase record lacks, changing nothing in it), StaleState when the lead is no longer in
+    `expected_state` (nothing is changed), LeadNotFound for an unknown lead.
     """
     check_move(expected_state, to_state, data)
-    event_id, current = store.change_state(lead_id, expected_state, to_state, actor, data)
+    event_id, current = store.change_state(
+        lead_id,
+        expected_state,
+        to_state,
+        actor,
+        data,
+        within=lambda: put_on_record(lead_id, to_state, actor, data),
+    )
     if current is None:
         raise LeadNotFound(f"Lead {lead_id} does not exist.")
     if event_id is None:
@@ -151,8 +190,11 @@ def transition(lead_id: int, to_state: str, actor: str, data: dict, expected_sta
         queue.enqueue(queue.SEND_SELLER_EMAIL, lead_id, event_id)
     if actor == "seller":
         queue.enqueue(queue.ALERT_STAFF, lead_id, event_id)
+    if expected_state == "agreed" and to_state == "closed":
+        record.discard_paperwork(lead_id, "system")
     if to_state == "bought":  # reported back to the ad platforms (never for an opted-out seller)
         queue.enqueue(queue.REPORT_PURCHASE, lead_id)
+        queue.enqueue(queue.MAKE_PURCHASE_DOCUMENTS, lead_id)
     return event_id
 
 
@@ -186,18 +228,58 @@ def add_note(lead_id: int, actor: str, text: str) -> int:
 def erase(lead_id: int, actor: str) -> int:
     """Remove a closed lead's personal data and photo files, keeping a non-personal record;
     returns how many photos were removed. Raises TransitionError unless the lead is closed."""
+    check_erasable(lead_id, "closed")
+    return remove_personal_data(lead_id, actor, "closed", store.drop_purchase)
+
+
+def erase_sale(lead_id: int, actor: str, whole_record: bool = False) -> int:
+    """Remove a bought lead's personal data as erase() does, but keep the purchase record and
+    its documents the law requires until its retain_until (the seller's request: their bank
+    details and ID photos go); or, once past it (`whole_record`, the daily retention), blank
+    that record too. Returns how many photos were removed; TransitionError unless the lead is
+    bought and not erased."""
+    check_erasable(lead_id, "bought")
+    if whole_record:
+        return remove_personal_data(lead_id, actor, "bought", retention.erase_record)
+    keep_record = functools.partial(retention.forget_after_sale, actor=actor)
+    return remove_personal_data(lead_id, actor, "bought", keep_record)
+
+
+def erase_inactive(lead_id: int, state: str) -> int:
+    """A lead that never became a purchase, past LEAD_RETENTION_MONTHS without activity (the
+    daily retention): closed by the system (`no_response`) if still open, then erased. No
+    e-mail announces the closing: the address goes with it, and a send racing the erasure
+    could still reach someone whose details we no longer keep."""
+    if state != "closed":
+        check_move(state, "closed", {"reason": "no_response"})
+        moved, _ = store.change_state(lead_id, state, "closed", "system", {"reason": "no_response"})
+        if moved is None:
+            raise StaleState("This lead changed before it was closed; nothing was erased.", "")
+    return erase(lead_id, "system")
+
+
+def check_erasable(lead_id: int, state: str) -> None:
+    """LeadNotFound, or IllegalMove unless the lead is in `state` and not yet erased."""
     lead = store.get_lead(lead_id)
     if lead is None:
         raise LeadNotFound(f"Lead {lead_id} does not exist.")
-    if lead["state"] != "closed" or lead["erased_at"]:
-        raise IllegalMove("Only a closed lead that is not yet erased can be erased.")
+    if lead["state"] != state or lead["erased_at"]:
+        raise IllegalMove(f"Only a {state} lead that is not yet erased can be erased.")
+
+
+def remove_personal_data(lead_id: int, actor: str, state: str, purchase) -> int:
+    """Blank the lead, dealing with its purchase by `purchase` (store.erase_lead), then delete
+    its photo and purchase files; how many photos were removed."""
     blank = ERASED_VALUES | {"meta_event_id": f"erased-{lead_id}"}
     try:
-        photos = store.erase_lead(lead_id, actor, blank, FREE_TEXT_KEYS)
+        photos, purchase_files = store.erase_lead(
+            lead_id, actor, blank, FREE_TEXT_KEYS, state, purchase
+        )
     except LookupError as error:
         raise StaleState(
             "This lead changed while it was being erased; nothing was erased.", ""
         ) from error
     storage.remove_photo_files(photos)
+    files.remove_files(purchase_files)
     current_app.logger.info("Lead %s erased by %s (%s photos).", lead_id, actor, len(photos))
     return len(photos)

@@ -4,7 +4,8 @@ without Redis after a crash.
 
 What is owed is always written down before it is queued (a work column still empty, a state
 change or seller action whose e-mail is not recorded, a lost-link request row, a purchase not
-settled on every configured ad platform), so finding it again needs nothing from the queue.
+settled on every configured ad platform or without its documents), so finding it again needs
+nothing from the queue.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from flask import current_app
 from app import queue
 from app.conversions import records as conversions
 from app.leads import erasure, history, lifecycle, links, store
+from app.purchases import documents
 
 STALE_AFTER = timedelta(minutes=2)  # in-process work of a live process is done well before
 
@@ -40,6 +42,7 @@ class Requeued:
     erasure_links: list[int] = field(default_factory=list)
     erasures: list[int] = field(default_factory=list)
     purchases: list[int] = field(default_factory=list)
+    documents: list[int] = field(default_factory=list)
 
     def __bool__(self) -> bool:
         return any(vars(self).values())
@@ -61,13 +64,15 @@ OWED = (
     ("erasure_links", queue.SEND_ERASURE_LINK, erasure.links_to_send),
     ("erasures", queue.ERASE_AT_SELLERS_REQUEST, erasure.confirmed_erasures),
     ("purchases", queue.REPORT_PURCHASE, conversions.unreported_purchases),
+    ("documents", queue.MAKE_PURCHASE_DOCUMENTS, documents.leads_owed_documents),
 )  # fmt: skip
 
 
 def requeue_all() -> Requeued:
     """Queue every lead's unfinished work, the seller e-mails and staff alerts not sent yet, the
     lost-link requests not answered yet, the erasure links and confirmed erasures not done yet,
-    and the purchases not yet reported to every ad platform. Raises QueueDown if Redis refuses."""
+    the purchases not yet reported to every ad platform and the purchase documents not yet made.
+    Raises QueueDown if Redis refuses."""
     done = Requeued()
     for lead in store.leads_with_pending_work():
         enqueue_or_raise(queue.PROCESS_LEAD, lead["id"])
@@ -97,8 +102,9 @@ def sweep_lock(leads_db: str) -> Iterator[bool]:
 
 def sweep_stale_leads() -> int:
     """Queue the work of leads made more than STALE_AFTER ago that is still not done, and the
-    purchase reports of leads bought that long ago, unless another process is sweeping (newer
-    work may be a live process's, left alone); how many jobs were queued."""
+    purchase reports and documents of leads bought (or corrected) that long ago, unless another
+    process is sweeping (newer work may be a live process's, left alone); how many jobs were
+    queued."""
     with sweep_lock(current_app.config["LEADS_DB"]) as allowed:
         if not allowed:
             return 0
@@ -111,4 +117,8 @@ def sweep_stale_leads() -> int:
         for lead_id in bought:
             current_app.logger.info("Lead %s: picking up its purchase report.", lead_id)
             queue.enqueue(queue.REPORT_PURCHASE, lead_id)
-        return len(stale) + len(bought)
+        owed = documents.leads_owed_documents(changed_before=cutoff)
+        for lead_id in owed:
+            current_app.logger.info("Lead %s: picking up its purchase documents.", lead_id)
+            queue.enqueue(queue.MAKE_PURCHASE_DOCUMENTS, lead_id)
+        return len(stale) + len(bought) + len(owed)

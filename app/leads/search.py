@@ -68,7 +68,7 @@ def day_after(day: str) -> str:
 def filter_clause(filters: dict) -> tuple[str, dict]:
     """WHERE conditions for the inbox filters that are set: `text` (name, e-mail, model),
     `digits` (phone), `reference`, `brand`, `source` ('' = none), `state`, `created_from` and
-    `created_to` (ISO dates, inclusive)."""
+    `created_to` (ISO dates, inclusive), `hold` (on_hold or hold_ended, as of `today`)."""
     conditions, params = [], {}
     searches = search_conditions(filters, params)
     if searches:
@@ -84,6 +84,10 @@ def filter_clause(filters: dict) -> tuple[str, dict]:
     if filters.get("created_to"):
         conditions.append("created_at < :created_before")
         params["created_before"] = day_after(filters["created_to"])
+    if filters.get("hold"):
+        ends = ">" if filters["hold"] == "on_hold" else "<="
+        conditions.append(f"id IN (SELECT lead_id FROM purchases WHERE hold_ends_on {ends} :today)")
+        params["today"] = filters["today"]
     if filters.get("source"):
         conditions.append("utm_source = :source")
         params["source"] = filters["source"]
@@ -130,9 +134,31 @@ def count_leads(filters: dict) -> int:
     return get_db().execute(f"SELECT count(*) FROM leads{where}", params).fetchone()[0]
 
 
+def any_state(filters: dict) -> dict:
+    """`filters` without the tab: neither a state nor a hold."""
+    return {key: value for key, value in filters.items() if key not in ("state", "hold")}
+
+
+def count_holds(filters: dict) -> dict[str, int]:
+    """How many bought leads matching `filters` (whatever the tab) are still on hold as of
+    filters["today"], and how many no longer are: the hold tabs' counts."""
+    where, params = filter_clause(any_state(filters) | {"state": "bought"})
+    row = (
+        get_db()
+        .execute(
+            "SELECT coalesce(sum(hold_ends_on > :today), 0) AS on_hold, "
+            "coalesce(sum(hold_ends_on <= :today), 0) AS hold_ended "
+            f"FROM purchases WHERE lead_id IN (SELECT id FROM leads{where})",
+            params | {"today": filters["today"]},
+        )
+        .fetchone()
+    )
+    return dict(row)
+
+
 def count_by_state(filters: dict) -> dict[str, int]:
     """How many leads match `filters` (whatever their state) in each state."""
-    where, params = filter_clause({key: value for key, value in filters.items() if key != "state"})
+    where, params = filter_clause(any_state(filters))
     # With a filter, `+state` keeps SQLite from walking the state index in order (and reading
     # every lead to test the filter) rather than using the filter's index and counting aside.
     group = "+state" if where else "state"

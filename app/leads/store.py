@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
 
 from app.leads import storage
 from app.leads.db import get_db, now, transaction, truncate_wal
 from app.leads.history import append_event
 from app.leads.reference import new_photo_id, new_reference
+from app.purchases import files
 
 WORK_COLUMNS = (
     "photos_processed_at",
@@ -210,9 +212,15 @@ def leads_with_pending_work(created_before: str | None = None) -> list[dict]:
 
 
 def change_state(
-    lead_id: int, expected: str, to: str, actor: str, data: dict
+    lead_id: int,
+    expected: str,
+    to: str,
+    actor: str,
+    data: dict,
+    within: Callable[[], None] = lambda: None,
 ) -> tuple[int | None, str | None]:
-    """Move a lead from `expected` to `to` and record it, atomically.
+    """Move a lead from `expected` to `to` and record it, atomically, with whatever `within`
+    does (it runs once the UPDATE holds the write lock; if it raises, nothing is changed).
 
     The UPDATE only matches while the lead is still in `expected` (and not erased), so of two
     people acting on the same lead at once exactly one succeeds. Returns (event id, state) on
@@ -226,30 +234,44 @@ def change_state(
         if cursor.rowcount == 0:
             row = db.execute("SELECT state FROM leads WHERE id = ?", (lead_id,)).fetchone()
             return None, row["state"] if row else None
+        within()
         event = {"from": expected, "to": to} | data
         return append_event(db, lead_id, actor, "state_changed", event), to
 
 
-def erase_lead(
-    lead_id: int, actor: str, blank: dict, free_text_keys: tuple[str, ...]
-) -> list[dict]:
-    """Blank a closed lead's personal fields, drop its photo rows, links and erasure requests
-    and the free text of its events, and record the erasure; then empty the WAL, so with
-    secure_delete (db.open_db) no copy of what was blanked is left on disk. Returns the photo
-    rows, whose files the caller deletes.
+def drop_purchase(db: sqlite3.Connection, lead_id: int) -> list[str]:
+    """A closed lead's purchase record and files, dropped inside its erasure (a final offer
+    accepted, then withdrawn: its paperwork); the file names to delete once committed."""
+    db.execute("DELETE FROM purchases WHERE lead_id = ?", (lead_id,))
+    return files.remove(db, lead_id, files.KINDS)
 
-    Refused (LookupError) unless the lead is closed and not yet erased, checked in the same
+
+def erase_lead(
+    lead_id: int,
+    actor: str,
+    blank: dict,
+    free_text_keys: tuple[str, ...],
+    state: str = "closed",
+    purchase: Callable[[sqlite3.Connection, int], list[str]] = drop_purchase,
+) -> tuple[list[dict], list[str]]:
+    """Blank the personal fields of a lead in `state`, drop its photo rows, links and erasure
+    requests, and the free text of its events, deal with its purchase (`purchase`: dropped for
+    a closed lead; for a bought one, what the law does not require), and record the erasure;
+    then empty the WAL, so with secure_delete (db.open_db) no copy of what was blanked is left
+    on disk. Returns the photo rows and the purchase file names, whose files the caller deletes.
+
+    Refused (LookupError) unless the lead is in `state` and not yet erased, checked in the same
     UPDATE that marks it erased.
     """
     assignments = ", ".join(f"{column} = :{column}" for column in blank)
     with transaction() as db:
         cursor = db.execute(
             f"UPDATE leads SET {assignments}, erased_at = :erased_at "
-            "WHERE id = :id AND state = 'closed' AND erased_at IS NULL",
-            blank | {"erased_at": now(), "id": lead_id},
+            "WHERE id = :id AND state = :state AND erased_at IS NULL",
+            blank | {"erased_at": now(), "id": lead_id, "state": state},
         )
         if cursor.rowcount == 0:
-            raise LookupError(f"Lead {lead_id} is not a closed lead that can be erased.")
+            raise LookupError(f"Lead {lead_id} is not a {state} lead that can be erased.")
         photos = db.execute(
             "SELECT upload_name, image_name, thumb_name FROM lead_photos WHERE lead_id = ?",
             (lead_id,),
@@ -257,15 +279,22 @@ def erase_lead(
         db.execute("DELETE FROM lead_photos WHERE lead_id = ?", (lead_id,))
         db.execute("DELETE FROM status_links WHERE lead_id = ?", (lead_id,))
         db.execute("DELETE FROM erasure_requests WHERE lead_id = ?", (lead_id,))
-        events = db.execute("SELECT id, data FROM lead_events WHERE lead_id = ?", (lead_id,))
-        for row in events.fetchall():
-            data = json.loads(row["data"])
-            kept = {key: value for key, value in data.items() if key not in free_text_keys}
-            if kept != data:
-                db.execute(
-                    "UPDATE lead_events SET data = ? WHERE id = ?",
-                    (json.dumps(kept, sort_keys=True), row["id"]),
-                )
+        purchase_files = purchase(db, lead_id)
+        forget_event_keys(db, lead_id, free_text_keys)
         append_event(db, lead_id, actor, "erased", {"photos": len(photos)})
     truncate_wal()  # the WAL's older frames still hold what was just blanked
-    return [dict(photo) for photo in photos]
+    return [dict(photo) for photo in photos], purchase_files
+
+
+def forget_event_keys(db: sqlite3.Connection, lead_id: int, keys: tuple[str, ...]) -> None:
+    """Remove these keys from the data of an erased lead's events, inside the transaction
+    that erases (the only rewrite of the timeline its triggers allow)."""
+    events = db.execute("SELECT id, data FROM lead_events WHERE lead_id = ?", (lead_id,))
+    for row in events.fetchall():
+        data = json.loads(row["data"])
+        kept = {key: value for key, value in data.items() if key not in keys}
+        if kept != data:
+            db.execute(
+                "UPDATE lead_events SET data = ? WHERE id = ?",
+                (json.dumps(kept, sort_keys=True), row["id"]),
+            )

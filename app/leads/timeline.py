@@ -29,17 +29,27 @@ EMAILS = {
     "quote": "preliminary quote",
     "appointment": "appointment, with calendar invitation",
     "offer": "final offer",
+    "paperwork": "sale paperwork to sign",
     "completed": "payment receipt",
     "closed": "enquiry closed",
 }
 SELLER_ACTIONS = {
     "question": "the seller's question",
     "photos_added": "photos the seller added",
+    "paperwork_signed": "the seller's signed paperwork",
     "state_changed": "the seller's answer",
 }
 TONES = {"seller": "seller", "system": "system"}
 AD_PLATFORMS = {"meta": "Meta", "ga4": "GA4"}
 AD_EVENTS = {"lead": "Lead event", "purchase": "Purchase"}
+ACCEPTED_VIA = {"phone": " (by phone)", "status_page": " (on the status page)"}
+REGISTER_RESULTS = {"clear": "clear", "flagged": "FLAGGED"}
+# Purchase events without details: their titles.
+PURCHASE_STEPS = {
+    "id_verified": "Seller's ID verified against the paperwork",
+    "payout_details_erased": "Seller's bank details erased (no longer needed after payment)",
+    "purchase_record_erased": "Purchase record erased (its retention period ended)",
+}
 
 
 @dataclass
@@ -70,9 +80,9 @@ def actor_name(actor: str, staff_names: dict[str, str]) -> str:
 def state_title(data: dict) -> str:
     """A state change's title on the timeline, e.g. 'Quote revised' or 'Closed: Not a fit'."""
     before, after = data["from"], data["to"]
-    if after == "accepted":
-        via = {"phone": " (by phone)", "status_page": " (on the status page)"}
-        return "Seller accepted the quote" + via.get(data.get("via"), "")
+    if after in ("accepted", "agreed"):
+        what = "quote" if after == "accepted" else "final offer"
+        return f"Seller accepted the {what}" + ACCEPTED_VIA.get(data.get("via"), "")
     if after == "closed":
         return f"Closed: {lifecycle.CLOSE_REASONS.get(data.get('reason'), 'no reason')}"
     if before == "closed":
@@ -100,13 +110,49 @@ def state_details(data: dict) -> list[tuple[str, str]]:
             ("Place", data.get("place", "(erased)")),
         ]
     if after == "offered":
-        return [("Amount", usd(data["amount"]))]
+        return offer_details(data)
     if after == "bought":
         return [("Paid", usd(data["amount"])), ("Payment date", display_date(data["paid_on"]))]
     if data.get("erasure_requested"):
         # Done by the seller's own confirmation, from the link e-mailed to them (erasure.py).
         return [("Seller asks", "Delete my personal data and photos, once confirmed by e-mail")]
     return []
+
+
+def offer_details(data: dict) -> list[tuple[str, str]]:
+    """A final offer's amount, validity and each way it differs from the quote, with why."""
+    details = [("Amount", usd(data["amount"]))]
+    if data.get("valid_until"):
+        details.append(("Valid until", display_date(data["valid_until"])))
+    return details + [
+        (f"Differs: {row['what']}", row["why"]) for row in data.get("differences", [])
+    ]
+
+
+def purchase_event(kind: str, data: dict) -> tuple[str, list[tuple[str, str]]] | None:
+    """(title, details) of a step of the purchase on record (never more than the last 4
+    characters of an ID, bank or serial number); None for another kind of event."""
+    if kind in PURCHASE_STEPS:
+        return PURCHASE_STEPS[kind], []
+    if kind == "authentication_recorded":
+        return "Authentication findings recorded", [("Serial number ends", data["serial_last4"])]
+    if kind == "register_checked":
+        result = REGISTER_RESULTS.get(data["result"], data["result"])
+        checked = [("Register", data["provider"]), ("Checked on", display_date(data["checked_on"]))]
+        return f"Stolen-watch register checked: {result}", checked
+    if kind == "paperwork_signed":  # the ends of the numbers go with the record (retention)
+        labels = {
+            "id_last4": "ID number ends",
+            "account_last4": "Account number ends",
+            "declaration_sha256": "Declaration SHA-256",
+        }
+        return "Seller signed the sale paperwork", [
+            (label, data[key]) for key, label in labels.items() if key in data
+        ]
+    if kind == "document_made":
+        title = f"{data['kind'].replace('_', ' ').capitalize()} made (version {data['version']})"
+        return title, [("SHA-256", data["sha256"])]
+    return None
 
 
 def ad_report_title(data: dict) -> str:
@@ -155,6 +201,9 @@ def describe(event: dict) -> tuple[str, list[tuple[str, str]], str]:
         return "New status link e-mailed (asked for on the lost-link form)", revoked, ""
     if kind == "links_revoked":
         return "Status links revoked", [("Links", str(data.get("links", 0)))], ""
+    purchase = purchase_event(kind, data)
+    if purchase:
+        return (*purchase, "")
     return kind.replace("_", " ").capitalize(), [], ""
 
 
@@ -188,7 +237,9 @@ SELLER_STEPS = (
     ("bought", "Completed"),
 )
 # Where each state stands on that road (a quote accepted is still the quote's step).
-STEP_OF_STATE = {"accepted": "quoted", "closed": None} | {state: state for state, _ in SELLER_STEPS}
+STEP_OF_STATE = {"accepted": "quoted", "agreed": "offered", "closed": None} | {
+    state: state for state, _ in SELLER_STEPS
+}
 SELLER_CLOSE_REASONS = {
     "seller_declined": "You declined our quote",
     "not_a_fit": "We could not make an offer",
@@ -248,8 +299,12 @@ def seller_steps(state: str, events: list[dict]) -> list[Step]:
         steps.append(Step(label, status, reached.get(step_state, ""), details))
     if state == "accepted":
         steps[2].label = "Preliminary quote accepted"
+    if state == "agreed":
+        steps[4].label = "Offer accepted: paperwork"
     if state == "closed":
         data = latest_change(events, "closed") or {}
         reason = SELLER_CLOSE_REASONS.get(data.get("reason"), "Your enquiry is closed")
+        if data.get("reason") == "seller_declined" and data.get("from") == "offered":
+            reason = "You declined our final offer"
         steps.append(Step("Closed", "current", reached.get("closed", ""), [("Why", reason)]))
     return steps

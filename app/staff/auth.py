@@ -13,8 +13,9 @@ from urllib.parse import urlsplit
 
 from flask import current_app, redirect, request, session, url_for
 
+from app.leads import audit
 from app.security.client import client_address
-from app.staff import audit, sessions
+from app.staff import sessions
 
 FULL = 2  # aal2: password and a second factor in this session
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import click
 from flask.cli import AppGroup
 
-from app.staff import accounts, audit, store
+from app.leads import audit
+from app.staff import accounts, store
 
 staff_command = AppGroup("staff", help="Manage staff accounts and read the audit log.")
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from functools import partial
 
+from app.leads import audit
 from app.security.client import client_address
-from app.staff import accounts, audit, sessions, store
+from app.staff import accounts, sessions, store
 from app.staff.signin import throttled_check
 from app.staff.tokens import new_recovery_code, recovery_code_hash
 

@@ -25,6 +25,7 @@ from flask_wtf.csrf import CSRFError
 
 from app import errors
 from app.leads import display, export, history, lifecycle, links, search, storage, store, timeline
+from app.staff import purchase_panel
 from app.staff import store as staff_store
 from app.staff.auth import (
     current_staff,
@@ -33,7 +34,7 @@ from app.staff.auth import (
     require_recent_auth,
     staff_required,
 )
-from app.staff.lead_filters import NO_CAMPAIGN, PER_PAGE, LeadQuery
+from app.staff.lead_filters import HOLD_TABS, NO_CAMPAIGN, PER_PAGE, LeadQuery, tabs
 from app.staff.lead_forms import ACTIONS, Action, MoveForm
 from app.staff.views import FORM_EXPIRED, form_expired, page
 
@@ -76,8 +77,8 @@ def lead_or_404(lead_id: int) -> dict:
 def leads():
     """The leads list for the query string's tab, search, filters and page."""
     query = LeadQuery.from_args(request.args)
-    counts = search.count_by_state(query.filters())
-    total = sum(counts.values()) if not query.state else counts.get(query.state, 0)
+    counts, holds = search.count_by_state(query.filters()), search.count_holds(query.filters())
+    total = sum(counts.values()) if not query.state else (counts | holds).get(query.state, 0)
     pages = max(1, -(-total // PER_PAGE))
     if query.page > pages:
         query = replace(query, page=pages)
@@ -89,19 +90,13 @@ def leads():
         "Leads",
         query=query,
         leads=[list_row(lead, now) for lead in rows],
-        tabs=tabs(counts),
+        tabs=tabs(counts, holds),
         total=total,
         pages=pages,
         choices=search.filter_choices(),
-        states=lifecycle.STATE_LABELS,
+        states=lifecycle.STATE_LABELS | HOLD_TABS,
         no_campaign=NO_CAMPAIGN,
     )
-
-
-def tabs(counts: dict[str, int]) -> list[tuple[str, str, int]]:
-    """(state, label, count) per tab: All, then every state in lifecycle order."""
-    every = [("", "All", sum(counts.values()))]
-    return every + [(s, label, counts.get(s, 0)) for s, label in lifecycle.STATE_LABELS.items()]
 
 
 def list_row(lead: dict, now: datetime) -> dict:
@@ -127,14 +122,16 @@ def lead(lead_id: int):
 
 
 def lead_page(lead: dict, failed: tuple[str, object] | None = None, status: int = 200):
-    """The lead's page; `failed` is (action name, form) of a submission to show with errors."""
+    """The lead's page; `failed` is (action name, form) of a submission to show with errors
+    (an action's, or a form of the purchase panel's)."""
     forms = {
         name: action_form(action, lead)
         for name, action in ACTIONS.items()
         if action.offered(lead) and name != "erase"
     }
-    if failed:
+    if failed and failed[0] in forms:
         forms[failed[0]] = failed[1]
+    names = staff_names()
     return page(
         "inbox/lead.html",
         f"{lead['reference']} · {lead['watch_brand']}",
@@ -145,7 +142,8 @@ def lead_page(lead: dict, failed: tuple[str, object] | None = None, status: int 
         received=display.local_time(lead["created_at"]),
         age=display.short_age(lead["created_at"]),
         photos=photo_props(lead["id"]),
-        entries=timeline.entries(history.lead_events(lead["id"]), staff_names()),
+        entries=timeline.entries(history.lead_events(lead["id"]), names),
+        purchase=purchase_panel.panel(lead, names, failed),
         forms=forms,
         actions=ACTIONS,
         can_erase=ACTIONS["erase"].offered(lead),

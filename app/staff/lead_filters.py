@@ -8,16 +8,19 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from datetime import date
+from datetime import date, datetime
 
 from werkzeug.datastructures import MultiDict
 
 from app.leads import lifecycle
+from app.leads.display import business_zone
 from app.leads.reference import normalise
 
 PER_PAGE = 25
 NO_CAMPAIGN = "(none)"
 SEARCH_LENGTH = 100
+# Tabs of bought leads by their resale hold (PURCHASE_HOLD_DAYS), shown after Bought.
+HOLD_TABS = {"on_hold": "On hold", "hold_ended": "Hold ended"}
 
 
 def iso_date(text: str, label: str, problems: list[str]) -> str:
@@ -51,7 +54,7 @@ class LeadQuery:
         state = args.get("state", "")
         page = args.get("page", "1")
         return cls(
-            state=state if state in lifecycle.STATES else "",
+            state=state if state in lifecycle.STATES or state in HOLD_TABS else "",
             q=" ".join(args.get("q", "").split())[:SEARCH_LENGTH],
             brand=args.get("brand", "")[:100],
             source=args.get("source", "")[:200],
@@ -62,11 +65,15 @@ class LeadQuery:
         )
 
     def filters(self, with_state: bool = True) -> dict:
-        """The store's filter dict (search.filter_clause) for this query."""
+        """The store's filter dict (search.filter_clause) for this query; a hold tab is bought
+        leads whose hold ends after (or by) today in the business's time zone."""
         digits = re.sub(r"\D", "", self.q)
         source = {"": None, NO_CAMPAIGN: ""}.get(self.source, self.source)
+        hold = self.state if self.state in HOLD_TABS and with_state else ""
         return {
-            "state": self.state if with_state else "",
+            "state": ("bought" if hold else self.state) if with_state else "",
+            "hold": hold,
+            "today": datetime.now(business_zone()).date().isoformat(),
             "text": self.q,
             "digits": digits if len(digits) >= 3 and not re.search(r"[A-Za-z]", self.q) else "",
             "reference": normalise(self.q) if self.q else "",
@@ -94,3 +101,12 @@ class LeadQuery:
     def filtered(self) -> bool:
         """Whether any search or filter is set (the tab and page aside)."""
         return bool(self.q or self.brand or self.source or self.date_from or self.date_to)
+
+
+def tabs(counts: dict[str, int], holds: dict[str, int]) -> list[tuple[str, str, int]]:
+    """(tab, label, count) per tab: All, then every state in lifecycle order, with the hold
+    tabs after Bought."""
+    states = [(s, label, counts.get(s, 0)) for s, label in lifecycle.STATE_LABELS.items()]
+    after = [s for s, _, _ in states].index("bought") + 1
+    held = [(tab, label, holds.get(tab, 0)) for tab, label in HOLD_TABS.items()]
+    return [("", "All", sum(counts.values())), *states[:after], *held, *states[after:]]

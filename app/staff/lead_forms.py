@@ -14,6 +14,9 @@ from datetime import date, timedelta
 from flask_wtf import FlaskForm
 from wtforms import (
     DateField,
+    FieldList,
+    Form,
+    FormField,
     HiddenField,
     IntegerField,
     RadioField,
@@ -26,10 +29,13 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import AnyOf, InputRequired, Length, NumberRange, Optional, ValidationError
 
 from app.leads import lifecycle
+from app.purchases.record import PAYMENT_METHODS
 
 MAX_DOLLARS = 10_000_000
 MESSAGE_LENGTH = 2000
 QUOTE_DAYS = 14
+OFFER_DAYS = 7
+DIFFERENCES = "Differences from the preliminary quote (optional)"
 
 
 class DollarsField(IntegerField):
@@ -140,19 +146,25 @@ class QuoteForm(MoveForm):
         return data | ({"message": self.message.data} if self.message.data else {})
 
 
+def answer_field(what: str) -> RadioField:
+    """The seller's answer to a quote or a final offer: accepted or declined."""
+    return RadioField(
+        "Seller's answer",
+        choices=options({"accepted": f"Accepted the {what}", "declined": f"Declined the {what}"}),
+        validators=[InputRequired(message="Choose the seller's answer.")],
+    )
+
+
 class AnswerForm(MoveForm):
     """The seller's answer to a quote, given by phone."""
 
-    answer = RadioField(
-        "Seller's answer",
-        choices=options({"accepted": "Accepted the quote", "declined": "Declined the quote"}),
-        validators=[InputRequired(message="Choose the seller's answer.")],
-    )
+    answer = answer_field("quote")
     note = words("Note (optional)")
+    accepted_to = "accepted"
 
     def target(self) -> str:
-        """An accepted quote moves the lead to accepted; a declined one closes it."""
-        return "accepted" if self.answer.data == "accepted" else "closed"
+        """An accepted quote (or offer) moves the lead on; a declined one closes it."""
+        return self.accepted_to if self.answer.data == "accepted" else "closed"
 
     def details(self) -> dict:
         """By phone, the reason when declined, and the note if any."""
@@ -192,31 +204,72 @@ class AppointmentForm(MoveForm):
         return data | ({"message": self.message.data} if self.message.data else {})
 
 
+class DifferenceForm(Form):
+    """One way the final offer differs from the preliminary quote, and why: both or neither."""
+
+    what = StringField("What differs", [Length(max=200)], default="", filters=[str.strip])
+    why = StringField("Why", [Length(max=500)], default="", filters=[str.strip])
+
+    def validate_why(self, field) -> None:
+        """A difference and its reason go together."""
+        if bool(self.what.data) != bool(field.data):
+            raise ValidationError("Fill in both what differs and why, or neither.")
+
+
 class OfferForm(MoveForm):
-    """The final offer, with an optional message to the seller."""
+    """The final offer: amount, validity, each difference from the quote with its reason, and
+    an optional message to the seller."""
 
     to_state = "offered"
     amount = dollars("Final offer (USD)")
+    valid_until = DateField(
+        "Valid until",
+        validators=[InputRequired(), not_in_past],
+        default=lambda: date.today() + timedelta(days=OFFER_DAYS),
+    )
+    differences = FieldList(FormField(DifferenceForm), DIFFERENCES, min_entries=3, max_entries=3)
     message = words("Message to the seller (optional)")
 
     def details(self) -> dict:
-        """The amount and any message."""
-        data = {"amount": self.amount.data}
+        """The amount, how long it holds, each difference filled in (once) and any message."""
+        rows = {(r.what.data, r.why.data): r.data for r in self.differences if r.what.data}
+        data = {"amount": self.amount.data, "valid_until": self.valid_until.data.isoformat()}
+        data["differences"] = list(rows.values())  # a post skipping a row gives the next twice
         return data | ({"message": self.message.data} if self.message.data else {})
 
 
+class AnswerOfferForm(AnswerForm):
+    """The seller's answer to the final offer, given by phone."""
+
+    answer = answer_field("offer")
+    accepted_to = "agreed"
+
+
 class BoughtForm(MoveForm):
-    """The watch is bought: the amount paid and the payment date."""
+    """The watch is bought: the payment's amount, method, date and the bank's confirmation."""
 
     to_state = "bought"
     amount = dollars("Amount paid (USD)")
+    method = RadioField(
+        "Method", choices=options(PAYMENT_METHODS), default="ach", validators=[InputRequired()]
+    )
     paid_on = DateField(
         "Payment date", validators=[InputRequired(), not_in_future], default=date.today
     )
+    confirmation = StringField(
+        "Bank's confirmation number",
+        validators=[InputRequired(), Length(max=60)],
+        description="As the bank shows it for this transfer.",
+    )
 
     def details(self) -> dict:
-        """The amount paid and the payment date."""
-        return {"amount": self.amount.data, "paid_on": self.paid_on.data.isoformat()}
+        """The amount paid, how, when, and the bank's confirmation number."""
+        return {
+            "amount": self.amount.data,
+            "method": self.method.data,
+            "paid_on": self.paid_on.data.isoformat(),
+            "confirmation": self.confirmation.data.strip(),
+        }
 
 
 class CloseForm(MoveForm):
@@ -265,6 +318,7 @@ class Action:
         moves = lifecycle.allowed_moves(state)
         by_name = {
             "answer": state == "quoted",
+            "answer_offer": state == "offered",
             "contacted": "contacted" in moves and state != "closed",
             "reopen": state == "closed",
             "note": True,
@@ -281,6 +335,12 @@ ACTIONS = {
         Action("answer", AnswerForm, "Seller's answer by phone", "Record answer"),
         Action("appointment", AppointmentForm, "Authentication appointment", "Book and e-mail"),
         Action("offer", OfferForm, "Final offer", "Record and e-mail the offer"),
+        Action(
+            "answer_offer",
+            AnswerOfferForm,
+            "Seller's answer to the final offer by phone",
+            "Record answer",
+        ),
         Action("bought", BoughtForm, "Mark bought", "Mark bought and e-mail receipt"),
         Action("close", CloseForm, "Close the lead", "Close the lead"),
         Action("reopen", ReopenForm, "Reopen", "Reopen as contacted"),

@@ -13,8 +13,9 @@ from flask import Blueprint, flash, redirect, session, url_for
 from flask_wtf.csrf import CSRFError
 
 from app import errors
+from app.leads import audit
 from app.security.client import client_address
-from app.staff import accounts, audit, credentials, forms, sessions, signin, store, throttle, totp
+from app.staff import accounts, credentials, forms, sessions, signin, store, throttle, totp
 from app.staff.auth import (
     current_staff,
     guard_blueprint,

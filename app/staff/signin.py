@@ -13,8 +13,9 @@ from functools import partial
 from typing import TypeVar
 
 from app import queue
+from app.leads import audit
 from app.security.client import client_address
-from app.staff import accounts, audit, sessions, store, throttle, totp
+from app.staff import accounts, sessions, store, throttle, totp
 from app.staff.tokens import recovery_code_hash
 
 T = TypeVar("T")

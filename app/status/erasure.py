@@ -1,10 +1,11 @@
-"""/status/erasure/<token>: the link e-mailed to a seller who asked, when withdrawing, to have
-their details deleted (app/leads/erasure.py). Opening it shows what goes and a button; the
-button's POST (with the form's CSRF token) confirms the erasure, once, and queues the job that
-sends the last e-mail and erases; /status/erased then says what happens next. A wrong, altered,
-expired or used link, or one whose lead was reopened or erased since, gets one refusal page,
-the same byte for byte, naming nothing. Private like every /status answer (app/status/__init__.py:
-no-store, noindex, no referrer) and kept out of the logs (app/security/logs.py)."""
+"""/status/erasure/<token>: the link e-mailed to a seller who asked, when withdrawing or after a
+sale, to have their details deleted (app/leads/erasure.py). Opening it shows what goes (after
+a sale, also what the law makes us keep, and until when) and a button; the button's POST (with
+the form's CSRF token) confirms the erasure, once, and queues the job that sends the last
+e-mail and erases; /status/erased then says what happens next. A wrong, altered, expired or
+used link, or one whose lead was reopened or erased since, gets one refusal page, the same byte
+for byte, naming nothing. Private like every /status answer (app/status/__init__.py: no-store,
+noindex, no referrer) and kept out of the logs (app/security/logs.py)."""
 
 from __future__ import annotations
 
@@ -48,7 +49,7 @@ def confirmation(code: str):
     lead = erasure.lead_for_link(code)
     if lead is None:
         return refused()
-    return show(lead=lead, watch=watch_name(lead))
+    return show(lead=lead, watch=watch_name(lead), after_sale=erasure.after_sale(lead))
 
 
 @bp.post("/status/erasure/<code>")

@@ -25,7 +25,11 @@ NEXT_STEPS = {
     "appointment.",
     "appointment": "Your authentication appointment is booked. Add it to your calendar below; "
     "to change it, reply to our e-mail or call us.",
-    "offered": "To accept the final offer or talk it over, reply to our e-mail or call us.",
+    "offered": "Our final offer is below, with what it rests on. Accept it to complete the "
+    "sale paperwork here, or decline it and we return your watch to you at our expense. "
+    "Questions first? Ask us below or call us.",
+    "agreed": "Thank you for accepting our final offer. Complete the sale paperwork below: "
+    "once it is signed and we have checked it, we pay you by bank transfer.",
     "bought": "We have paid for your watch. Thank you for selling with us.",
     "closed": "This enquiry is closed. If you change your mind, call us and we will pick it up "
     "again.",
@@ -61,7 +65,40 @@ ERASURE_LINK_REFUSED = (
     f"{CONFIRM_WITHIN_WORDS}, and only while the enquiry stays closed. To have your details "
     "deleted, reply to any of our e-mails or call us on {phone}."
 )
+# After a sale (bought): the status page's request to delete what the law lets go.
+TICK_TO_DELETE = "Tick the box to ask us to delete your details."
+SALE_ERASURE_LINK_SENT = (
+    "We have e-mailed you a link to confirm that we should delete your details: it works once, "
+    f"for {CONFIRM_WITHIN_WORDS}. Nothing is deleted until you follow it."
+)
 ERASURE_CONFIRMED = (
     "Thank you. We are deleting your details and photos now, and sending you one last e-mail "
     "to confirm it. After that, the links in our e-mails stop working."
+)
+
+# The purchase on record (app/status/purchase.py): the final offer, the paperwork, the documents.
+OFFER_ACCEPTED = (
+    "Thank you: you have accepted our final offer. Complete the sale paperwork now: once it is "
+    "signed and we have checked it, we pay you by bank transfer."
+)
+OFFER_DECLINED = (
+    "You have declined our final offer, and we have closed your enquiry. As our terms say, we "
+    "return your watch to you at our expense, and it stays covered by our insurance while it "
+    "is in our custody. We will contact you to arrange its return."
+)
+EXPIRED_OFFER = (
+    "This final offer has expired, so it can no longer be accepted here. Please call us and we "
+    "will go through it with you again."
+)
+PAPERWORK_SIGNED = (
+    "Thank you: your paperwork is signed. We now check your ID and the watch against the "
+    "stolen-watch register, then pay you by bank transfer."
+)
+PAPERWORK_SIGNED_NEXT = (
+    "Your paperwork is signed. We now check your ID and the watch against the stolen-watch "
+    "register, then pay you by bank transfer and e-mail you when the payment is sent."
+)
+ALREADY_SIGNED = "Your paperwork is already signed, so nothing was changed."
+NO_PAPERWORK_NOW = (
+    "There is no paperwork to sign for your sale at this point. Here is where it stands now."
 )

@@ -1,11 +1,10 @@
 """/status/<token>, its appointment download and the seller's own actions (accept or decline a
-preliminary quote, ask a question, add photos, withdraw), and /status, the lost-link form: each
-a plain POST form answered by a redirect (no JavaScript); the photo island asks for JSON and
-follows the same redirect."""
+preliminary quote, ask a question, add photos, withdraw, and after a sale ask to have their
+details deleted), and /status, the lost-link form: each a plain POST form answered by a redirect
+(no JavaScript); the photo island asks for JSON and follows the same redirect. The purchase's
+own pages (final offer, paperwork, documents) are app/status/purchase.py."""
 
 from __future__ import annotations
-
-from datetime import date
 
 from email_validator import EmailNotValidError, validate_email
 from flask import (
@@ -30,7 +29,7 @@ from app.leads.invitation import invitation
 from app.photos import intake
 from app.photos import messages as photo_messages
 from app.photos.forms import AddPhotosForm, chosen_files, photo_limits, photo_room
-from app.status import messages, private_meta
+from app.status import messages, private_meta, sale
 from app.status.limits import limit_seller_action_per_lead, too_many_message
 
 bp = Blueprint("status", __name__)
@@ -77,12 +76,24 @@ def show_limit(message: str, status: int) -> Response:
     return lost_link_page(message, status)
 
 
-# One page, byte for byte, whether the token is unknown, altered, expired or malformed.
-errors.word(bp, 404, messages.UNKNOWN_LINK, lambda *_: errors.not_found_response(path="/status"))
-# A form from a page opened long ago (or another site's): nothing done, say so.
-errors.word(bp, CSRFError, messages.OUT_OF_DATE, show_refusal)
-errors.word(bp, 429, too_many_message, show_limit)
-errors.word(bp, 413, lambda: photo_messages.message(photo_messages.UPLOAD_TOO_LARGE), show_refusal)
+def word_errors(blueprint: Blueprint) -> None:
+    """How the seller's pages word their errors (this blueprint's and the purchase's)."""
+    # One page, byte for byte, whether the token is unknown, altered, expired or malformed.
+    errors.word(
+        blueprint, 404, messages.UNKNOWN_LINK, lambda *_: errors.not_found_response(path="/status")
+    )
+    # A form from a page opened long ago (or another site's): nothing done, say so.
+    errors.word(blueprint, CSRFError, messages.OUT_OF_DATE, show_refusal)
+    errors.word(blueprint, 429, too_many_message, show_limit)
+    errors.word(
+        blueprint,
+        413,
+        lambda: photo_messages.message(photo_messages.UPLOAD_TOO_LARGE),
+        show_refusal,
+    )
+
+
+word_errors(bp)
 
 
 def refuse(token: str | None, message: str, status: int) -> Response:
@@ -153,8 +164,10 @@ def page(token: str):
         next_step=messages.NEXT_STEPS[lead["state"]],
         has_appointment=lead["state"] == "appointment" and appointment is not None,
         can_answer_quote=lead["state"] == "quoted",
+        sale=sale.view(lead, events),
         is_open=is_open,
         can_erase=lead["state"] in SELLER_ERASABLE_STATES,
+        after_sale=erasure.after_sale(lead),
         photo_props=add_photos_props(token, room) if is_open and room else None,
         question_max_length=lifecycle.QUESTION_MAX_LENGTH,
         token=token,
@@ -202,8 +215,7 @@ def back_to(token: str | None) -> Response:
 
 def quote_expired(events: list[dict]) -> bool:
     """Whether the latest preliminary quote is missing or past its valid-until date."""
-    quote = timeline.latest_change(events, "quoted")
-    return quote is None or date.fromisoformat(quote["valid_until"]) < date.today()
+    return sale.has_expired(timeline.latest_change(events, "quoted"))
 
 
 @bp.post("/status/<token>/quote")
@@ -241,6 +253,21 @@ def withdraw(token: str):
         return refuse(token, messages.NOT_NOW, 409)
     erasure.ask_seller_to_confirm(lead["id"], event_id)
     return done(token, messages.ERASURE_LINK_SENT)
+
+
+@bp.post("/status/<token>/erase")
+@limit_seller_action
+@limit_seller_action_per_lead
+def erase_after_sale(token: str):
+    """After the sale, ask us to delete what the law does not make us keep; as with a
+    withdrawal, nothing goes until the seller confirms it from the link e-mailed to them."""
+    lead = lead_for(token)
+    if lead["state"] != "bought":
+        return refuse(token, messages.NOT_NOW, 409)
+    if request.form.get("confirm") != "yes":
+        return refuse(token, messages.TICK_TO_DELETE, 422)
+    erasure.ask_after_sale(lead["id"])
+    return done(token, messages.SALE_ERASURE_LINK_SENT)
 
 
 @bp.post("/status/<token>/question")

@@ -11,6 +11,9 @@ import pyotp
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
+from tests.data.paperwork import VALID
+from tests.data.staff_purchase import CERTIFICATE_PDF
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -85,17 +88,15 @@ def visit(page, live_server, path: str):
     return response
 
 
-class HeldScripts:
-    """Island code (every built script but the runtime) held back until `release()`, as on a
-    slow connection: the page paints and loads, and its islands wait for their code."""
+class HeldRequests:
+    """The page's requests to `url` (a Playwright URL pattern) held back until `release()`, as
+    on a slow connection."""
 
-    ISLAND_CODE = re.compile(r"/static/build/(?!runtime-)[^/]+\.js$")
-
-    def __init__(self, page):
+    def __init__(self, page, url):
         self.routes = []
         self.released = False
         self.page = page
-        page.route(self.ISLAND_CODE, self.hold)
+        page.route(url, self.hold)
 
     def hold(self, route) -> None:
         if self.released:
@@ -103,11 +104,11 @@ class HeldScripts:
         else:
             self.routes.append(route)
 
-    def wait_for(self, name: str, timeout_s: float = 10) -> None:
-        """Until the page has asked for the built file `name` (e.g. "Header")."""
+    def wait_for(self, part: str, timeout_s: float = 10) -> None:
+        """Until the page has asked for a URL containing `part`."""
         deadline = time.monotonic() + timeout_s
-        while not any(f"/{name}-" in route.request.url for route in self.routes):
-            assert time.monotonic() < deadline, f"{name} was never requested"
+        while not any(part in route.request.url for route in self.routes):
+            assert time.monotonic() < deadline, f"nothing with {part} was requested"
             self.page.wait_for_timeout(50)  # lets Playwright deliver the route events
 
     def release(self) -> None:
@@ -115,6 +116,20 @@ class HeldScripts:
         self.released = True
         for route in self.routes:
             route.continue_()
+
+
+class HeldScripts(HeldRequests):
+    """Island code (every built script but the runtime) held back until `release()`: the page
+    paints and loads, and its islands wait for their code."""
+
+    ISLAND_CODE = re.compile(r"/static/build/(?!runtime-)[^/]+\.js$")
+
+    def __init__(self, page):
+        super().__init__(page, self.ISLAND_CODE)
+
+    def wait_for(self, name: str, timeout_s: float = 10) -> None:
+        """Until the page has asked for the built file `name` (e.g. "Header")."""
+        super().wait_for(f"/{name}-", timeout_s)
 
 
 def axe_violations(page) -> list[str]:
@@ -187,3 +202,48 @@ def sign_in(page, live_server, email: str, secret: str) -> None:
     # within the accepted window.
     page.get_by_label("Code").fill(pyotp.TOTP(secret).at(time.time() + 30))
     page.get_by_role("button", name="Sign in").click()
+
+
+# The purchase on record (issue 21): staff's steps at authentication, the seller's paperwork.
+
+
+def authenticate(page) -> None:
+    """Record the authentication's findings and a clear register check with its certificate."""
+    do(
+        page,
+        "findings",
+        {
+            "Model reference number": "310.30.42.50.01.001",
+            "Serial number": "81234567",
+            "Condition findings": "Crystal scratched; movement keeps time within 2 s a day.",
+        },
+        "Save findings",
+    )
+    expect_state(page, "Findings recorded.")
+    certificate = {"name": "certificate.pdf", "mimeType": "application/pdf"}
+    page.locator('form[action$="/register-check"] input[type=file]').set_input_files(
+        files=[certificate | {"buffer": CERTIFICATE_PDF}]
+    )
+    do(
+        page,
+        "register-check",
+        {"Register searched": "Stolen Watch Register", "Clear": "yes"},
+        "Save the check",
+    )
+    expect_state(page, "Register check recorded.")
+
+
+def fill_paperwork(page, id_files) -> None:
+    """Fill every field of the paperwork form as a seller would, with two ID photos (paths)."""
+    form = page.locator("form[enctype='multipart/form-data']")
+    for name in ("legal_name", "street_address", "city", "postal_code", "id_number", "id_issuer",
+                 "account_holder", "routing_number", "account_number", "account_number_again",
+                 "signed_name"):  # fmt: skip
+        form.locator(f"[name={name}]").fill(VALID[name])
+    for name in ("birth_date", "id_expires_on"):
+        form.locator(f"[name={name}]").fill(VALID[name])
+    form.get_by_label("State", exact=True).select_option("NY")
+    form.get_by_label("Type of photo ID").select_option(label="Driver's license")
+    form.get_by_label("Photo of the front of your ID").set_input_files(str(id_files[0]))
+    form.get_by_label("Photo of the back of your ID").set_input_files(str(id_files[1]))
+    form.get_by_label("I agree to sign electronically").check()

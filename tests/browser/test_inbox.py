@@ -1,5 +1,6 @@
 """The leads inbox in Chromium: a staff member works a lead from new to bought with the plain
-forms (JavaScript on and off) and looks at its photos in the viewer."""
+forms (JavaScript on and off), through the authentication, the final offer, the seller's
+paperwork and the ID check, and looks at its photos in the viewer."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from tests.browser.helpers import (
     DESKTOP,
     MOBILE,
     add_account,
+    authenticate,
     axe_violations,
     do,
     enrol,
@@ -22,6 +24,7 @@ from tests.browser.helpers import (
     sign_in,
     visit,
 )
+from tests.data.paperwork import give_token, post_paperwork
 from tests.data.photos import photo_bytes
 from worker.jobs import process_photos
 
@@ -106,9 +109,38 @@ def test_staff_member_works_a_lead_from_new_to_bought(browser, live_server, java
         "Book and e-mail",
     )
     expect_state(page, "the lead is now Appointment")
-    do(page, "offer", {"Final offer (USD)": "4650"}, "Record and e-mail the offer")
+    authenticate(page)
+    page.locator("details", has=page.locator('form[action$="/offer"]')).locator("summary").click()
+    difference = page.get_by_role("group", name="Difference 1")
+    difference.get_by_label("What differs").fill("Scratched crystal")
+    difference.get_by_label("Why").fill("The crystal needs replacing before resale.")
+    offer = {"Final offer (USD)": "4650", "Valid until": "2099-07-09"}
+    do(page, "offer", offer, "Record and e-mail the offer")
     expect_state(page, "the lead is now Final offer")
-    do(page, "bought", {"Amount paid (USD)": "4650"}, "Mark bought and e-mail receipt")
+    do(page, "answer_offer", {"Accepted the offer": "yes"}, "Record answer")
+    expect_state(page, "the lead is now Offer accepted")
+    signed = post_paperwork(live_server.app.test_client(), give_token(live_server.app, lead_id))
+    assert signed.status_code == 303
+    page.reload()
+    violations = axe_violations(page) if java_script_enabled else []  # the checklist, unticked
+    page.get_by_role("link", name="View full paperwork").click()
+    expect(page.get_by_role("heading", name="Seller's paperwork")).to_be_visible()
+    expect(page.get_by_role("img", name="Front of the seller's ID")).to_have_js_property(
+        "complete", True
+    )
+    page.get_by_label("I have compared the ID photos and details with the seller").check()
+    page.get_by_role("button", name="Record: ID verified").click()
+    expect_state(page, "ID verified")
+    do(
+        page,
+        "bought",
+        {
+            "Amount paid (USD)": "4650",
+            "Wire transfer": "yes",
+            "Bank's confirmation number": "FED-20990702-11",
+        },
+        "Mark bought and e-mail receipt",
+    )
     expect_state(page, "the lead is now Bought")
 
     timeline = page.locator("#timeline")
@@ -118,13 +150,21 @@ def test_staff_member_works_a_lead_from_new_to_bought(browser, live_server, java
         "Seller accepted the quote (by phone)",
         "Appointment booked",
         "Insured collection",
+        "Authentication findings recorded",
+        "Stolen-watch register checked: clear",
         "Final offer recorded",
+        "Differs: Scratched crystal",
+        "Seller accepted the final offer (by phone)",
+        "Seller signed the sale paperwork",
+        "Seller's ID verified",
         "Bought",
     ):
         expect(timeline).to_contain_text(text)
+    expect(page.locator("#purchase")).to_contain_text("FED-20990702-11")
+    expect(page.get_by_text("On hold until")).to_be_visible()
     with live_server.app.app_context():
         assert store.get_lead(lead_id)["state"] == "bought"
-    violations = axe_violations(page) if java_script_enabled else []
+    violations += axe_violations(page) if java_script_enabled else []
     context.close()
     assert not page.problems.lines, "\n".join(page.problems.lines)
     assert not violations, "\n".join(violations)

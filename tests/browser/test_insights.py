@@ -37,7 +37,7 @@ CAMPAIGNS = (
 )
 LANDINGS = ("/", "/sell-watch-boston", "/sell-watch-miami", "/sell-rolex-watch",
             "/blog/luxury-watch-market-usa", "/watch-authentication", None)  # fmt: skip
-PATH = ("contacted", "quoted", "accepted", "appointment", "offered", "bought")
+PATH = ("contacted", "quoted", "accepted", "appointment", "offered", "agreed", "bought")
 
 
 def march_leads(app, count: int = 90) -> None:
@@ -77,7 +77,7 @@ def work_lead(lead_id: int, received: datetime, rng: random.Random) -> None:
             "UPDATE leads SET created_at = ? WHERE id = ?",
             (f"{received.isoformat()}+00:00", lead_id),
         )
-        for step in PATH[: rng.choice((0, 1, 1, 2, 2, 3, 4, 5, 6, 6))]:
+        for step in PATH[: rng.choice((0, 1, 1, 2, 2, 3, 4, 5, 7, 7))]:  # bought: via agreed
             moment += timedelta(hours=rng.uniform(1, 40))
             data = {"from": state, "to": step}
             if step == "bought":

@@ -75,6 +75,7 @@ def production_env(folder: Path, https_port: int, redis: RedisServer, mail: Smtp
         "APP_ENV": "production",
         "SECRET_KEY": secrets.token_urlsafe(48),
         "STAFF_TOTP_KEY": secrets.token_urlsafe(48),
+        "PURCHASE_DATA_KEY": secrets.token_urlsafe(48),
         "SITE_URL": f"https://{HOST}:{https_port}",
         **PRODUCTION_CONTACTS,
         "REDIS_URL": redis.url,

@@ -1,17 +1,31 @@
 """Every seller and staff flow in headless Chromium over https://, behind nginx, on gunicorn in
 production settings, with Redis, the rq worker and a TLS-only SMTP relay: with JavaScript on,
-and again with it off. No action may be refused; every cookie is a `__Host-` one, Secure, and
-sent back."""
+and again with it off: from the sell form through the final offer, the seller's paperwork and
+the ID check to the bill of sale and receipt the worker renders. No action may be refused; every
+cookie is a `__Host-` one, Secure, and sent back."""
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
+from pypdf import PdfReader
 
-from tests.browser.helpers import DESKTOP, do, enrol, expect_state, open_page, sign_in
+from tests.browser.helpers import (
+    DESKTOP,
+    authenticate,
+    do,
+    enrol,
+    expect_state,
+    fill_paperwork,
+    open_page,
+    sign_in,
+)
+from tests.data import paperwork
+from tests.data.paperwork import ACCOUNT, SECRETS, id_photo
 from tests.data.photos import write_photos
 from tests.data.validation_cases import VALID
 from tests.front import HttpsClient
@@ -27,12 +41,27 @@ from tests.production.steps import (
 )
 
 SUCCESS = "Form submitted successfully!"
+LEGAL_NAME = paperwork.VALID["legal_name"]  # as the seller types it on the paperwork
 MODES = pytest.mark.parametrize("java_script_enabled", [True, False], ids=["js", "no-js"])
 
 
 @pytest.fixture(scope="module")
 def photos(tmp_path_factory) -> list[Path]:
     return write_photos(tmp_path_factory.mktemp("production-photos"), 3, size=(1600, 1200))
+
+
+@pytest.fixture(scope="module")
+def id_photos(tmp_path_factory) -> tuple[Path, Path]:
+    folder = tmp_path_factory.mktemp("production-id")
+    front, back = folder / "front.jpg", folder / "back.jpg"
+    front.write_bytes(id_photo(1))
+    back.write_bytes(id_photo(2))
+    return front, back
+
+
+def pdf_text(data: bytes) -> str:
+    """Every page's text, read back as a PDF reader would."""
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
 
 
 class CookieWatch:
@@ -87,8 +116,8 @@ def seller_notice(page) -> str:
 
 
 @MODES
-def test_seller_and_staff_take_a_lead_from_the_form_to_bought(
-    site, site_browser, photos, java_script_enabled
+def test_seller_and_staff_take_a_lead_from_the_form_to_bought_and_the_papers(
+    site, site_browser, photos, id_photos, java_script_enabled
 ):
     mode = "js" if java_script_enabled else "nojs"
     name, email = f"Dana Secure {mode.upper()}", f"dana.{mode}@example.com"
@@ -152,12 +181,55 @@ def test_seller_and_staff_take_a_lead_from_the_form_to_bought(
     assert "BEGIN:VEVENT" in calendar and "88 Greenwich Ave" in calendar
     assert email not in calendar and name not in calendar
 
-    # Staff record the final offer and the purchase, and export the leads.
-    do(staff, "offer", {"Final offer (USD)": "8100"}, "Record and e-mail the offer")
+    # At authentication staff record the findings and a clear register check, then the final
+    # offer; the seller accepts it on the status page and signs the paperwork with their ID.
+    authenticate(staff)
+    do(staff, "offer", {"Final offer (USD)": "8100", "Valid until": "2099-07-09"},
+       "Record and e-mail the offer")  # fmt: skip
     expect_state(staff, "the lead is now Final offer")
-    do(staff, "bought", {"Amount paid (USD)": "8100"}, "Mark bought and e-mail receipt")
+    seller.goto(site.url + path)
+    seller.get_by_role("button", name="Accept the offer").click()
+    assert "you have accepted our final offer" in seller_notice(seller)
+    seller.get_by_role("link", name="Complete the sale paperwork").click()
+    fill_paperwork(seller, id_photos)
+    seller.get_by_role("button", name="Sign and send").click()
+    expect(seller.locator("[data-paperwork-signed]")).to_contain_text("ending 5566")
+
+    # Staff check the ID on the paperwork page (full numbers, ID photos) and record the payment.
+    staff.reload()
+    staff.get_by_role("link", name="View full paperwork").click()
+    expect(staff.get_by_role("img", name="Front of the seller's ID")).to_have_js_property(
+        "complete", True
+    )
+    assert ACCOUNT in staff.content()
+    staff.get_by_label("I have compared the ID photos and details with the seller").check()
+    staff.get_by_role("button", name="Record: ID verified").click()
+    expect_state(staff, "ID verified")
+    do(staff, "bought", {"Amount paid (USD)": "8100", "Bank's confirmation number": "ACH-77120"},
+       "Mark bought and e-mail receipt")  # fmt: skip
     expect_state(staff, "the lead is now Bought")
     assert lead_by_email(site, email)["state"] == "bought"
+
+    # The worker renders the bill of sale and the receipt: attached to the "paid" e-mail, and
+    # downloaded from the status page, the same files; their text says what was sold.
+    paid = mail_to(site, email, "Payment sent")[0]
+    attached = {part.get_filename(): part.get_content() for part in paid.iter_attachments()}
+    assert len(attached) == 2 and all(name.endswith(".pdf") for name in attached)
+    seller.goto(site.url + path)
+    downloads = {}
+    for title in ("Bill of sale", "Receipt"):
+        with seller.expect_download() as download:
+            seller.get_by_role("link", name=f"{title} (PDF)").click()
+        downloads[title] = Path(download.value.path()).read_bytes()
+    assert set(downloads.values()) == set(attached.values())
+    bill, receipt = pdf_text(downloads["Bill of sale"]), pdf_text(downloads["Receipt"])
+    for text in (LEGAL_NAME, "$8,100", "81234567", "Seller's declaration", "ending 5566"):
+        assert text in bill, text
+    for text in ("$8,100", "ACH-77120", "ACH bank transfer"):
+        assert text in receipt, text
+    for secret in SECRETS:
+        assert secret not in bill and secret not in receipt and secret not in body_text(paid)
+
     staff.goto(site.url + "/staff/leads")
     export_link = staff.get_by_role("link", name="Export CSV").get_attribute("href")
     export = as_staff.get(export_link)

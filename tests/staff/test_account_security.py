@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from app.staff import audit
+from app.leads import audit
 from tests.helpers import form_token
 
 NEW_PASSWORD = "a quite different passphrase"

@@ -9,7 +9,7 @@ import urllib.request
 import pytest
 from werkzeug.serving import make_server
 
-from app.staff import audit
+from app.leads import audit
 from tests.helpers import form_token
 
 

@@ -7,9 +7,8 @@ import threading
 
 import pytest
 
-from app.leads import schema
+from app.leads import audit, schema
 from app.leads.audit_chain import entry_hash
-from app.staff import audit
 from tests.helpers import database_at_version
 
 

@@ -10,7 +10,9 @@ import pytest
 
 from app.leads import lifecycle, search, storage, store
 from app.leads.db import transaction
+from tests.data.paperwork import FINDINGS, give_token, post_paperwork
 from tests.data.photos import photo_bytes
+from tests.data.staff_purchase import check_register, post_step
 
 EVIL = '<script>alert("x")</script><img src=x onerror=alert(1)>'
 ESCAPED = "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;"
@@ -166,7 +168,7 @@ def test_lead_page_shows_every_field_and_its_timeline(app, signed_in, add_lead):
 
 def test_working_a_lead_from_new_to_bought_with_plain_forms(app, signed_in, add_lead):
     lead_id = add_lead()
-    steps = [
+    before_offer = [
         ("note", {"note": "Asked for the serial number"}, "new"),
         ("contacted", {"note": "Called, left a message"}, "contacted"),
         (
@@ -190,14 +192,28 @@ def test_working_a_lead_from_new_to_bought_with_plain_forms(app, signed_in, add_
             },
             "appointment",
         ),
-        ("offer", {"amount": "9100"}, "offered"),
-        ("bought", {"amount": "9100", "paid_on": "2020-02-04"}, "bought"),
     ]
-    for action, fields, state in steps:
-        response = act(signed_in, lead_id, action, fields)
-        assert response.status_code == 303, (action, response.get_data(as_text=True)[:2000])
-        assert response.headers["Location"] == f"/staff/leads/{lead_id}"
-        assert state_of(app, lead_id) == state
+    offer = {
+        "amount": "9100",
+        "valid_until": "2099-02-10",
+        "differences-0-what": "Bracelet stretched",
+        "differences-0-why": "It needs two new links before resale.",
+    }
+    after_findings = [
+        ("offer", offer, "offered"),
+        ("answer_offer", {"answer": "accepted"}, "agreed"),
+    ]
+    paid = {"amount": "9100", "method": "wire", "paid_on": "2020-02-04", "confirmation": "W-77"}
+    for action, fields, state in before_offer:
+        moved_to(app, signed_in, lead_id, action, fields, state)
+    assert post_step(signed_in, lead_id, "findings", FINDINGS).status_code == 303
+    assert check_register(signed_in, lead_id).status_code == 303
+    for action, fields, state in after_findings:
+        moved_to(app, signed_in, lead_id, action, fields, state)
+    assert post_paperwork(app.test_client(), give_token(app, lead_id)).status_code == 303
+    verified = post_step(signed_in, lead_id, "verify_id", {"compared": "y"})
+    assert verified.status_code == 303
+    moved_to(app, signed_in, lead_id, "bought", paid, "bought")
     html = page(signed_in, f"/staff/leads/{lead_id}")
     for text in (
         "Asked for the serial number",
@@ -206,15 +222,31 @@ def test_working_a_lead_from_new_to_bought_with_plain_forms(app, signed_in, add_
         "Seller accepted the quote (by phone)",
         "Appointment booked",
         "2:30 pm EST",
+        "Authentication findings recorded",
+        "Stolen-watch register checked: clear",
         "Final offer recorded",
+        "Differs: Bracelet stretched",
+        "Seller accepted the final offer (by phone)",
+        "Seller signed the sale paperwork",
+        "Seller&#39;s ID verified against the paperwork",
         "Bought",
         "4 February 2020",
+        "Hold ended 19 February 2020",
         "the sale is complete",
     ):
-        assert text in html
+        assert text in html, text
     actions = audit_actions(app)
-    assert actions.count("lead_state_changed") == 6 and "lead_note_added" in actions
-    assert actions.count("seller_email_queued") == 4  # quote, appointment, offer, receipt
+    assert actions.count("lead_state_changed") == 7 and "lead_note_added" in actions
+    assert actions.count("seller_email_queued") == 5  # quote, appointment, offer, paperwork, paid
+    assert {"authentication_recorded", "register_checked", "id_verified"} <= set(actions)
+
+
+def moved_to(app, client, lead_id: int, action: str, fields: dict, state: str) -> None:
+    """Submit an action's form and check the lead moved to `state`."""
+    response = act(client, lead_id, action, fields)
+    assert response.status_code == 303, (action, response.get_data(as_text=True)[:2000])
+    assert response.headers["Location"] == f"/staff/leads/{lead_id}"
+    assert state_of(app, lead_id) == state, action
 
 
 def test_a_stale_form_gets_a_clear_message_and_changes_nothing(app, signed_in, add_lead):
@@ -230,9 +262,8 @@ def test_a_stale_form_gets_a_clear_message_and_changes_nothing(app, signed_in, a
 
 def test_an_illegal_transition_is_refused(app, signed_in, add_lead):
     lead_id = add_lead()
-    response = act(
-        signed_in, lead_id, "bought", {"amount": "9100", "paid_on": "2020-01-01"}, expected="new"
-    )
+    paid = {"amount": "9100", "paid_on": "2020-01-01", "method": "ach", "confirmation": "A-1"}
+    response = act(signed_in, lead_id, "bought", paid, expected="new")
     assert response.status_code == 303
     assert "A lead that is New cannot move to Bought." in page(signed_in, f"/staff/leads/{lead_id}")
     assert state_of(app, lead_id) == "new"

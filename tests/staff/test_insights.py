@@ -20,7 +20,7 @@ from app.staff.insights.query import InsightsQuery, Period
 from tests.helpers import database_at_version
 
 WEEK = insights.Window("2025-03-03", "2025-03-10")  # Monday 3 to Sunday 9 March 2025
-PATH = ("contacted", "quoted", "accepted", "appointment", "offered")
+PATH = ("contacted", "quoted", "accepted", "appointment", "offered", "agreed")
 
 
 @pytest.fixture
@@ -102,6 +102,7 @@ def test_funnel_counts_each_lead_at_every_step_it_reached_in_the_period(app, kno
         "accepted": 2,
         "appointment": 2,
         "offered": 2,
+        "agreed": 2,
         "bought": 2,
     }
     assert funnel.bought_value == 30_000
@@ -350,7 +351,7 @@ def test_every_table_downloads_as_csv_and_each_download_is_audited(app, signed_i
     assert csv_rows(funnel)[1] == ["Leads", "6", "", "100.0"]
     assert csv_rows(funnel)[-1] == ["Bought", "1", "100.0", "16.7"]
     assert len(csv_rows(trend)) == 1 + 7 and csv_rows(trend)[6] == ["2025-03-08", "0", "0"]
-    assert ["city", "1", "1", "1", "1", "1", "1", "1", "100.0", "12000"] in csv_rows(breakdown)
+    assert ["city", "1", "1", "1", "1", "1", "1", "1", "1", "100.0", "12000"] in csv_rows(breakdown)
     downloads = [entry for entry in audit(app) if entry["action"] == "insights_exported"]
     assert [entry["data"]["table"] for entry in downloads] == ["funnel", "trend", "breakdown"]
     assert downloads[-1]["data"] == {

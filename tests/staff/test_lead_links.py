@@ -7,10 +7,9 @@ import re
 
 import pytest
 
-from app.leads import history, links
+from app.leads import audit, history, links
 from app.leads.reference import new_status_token
 from app.security.tokens import digest
-from app.staff import audit
 
 
 @pytest.fixture

@@ -8,7 +8,8 @@ import time
 
 import pytest
 
-from app.staff import audit, throttle
+from app.leads import audit
+from app.staff import throttle
 from tests.helpers import Staff, form_token, lead_work_done
 from worker import jobs
 

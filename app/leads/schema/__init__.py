@@ -29,6 +29,7 @@ from app.leads.schema.leads import (
     give_photo_ids,
     give_references,
 )
+from app.leads.schema.purchases import PURCHASES
 from app.leads.schema.staff import STAFF_TABLES, chain_audit_log
 from app.leads.schema.steps import run
 
@@ -50,6 +51,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     run(CLICK_IDS),  # 15: click ids, landing page and referrer host, captured like UTM tags
     run(DASHBOARD_AND_SEARCH),  # 16: how far each lead got; the inbox's search index; indexes
     run(CONVERSIONS),  # 17: each ad platform's outcome per lead and event (Lead, Purchase)
+    run(PURCHASES),  # 18: the purchase on record, its private files, daily claims, `agreed`
 )
 VERSION = len(MIGRATIONS)
 

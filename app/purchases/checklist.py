@@ -1,0 +1,38 @@
+"""What a lead's purchase must have before each step (DESIGN.md: "`bought` is refused until
+every item holds, with a message naming what is missing"). The items are facts on the purchase
+record, not states; lifecycle.transition asks here inside the transaction that makes the move.
+"""
+
+from __future__ import annotations
+
+# Before the final offer: the authentication's findings it rests on.
+BEFORE_OFFER = (("serial_number", "the authentication findings (at least the serial number)"),)
+# Before `bought`: each item, and how the refusal names it when it is missing.
+BEFORE_PURCHASE = (
+    ("signed", "the seller's signed paperwork"),
+    ("payout", "the seller's bank details"),
+    ("id_verified", "an ID check by staff"),
+    ("register_clear", "a clear stolen-watch register check"),
+)
+
+
+def holds(purchase: dict, item: str) -> bool:
+    """Whether one item is on the record."""
+    checks = {
+        "serial_number": lambda: bool(purchase.get("serial_number")),
+        "signed": lambda: bool(purchase.get("signed_at")),
+        "payout": lambda: bool(purchase.get("account_number_enc")),
+        "id_verified": lambda: bool(purchase.get("id_verified_at")),
+        "register_clear": lambda: purchase.get("register_result") == "clear",
+    }
+    return checks[item]()
+
+
+def missing(purchase: dict | None, items: tuple[tuple[str, str], ...]) -> list[str]:
+    """How each of `items` the record lacks is named (all of them without a record)."""
+    return [words for item, words in items if not holds(purchase or {}, item)]
+
+
+def status(purchase: dict | None) -> list[tuple[str, bool]]:
+    """Every item before `bought`, as (words, holds): the staff page's checklist."""
+    return [(words, holds(purchase or {}, item)) for item, words in BEFORE_PURCHASE]

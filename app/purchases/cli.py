@@ -1,0 +1,103 @@
+"""`flask purchases`: the transaction register for a period, the daily retention run, and
+re-encrypting the purchase data under the newest PURCHASE_DATA_KEY."""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime
+
+import click
+from flask.cli import AppGroup
+
+from app import queue
+from app.leads import audit
+from app.leads.db import get_db, immediate_transaction, truncate_wal
+from app.purchases import crypto, files, record, register
+
+purchases_command = AppGroup("purchases", help="The purchase records: register, retention, keys.")
+
+
+@purchases_command.command("register")
+@click.option("--from", "first", required=True, type=click.DateTime(["%Y-%m-%d"]))
+@click.option("--to", "last", required=True, type=click.DateTime(["%Y-%m-%d"]))
+@click.option("--output", type=click.Path(dir_okay=False), help="A file (default: stdout).")
+def register_command(first: datetime, last: datetime, output: str | None) -> None:
+    """The transaction register of the purchases paid from --from to --to (both days included)
+    as CSV; audited. A file is written readable by its owner only: it holds ID numbers."""
+    if last < first:
+        raise click.BadParameter("--to is before --from.")
+    rows = register.purchases_paid(first.date(), last.date())
+    text = register.csv_text(rows)
+    if output:
+        with os.fdopen(os.open(output, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as file:
+            file.write(text)
+    else:
+        click.echo(text, nl=False)
+    facts = register.period_facts(first.date(), last.date(), len(rows))
+    audit.record("register_exported", None, data=facts | {"via": "cli"})
+
+
+@purchases_command.command("retention")
+def retention_command() -> None:
+    """Apply the retention rules now (bank details, leads without activity, purchase records
+    past their retention) and print what was erased; the daily run does the same."""
+    click.echo(f"Retention {queue.run_now(queue.APPLY_RETENTION)}.")
+
+
+# The purchase record's columns held encrypted under PURCHASE_DATA_KEY.
+ENCRYPTED_COLUMNS = ("birth_date_enc", "id_number_enc", "routing_number_enc", "account_number_enc")
+
+
+@purchases_command.command("rotate-key")
+def rotate_key_command() -> None:
+    """Re-encrypt every encrypted purchase value and file under the newest PURCHASE_DATA_KEY:
+    put a new key first in the setting, run this, then drop the old key."""
+    try:
+        values, records = rotate_columns()
+        rotated, missing = rotate_files()
+    except crypto.InvalidToken as error:
+        raise click.ClickException(
+            "A value or file opens with none of the keys in PURCHASE_DATA_KEY: keep the old "
+            "key in the setting until this command has run."
+        ) from error
+    click.echo(
+        f"Re-encrypted under the newest key: {values} values in {records} purchase records, "
+        f"{rotated} files."
+    )
+    if missing:
+        click.echo(f"{missing} files named in purchase_files are missing from storage.")
+
+
+def rotate_columns() -> tuple[int, int]:
+    """Every encrypted column of every purchase record, re-encrypted in one transaction (all or
+    none); then the WAL emptied of the old ciphertexts. (values, records) rotated."""
+    columns = ", ".join(ENCRYPTED_COLUMNS)
+    values = records = 0
+    with immediate_transaction() as db:
+        for row in db.execute(f"SELECT lead_id, {columns} FROM purchases").fetchall():
+            rotated = {
+                column: crypto.rotate(row[column].encode()).decode()
+                for column in ENCRYPTED_COLUMNS
+                if row[column]
+            }
+            if rotated:
+                record.update(db, row["lead_id"], rotated)
+                values, records = values + len(rotated), records + 1
+    truncate_wal()
+    return values, records
+
+
+def rotate_files() -> tuple[int, int]:
+    """Every purchase file re-encrypted in place (written aside, then moved over the old one,
+    so a crash leaves each file whole under one key or the other); (rotated, missing)."""
+    rotated = missing = 0
+    for row in get_db().execute("SELECT file_name FROM purchase_files").fetchall():
+        path = files.files_dir() / row["file_name"]
+        if not path.is_file():
+            missing += 1
+            continue
+        partial = path.with_name(f".{path.name}.partial")
+        partial.write_bytes(crypto.rotate(path.read_bytes()))
+        partial.replace(path)
+        rotated += 1
+    return rotated, missing

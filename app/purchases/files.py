@@ -1,0 +1,124 @@
+"""A purchase's private files: the ID's photos, the register's certificate, and every version of
+the bill of sale and the receipt. Each is encrypted (app/purchases/crypto.py) into private
+storage under a random name, and reached only through its row in `purchase_files`, by the
+lead it belongs to: a file's public id alone opens nothing. The plain file's SHA-256 is kept, as
+the timeline shows it for documents.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from pathlib import Path
+
+from app.leads import storage
+from app.leads.db import get_db, now
+from app.purchases import crypto
+
+KINDS = ("id_front", "id_back", "register_certificate", "bill_of_sale", "receipt")
+ID_PHOTOS = ("id_front", "id_back")
+DOCUMENTS = ("bill_of_sale", "receipt")
+
+
+def files_dir() -> Path:
+    """Encrypted purchase files, beside the lead photos in private storage."""
+    return storage.storage_dir() / "purchases"
+
+
+def write_encrypted(data: bytes) -> str:
+    """Encrypt `data` into a new file with a random name (written aside, then moved into
+    place, so a crash leaves no half file under a real name); the name."""
+    folder = files_dir()
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    name = secrets.token_hex(16) + ".bin"
+    partial = folder / f".{name}.partial"
+    partial.write_bytes(crypto.encrypt_bytes(data))
+    partial.replace(folder / name)
+    return name
+
+
+def add_file(db, lead_id: int, kind: str, data: bytes, media_type: str) -> dict:
+    """Store one file and its row inside the caller's transaction, as the next version of its
+    kind for this lead; the row (the caller removes the file if the transaction fails)."""
+    if kind not in KINDS:
+        raise ValueError(f"{kind} is not a kind of purchase file")
+    (version,) = db.execute(
+        "SELECT coalesce(max(version), 0) + 1 FROM purchase_files WHERE lead_id = ? AND kind = ?",
+        (lead_id, kind),
+    ).fetchone()
+    row = {
+        "lead_id": lead_id,
+        "kind": kind,
+        "public_id": secrets.token_urlsafe(16),
+        "file_name": write_encrypted(data),
+        "media_type": media_type,
+        "version": version,
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "created_at": now(),
+    }
+    columns = ", ".join(row)
+    marks = ", ".join(f":{name}" for name in row)
+    row["id"] = db.execute(
+        f"INSERT INTO purchase_files ({columns}) VALUES ({marks})", row
+    ).lastrowid
+    return row
+
+
+def file_of(lead_id: int, public_id: str) -> dict | None:
+    """One file by its public id, only if it belongs to `lead_id`."""
+    row = (
+        get_db()
+        .execute(
+            "SELECT * FROM purchase_files WHERE lead_id = ? AND public_id = ?",
+            (lead_id, public_id),
+        )
+        .fetchone()
+    )
+    return dict(row) if row else None
+
+
+def files_of(lead_id: int, kinds: tuple[str, ...] = KINDS) -> list[dict]:
+    """A lead's files of these kinds, by kind then version."""
+    marks = ", ".join("?" for _ in kinds)
+    rows = get_db().execute(
+        f"SELECT * FROM purchase_files WHERE lead_id = ? AND kind IN ({marks}) "
+        "ORDER BY kind, version",
+        (lead_id, *kinds),
+    )
+    return [dict(row) for row in rows]
+
+
+def latest(lead_id: int, kind: str) -> dict | None:
+    """The newest version of one kind of file for a lead, if there is one."""
+    row = (
+        get_db()
+        .execute(
+            "SELECT * FROM purchase_files WHERE lead_id = ? AND kind = ? "
+            "ORDER BY version DESC LIMIT 1",
+            (lead_id, kind),
+        )
+        .fetchone()
+    )
+    return dict(row) if row else None
+
+
+def read(row: dict) -> bytes:
+    """A stored file's plain bytes (decrypted); raises FileNotFoundError if it is gone."""
+    return crypto.decrypt_bytes((files_dir() / row["file_name"]).read_bytes())
+
+
+def remove(db, lead_id: int, kinds: tuple[str, ...]) -> list[str]:
+    """Drop a lead's rows of these kinds inside the caller's transaction; the file names, which
+    the caller deletes once it has committed (remove_files)."""
+    marks = ", ".join("?" for _ in kinds)
+    rows = db.execute(
+        f"DELETE FROM purchase_files WHERE lead_id = ? AND kind IN ({marks}) RETURNING file_name",
+        (lead_id, *kinds),
+    ).fetchall()
+    return [row["file_name"] for row in rows]
+
+
+def remove_files(names: list[str]) -> None:
+    """Delete stored files by name (after the rows that named them are gone)."""
+    for name in names:
+        (files_dir() / name).unlink(missing_ok=True)

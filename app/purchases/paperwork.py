@@ -1,0 +1,157 @@
+"""The seller's sale paperwork (DESIGN.md, "The purchase on record"): the declaration they sign
+and its exact text, their ID's photos made safe to keep, and the signing itself, once.
+
+The filled declaration is not stored: its SHA-256 is. `declaration_text()` makes the same text
+from the same record every time, so the bill of sale (app/purchases/documents.py) re-makes it and
+proves it by the hash. Identity and bank numbers are encrypted column by column; the timeline,
+the log and staff's alert get their last 4 characters at most.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+
+import pillow_heif
+from flask import current_app
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+from app import queue
+from app.leads import history
+from app.leads.db import immediate_transaction, now
+from app.leads.display import usd, watch_name
+from app.leads.timeline import latest_change
+from app.purchases import crypto, files, record
+
+pillow_heif.register_heif_opener()
+
+ID_TYPES = {
+    "drivers_license": "Driver's license",
+    "state_id": "State ID card",
+    "us_passport": "US passport",
+    "foreign_passport": "Passport of another country",
+}
+# The declaration the seller signs, word for word (a new wording is a new version: the text
+# names its version, so the hash of every signed declaration says which one was signed).
+DECLARATION_V1 = """Seller's declaration (version 1)
+
+I, {seller}, am selling my {watch}, serial number ending {serial_last4}, to {buyer} for {price}.
+
+I declare that:
+1. I am the lawful owner of this watch, or I am authorized in writing by its owner to sell it.
+2. I am 18 years of age or older.
+3. The watch is free of any loan, lien, security interest or claim by another person.
+4. The watch has not been reported lost or stolen.
+5. The information I have given for this sale is true and complete."""
+ID_PHOTO_SIDE = 3000  # enough to read any ID; a larger photo is reduced
+ID_PHOTO_ERRORS = (UnidentifiedImageError, Image.DecompressionBombError, SyntaxError, OSError)
+# The record may be signed once, while the lead is `agreed` and not erased (checked by the
+# UPDATE that signs it, so two posts at once sign once).
+SIGNABLE = (
+    "signed_at IS NULL AND EXISTS (SELECT 1 FROM leads WHERE leads.id = purchases.lead_id "
+    "AND leads.state = 'agreed' AND leads.erased_at IS NULL)"
+)
+
+
+class NotSignable(LookupError):
+    """The paperwork is already signed, or the lead is no longer waiting for it."""
+
+
+class UnreadablePhoto(ValueError):
+    """An ID photo whose bytes do not decode as an image."""
+
+
+def agreed_price(lead_id: int) -> int | None:
+    """The final offer the seller accepted (the latest one: an accepted offer is not revised)."""
+    offer = latest_change(history.lead_events(lead_id), "offered")
+    return int(offer["amount"]) if offer else None
+
+
+def declaration_text(lead: dict, purchase: dict) -> str:
+    """The declaration filled in for this sale: the seller's legal name, the watch (its serial
+    by the last 4 characters), the buyer and the price. The same record gives the same text."""
+    return DECLARATION_V1.format(
+        seller=purchase["legal_name"],
+        watch=watch_name(lead),
+        serial_last4=(purchase.get("serial_number") or "")[-4:],
+        buyer=current_app.config["SITE_NAME"],
+        price=usd(agreed_price(lead["id"]) or 0),
+    )
+
+
+def digest(text: str) -> str:
+    """The SHA-256 of a declaration's exact text (UTF-8), in hex."""
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def clean_id_photo(data: bytes) -> bytes:
+    """An ID photo as a new JPEG of its pixels only, upright: every byte is decoded (a file that
+    only looks like an image is refused with UnreadablePhoto) and no metadata (EXIF with GPS,
+    XMP, ICC) is carried over."""
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            image.load()
+            upright = ImageOps.exif_transpose(image).convert("RGB")
+    except ID_PHOTO_ERRORS as error:
+        raise UnreadablePhoto(str(error)) from error
+    upright.thumbnail((ID_PHOTO_SIDE, ID_PHOTO_SIDE), Image.Resampling.LANCZOS)
+    upright.info = {}
+    buffer = io.BytesIO()
+    upright.save(buffer, "JPEG", quality=90)
+    return buffer.getvalue()
+
+
+def signed_columns(values: dict, text: str, signer: dict) -> dict:
+    """What the record keeps of the paperwork: names and address as typed, the numbers
+    encrypted with their last 4, the declaration's hash and the signature's record."""
+    return {
+        "legal_name": values["legal_name"],
+        "street_address": values["street_address"],
+        "city": values["city"],
+        "region": values["region"],
+        "postal_code": values["postal_code"],
+        "birth_date_enc": crypto.encrypt(values["birth_date"]),
+        "id_type": values["id_type"],
+        "id_number_enc": crypto.encrypt(values["id_number"]),
+        "id_number_last4": values["id_number"][-4:],
+        "id_issuer": values["id_issuer"],
+        "id_expires_on": values["id_expires_on"],
+        "account_holder": values["account_holder"],
+        "routing_number_enc": crypto.encrypt(values["routing_number"]),
+        "account_number_enc": crypto.encrypt(values["account_number"]),
+        "account_number_last4": values["account_number"][-4:],
+        "declaration_sha256": digest(text),
+        "signed_name": values["signed_name"],
+        "signed_at": now(),
+        "signed_ip": signer["ip"],
+        "signed_user_agent": signer["user_agent"],
+    }
+
+
+def sign(lead: dict, values: dict, photos: dict[str, bytes], signer: dict) -> int:
+    """Put the seller's signed paperwork and ID photos on the record, with the
+    `paperwork_signed` event, in one transaction, then alert staff; the event's id. Raises
+    NotSignable (nothing changed, no file left behind) unless the record is still unsigned and
+    the lead still `agreed`."""
+    text = declaration_text(lead, (record.get(lead["id"]) or {}) | values)
+    columns = signed_columns(values, text, signer)
+    written: list[str] = []
+    try:
+        with immediate_transaction() as db:
+            if not record.update(db, lead["id"], columns, SIGNABLE):
+                raise NotSignable(f"Lead {lead['id']} is not waiting for its paperwork.")
+            for kind in files.ID_PHOTOS:
+                row = files.add_file(db, lead["id"], kind, photos[kind], "image/jpeg")
+                written.append(row["file_name"])
+            event = {
+                "declaration_sha256": columns["declaration_sha256"],
+                "id_last4": columns["id_number_last4"],
+                "account_last4": columns["account_number_last4"],
+            }
+            event_id = history.append_event(db, lead["id"], "seller", "paperwork_signed", event)
+    except BaseException:
+        files.remove_files(written)
+        raise
+    current_app.logger.info("Lead %s: paperwork signed (event %s).", lead["id"], event_id)
+    queue.enqueue(queue.ALERT_STAFF, lead["id"], event_id)
+    return event_id

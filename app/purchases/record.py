@@ -1,0 +1,116 @@
+"""The `purchases` row of a lead: all of its SQL but the daily retention's (retention.py) and
+the register's (register.py). One row per lead, made the first time anything is recorded for
+its purchase; every change is also an event on the lead's timeline, in the same transaction.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import date, timedelta
+
+from flask import current_app
+
+from app.leads.db import get_db, immediate_transaction, transaction, truncate_wal
+from app.leads.history import append_event
+from app.purchases import files
+
+PAYMENT_METHODS = {"ach": "ACH bank transfer", "wire": "Wire transfer"}
+# What the seller's paperwork put on the record, and the ID check made of it. A sale that does
+# not happen keeps none of it; the findings and the register check describe the watch and stay.
+PAPERWORK_COLUMNS = (
+    "legal_name",
+    "street_address",
+    "city",
+    "region",
+    "postal_code",
+    "birth_date_enc",
+    "id_type",
+    "id_number_enc",
+    "id_number_last4",
+    "id_issuer",
+    "id_expires_on",
+    "account_holder",
+    "routing_number_enc",
+    "account_number_enc",
+    "account_number_last4",
+    "declaration_sha256",
+    "signed_name",
+    "signed_at",
+    "signed_ip",
+    "signed_user_agent",
+    "id_verified_by",
+    "id_verified_at",
+)
+
+
+def get(lead_id: int) -> dict | None:
+    """The lead's purchase record, or None before anything was recorded for it."""
+    row = get_db().execute("SELECT * FROM purchases WHERE lead_id = ?", (lead_id,)).fetchone()
+    return dict(row) if row else None
+
+
+def update(db: sqlite3.Connection, lead_id: int, values: dict, condition: str = "1") -> bool:
+    """Set `values` on the lead's row (made first if missing) inside the caller's transaction,
+    only where `condition` (SQL on the row) holds; whether it did."""
+    db.execute("INSERT OR IGNORE INTO purchases (lead_id) VALUES (?)", (lead_id,))
+    assignments = ", ".join(f"{column} = :{column}" for column in values)
+    cursor = db.execute(
+        f"UPDATE purchases SET {assignments} WHERE lead_id = :lead_id AND ({condition})",
+        values | {"lead_id": lead_id},
+    )
+    return cursor.rowcount == 1
+
+
+def record(lead_id: int, actor: str, kind: str, values: dict, event: dict) -> int:
+    """Set `values` on the lead's row and add the event `kind` with `event` (never a secret:
+    the timeline is shown to staff and, in part, to the seller); the event's id."""
+    with transaction() as db:
+        update(db, lead_id, values)
+        return append_event(db, lead_id, actor, kind, event)
+
+
+def years_later(day: date, years: int) -> date:
+    """The same day `years` later (28 February for a 29 February that year lacks)."""
+    try:
+        return day.replace(year=day.year + years)
+    except ValueError:
+        return day.replace(year=day.year + years, day=28)
+
+
+def hold_ends_on(paid_on: date) -> date:
+    """The first day the bought watch may be resold: PURCHASE_HOLD_DAYS after payment."""
+    return paid_on + timedelta(days=current_app.config["PURCHASE_HOLD_DAYS"])
+
+
+def record_payment(db: sqlite3.Connection, lead_id: int, actor: str, data: dict) -> None:
+    """The payment of a lead being bought, inside the transaction that moves it: amount,
+    method, date and the bank's confirmation, with the hold's end and how long it is kept."""
+    paid_on = date.fromisoformat(data["paid_on"])
+    retain = years_later(paid_on, current_app.config["PURCHASE_RETENTION_YEARS"])
+    update(
+        db,
+        lead_id,
+        {
+            "paid_amount": int(data["amount"]),
+            "payment_method": data["method"],
+            "paid_on": paid_on.isoformat(),
+            "bank_confirmation": data["confirmation"],
+            "paid_recorded_by": actor,
+            "hold_ends_on": hold_ends_on(paid_on).isoformat(),
+            "retain_until": retain.isoformat(),
+        },
+    )
+
+
+def discard_paperwork(lead_id: int, actor: str) -> bool:
+    """Drop a signed paperwork, its ID photos and its ID check when the sale it was for will not
+    happen (the lead closed from `agreed`): nothing of it is needed any more, and a later final
+    offer is signed afresh. Then empty the WAL, as erasure does. Whether there was any."""
+    with immediate_transaction() as db:
+        if not update(db, lead_id, dict.fromkeys(PAPERWORK_COLUMNS), "signed_at IS NOT NULL"):
+            return False
+        names = files.remove(db, lead_id, files.ID_PHOTOS)
+        append_event(db, lead_id, actor, "paperwork_discarded", {"photos": len(names)})
+    files.remove_files(names)
+    truncate_wal()
+    return True

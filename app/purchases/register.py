@@ -1,0 +1,102 @@
+"""The transaction register: one row per purchase paid in a period, with what police reporting
+of second-hand purchases asks for (the seller's identity and ID, the watch and its marks, the
+price, the staff member and the stolen-watch register's result), as CSV. The same rows for
+/staff/register and `flask purchases register`; both are audited by their callers.
+
+Cells go through export.cell, so a seller's text never becomes a spreadsheet formula.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable
+from datetime import date
+
+from app.leads.db import get_db
+from app.leads.display import business_zone, stored_time
+from app.leads.export import cell
+from app.purchases import crypto
+from app.purchases.paperwork import ID_TYPES
+from app.purchases.record import PAYMENT_METHODS
+
+COLUMNS = (
+    ("purchased_at", "Purchased at"),
+    ("reference", "Reference"),
+    ("legal_name", "Seller's legal name"),
+    ("street_address", "Street address"),
+    ("city", "City"),
+    ("region", "State"),
+    ("postal_code", "ZIP code"),
+    ("birth_date", "Date of birth"),
+    ("id_type", "ID type"),
+    ("id_number", "ID number"),
+    ("id_issuer", "ID issuer"),
+    ("id_expires_on", "ID expiry"),
+    ("watch_brand", "Brand"),
+    ("watch_model", "Model"),
+    ("model_reference", "Model reference"),
+    ("serial_number", "Serial number"),
+    ("case_marks", "Case marks"),
+    ("movement_marks", "Movement marks"),
+    ("paid_amount", "Price paid (USD)"),
+    ("payment_method", "Payment method"),
+    ("paid_on", "Paid on"),
+    ("staff_member", "Staff member"),
+    ("register_provider", "Register checked"),
+    ("register_checked_on", "Register checked on"),
+    ("register_result", "Register result"),
+    ("hold_ends_on", "Hold ends on"),
+)
+# Purchases paid in the period whose record is still kept, in the order they were made; the
+# time is the `bought` event's, and the staff member the one who recorded the payment.
+PAID_IN_PERIOD = """
+    SELECT purchases.*, leads.reference, leads.watch_brand, leads.watch_model,
+        lead_progress.bought_at, staff.name AS staff_member
+    FROM purchases
+    JOIN leads ON leads.id = purchases.lead_id
+    LEFT JOIN lead_progress ON lead_progress.lead_id = purchases.lead_id
+    LEFT JOIN staff ON 'staff:' || staff.id = purchases.paid_recorded_by
+    WHERE purchases.paid_on BETWEEN :first AND :last AND purchases.record_erased_at IS NULL
+    ORDER BY purchases.paid_on, lead_progress.bought_at, purchases.lead_id
+"""
+
+
+def local_moment(iso: str | None) -> str:
+    """A stored UTC time as '2026-11-24 14:05 EST' in the business's time zone."""
+    if not iso:
+        return ""
+    return f"{stored_time(iso).astimezone(business_zone()):%Y-%m-%d %H:%M %Z}"
+
+
+def register_row(row: dict) -> dict:
+    """One purchase as the register reads it: numbers decrypted, codes as words."""
+    return row | {
+        "purchased_at": local_moment(row["bought_at"]),
+        "birth_date": crypto.decrypt(row["birth_date_enc"]) if row["birth_date_enc"] else "",
+        "id_number": crypto.decrypt(row["id_number_enc"]) if row["id_number_enc"] else "",
+        "id_type": ID_TYPES.get(row["id_type"], row["id_type"]),
+        "payment_method": PAYMENT_METHODS.get(row["payment_method"], row["payment_method"]),
+        "staff_member": row["staff_member"] or row["paid_recorded_by"],
+    }
+
+
+def purchases_paid(first: date, last: date) -> list[dict]:
+    """The register's rows: purchases paid from `first` to `last` (both days included)."""
+    rows = get_db().execute(PAID_IN_PERIOD, {"first": first.isoformat(), "last": last.isoformat()})
+    return [register_row(dict(row)) for row in rows]
+
+
+def period_facts(first: date, last: date, rows: int) -> dict:
+    """What the audit log keeps of a register shown or exported: the period and its rows."""
+    return {"from": first.isoformat(), "to": last.isoformat(), "rows": rows}
+
+
+def csv_text(rows: Iterable[dict]) -> str:
+    """The register as CSV, its header first."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow([label for _, label in COLUMNS])
+    for row in rows:
+        writer.writerow([cell(row[key]) for key, _ in COLUMNS])
+    return buffer.getvalue()

@@ -1,0 +1,240 @@
+"""The staff side of the purchase on record, from a lead's page: the authentication's findings,
+the stolen-watch register check, the ID check, the seller's paperwork behind re-authentication,
+the purchase's files, and /staff/register, the transaction register (DESIGN.md, "The purchase
+on record").
+
+The lead page shows the purchase record by the last 4 characters of each number
+(purchase_panel.py); the full paperwork, the ID photos and the register need both factors again
+within STAFF_REAUTH_MINUTES (require_recent_auth), and each view of them is audited.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from flask import Blueprint, Response, abort, request, url_for
+from flask_wtf.csrf import CSRFError
+
+from app import errors
+from app.leads.display import business_zone
+from app.purchases import authentication, files, register
+from app.purchases import record as purchases
+from app.purchases.authentication import Refused
+from app.purchases.documents import PDF
+from app.purchases.paperwork import ID_TYPES
+from app.rendering.dates import display_date
+from app.staff import inbox, purchase_panel
+from app.staff.auth import guard_blueprint, record, require_recent_auth, staff_required
+from app.staff.purchase_panel import REGISTER_DAYS, RegisterPeriodForm, id_verified
+from app.staff.views import FORM_EXPIRED, form_expired, page
+
+bp = Blueprint("purchase", __name__, url_prefix="/staff")
+bp.before_request(guard_blueprint)
+errors.word(bp, CSRFError, FORM_EXPIRED, form_expired)
+
+OUT_OF_DATE = "That form was out of date; nothing was changed."
+
+
+# The lead page's forms
+
+
+def take_step(lead_id: int, name: str):
+    """Check the purchase panel's form `name`, then take its step: audited, and back to the
+    lead with what was done, or with the refusal and nothing changed."""
+    lead = inbox.lead_or_404(lead_id)
+    form = purchase_panel.FORMS[name](prefix=name)
+    if not form.validate():
+        if name == "verify_id" and lead["state"] == "agreed":
+            return paperwork_page(lead, form, 400)
+        if purchase_panel.offered(name, lead, purchases.get(lead_id) or {}):
+            return inbox.lead_page(lead, failed=(name, form), status=400)
+        return inbox.back(lead_id, OUT_OF_DATE, "error")
+    try:
+        event_id = form.take(lead_id, inbox.actor())
+    except Refused as error:
+        record("purchase_step_refused", lead_id, {"step": name})
+        return inbox.back(lead_id, str(error), "error")
+    record(form.audited, lead_id, {"event": event_id})
+    return inbox.back(lead_id, form.done)
+
+
+@bp.post("/leads/<int:lead_id>/findings")
+@staff_required
+def findings(lead_id: int):
+    """The authentication's findings, from the lead page."""
+    return take_step(lead_id, "findings")
+
+
+@bp.post("/leads/<int:lead_id>/register-check")
+@staff_required
+def register_check(lead_id: int):
+    """A stolen-watch register check with its certificate, from the lead page."""
+    return take_step(lead_id, "register_check")
+
+
+@bp.post("/leads/<int:lead_id>/id-verified")
+@require_recent_auth
+def verify_id(lead_id: int):
+    """The seller's ID compared with the seller, from the paperwork page (which shows it)."""
+    return take_step(lead_id, "verify_id")
+
+
+# The seller's paperwork, in full: both factors again, every view audited
+
+
+def paperwork_sections(purchase: dict, names: dict[str, str]) -> list[tuple[str, list]]:
+    """The paperwork as (heading, [(label, value)]) sections, its numbers decrypted."""
+    numbers = authentication.unsealed(purchase)
+    erased = "Erased after payment"
+    address = ", ".join(
+        part for part in (purchase["street_address"], purchase["city"], purchase["region"]) if part
+    )
+    return [
+        ("Seller", [
+            ("Legal name", purchase["legal_name"]),
+            ("Address", f"{address} {purchase['postal_code'] or ''}".strip()),
+            ("Date of birth", purchase_panel.day(numbers["birth_date"])),
+        ]),
+        ("Photo ID", [
+            ("Type", ID_TYPES.get(purchase["id_type"], purchase["id_type"])),
+            ("Number", numbers["id_number"]),
+            ("Issued by", purchase["id_issuer"]),
+            ("Expires", purchase_panel.day(purchase["id_expires_on"])),
+        ]),
+        ("Bank transfer", [
+            ("Account holder", purchase["account_holder"] or erased),
+            ("Routing number", numbers["routing_number"] or erased),
+            ("Account number", numbers["account_number"] or erased),
+        ]),
+        ("Signature", [
+            ("Typed name", purchase["signed_name"]),
+            ("Signed", purchase_panel.when(purchase["signed_at"])),
+            ("IP address", purchase["signed_ip"]),
+            ("Browser", purchase["signed_user_agent"]),
+            ("Declaration SHA-256", purchase["declaration_sha256"]),
+        ]),
+        ("ID check", [
+            ("Verified", id_verified(purchase, names)),
+        ]),
+    ]  # fmt: skip
+
+
+def paperwork_page(lead: dict, form=None, status: int = 200):
+    """The full paperwork with the ID photos (each view audited) and, while the ID waits to be
+    checked, the form that records the check."""
+    purchase = purchases.get(lead["id"]) or {}
+    signed = purchase_panel.paperwork_kept(purchase)
+    if signed:
+        record("paperwork_viewed", lead["id"])
+    if form is None and purchase_panel.offered("verify_id", lead, purchase):
+        form = purchase_panel.empty_form("verify_id", purchase)
+    photos = {row["kind"]: row for row in files.files_of(lead["id"], files.ID_PHOTOS)}
+    return page(
+        "purchase/paperwork.html",
+        f"Paperwork · {lead['reference']}",
+        status,
+        lead=lead,
+        sections=paperwork_sections(purchase, inbox.staff_names()) if signed else [],
+        photos=[photos[side] for side in files.ID_PHOTOS if side in photos],
+        form=form,
+        erased_on=purchase_panel.erased_on(purchase),
+    )
+
+
+@bp.get("/leads/<int:lead_id>/paperwork")
+@require_recent_auth
+def paperwork(lead_id: int):
+    """The seller's paperwork in full; every view is audited."""
+    return paperwork_page(inbox.lead_or_404(lead_id))
+
+
+# The purchase's files: only through the lead they belong to
+
+
+def file_answer(lead: dict, row: dict) -> Response:
+    """A stored file with the private headers of the lead photos; PDFs as downloads (a browser's
+    PDF viewer does not open under the sandbox policy)."""
+    try:
+        data = files.read(row)
+    except FileNotFoundError:
+        abort(404)
+    response = Response(data, mimetype=row["media_type"])
+    response.headers.update(inbox.PHOTO_HEADERS)
+    if row["media_type"] == PDF:
+        name = f"{row['kind'].replace('_', '-')}-{lead['reference']}-v{row['version']}.pdf"
+        response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@require_recent_auth
+def id_photo(lead: dict, row: dict) -> Response:
+    """A photo of the seller's ID: both factors again recently; every view audited."""
+    record("id_photo_viewed", lead["id"], {"side": row["kind"], "version": row["version"]})
+    return file_answer(lead, row)
+
+
+@bp.get("/leads/<int:lead_id>/purchase-files/<public_id>")
+@staff_required
+def purchase_file(lead_id: int, public_id: str):
+    """A file of the lead's purchase: an ID photo (re-authentication), the register's
+    certificate or a document; audited. Another lead's file is not found."""
+    lead = inbox.lead_or_404(lead_id)
+    row = files.file_of(lead_id, public_id)
+    if row is None:
+        abort(404)
+    if row["kind"] in files.ID_PHOTOS:
+        return id_photo(lead, row)
+    record("purchase_file_viewed", lead_id, {"kind": row["kind"], "version": row["version"]})
+    return file_answer(lead, row)
+
+
+# The transaction register
+
+
+def register_period() -> RegisterPeriodForm:
+    """The period from the query string; by default the last REGISTER_DAYS days."""
+    today = datetime.now(business_zone()).date()
+    first = today - timedelta(days=REGISTER_DAYS - 1)
+    return RegisterPeriodForm(request.args or None, date_from=first, date_to=today)
+
+
+@bp.get("/register")
+@require_recent_auth
+def register_page():
+    """The transaction register: a period, its purchases at a glance and the CSV download."""
+    form = register_period()
+    if not form.validate():
+        return page("purchase/register.html", "Transaction register", 400, form=form, rows=None)
+    first, last = form.date_from.data, form.date_to.data
+    rows = register.purchases_paid(first, last)
+    record("register_viewed", data=register.period_facts(first, last, len(rows)))
+    download = url_for(
+        "purchase.register_csv", date_from=first.isoformat(), date_to=last.isoformat()
+    )
+    period = f"{display_date(first.isoformat())} to {display_date(last.isoformat())}"
+    return page(
+        "purchase/register.html",
+        "Transaction register",
+        form=form,
+        rows=rows,
+        period=period,
+        download=download,
+    )
+
+
+@bp.get("/register.csv")
+@require_recent_auth
+def register_csv():
+    """The register of the period as CSV; every download audited."""
+    form = register_period()
+    if not form.validate():
+        abort(400)
+    first, last = form.date_from.data, form.date_to.data
+    rows = register.purchases_paid(first, last)
+    record("register_exported", data=register.period_facts(first, last, len(rows)))
+    name = f"transaction-register-{first.isoformat()}-to-{last.isoformat()}.csv"
+    return Response(
+        register.csv_text(rows),
+        mimetype="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )

@@ -1,0 +1,258 @@
+"""The purchase panel of a lead's page: the forms staff fill in at the authentication (findings,
+the stolen-watch register check, the ID check) and what the purchase record holds, as staff
+read it. Identity and bank numbers appear here by their last 4 characters only; the full
+paperwork is a page of its own behind re-authentication (app/staff/purchase.py).
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
+from wtforms import BooleanField, DateField, Form, RadioField, StringField
+from wtforms.validators import DataRequired, InputRequired, Length, ValidationError
+
+from app.leads.display import business_zone, local_time, usd
+from app.purchases import authentication, checklist, files, record
+from app.purchases.authentication import AT_AUTHENTICATION, REGISTER_RESULTS
+from app.purchases.paperwork import ID_TYPES
+from app.rendering.dates import display_date
+from app.staff.lead_forms import not_in_future, options, words
+
+REGISTER_DAYS = 30  # the register page's default period
+
+
+def line(label: str, description: str, length: int = 60) -> StringField:
+    """A required one-line text field, trimmed."""
+    return StringField(
+        label,
+        validators=[DataRequired(), Length(max=length)],
+        filters=[lambda value: (value or "").strip()],
+        description=description,
+    )
+
+
+class FindingsForm(FlaskForm):
+    """The authentication's findings: the watch's identity as the watchmaker read it."""
+
+    audited = "authentication_recorded"
+    done = "Findings recorded. The final offer can now be made."
+
+    model_reference = line("Model reference number", "As on the case, e.g. 126610LN.")
+    serial_number = line("Serial number", "Exactly as engraved.")
+    case_marks = words("Case marks (optional)", description="Hallmarks, engravings, case number.")
+    movement_marks = words("Movement marks (optional)", description="Caliber and its numbers.")
+    condition_findings = words("Condition findings", required=True)
+
+    def take(self, lead_id: int, actor: str) -> int:
+        """Put the findings on the record (a correction is a new event); the event's id."""
+        return authentication.record_findings(lead_id, actor, self.data)
+
+
+class RegisterCheckForm(FlaskForm):
+    """A stolen-watch register check: where, when, what it said, and its certificate."""
+
+    audited = "register_checked"
+    done = "Register check recorded."
+
+    provider = line("Register searched", "The register's name.", length=100)
+    checked_on = DateField(
+        "Date checked", validators=[InputRequired(), not_in_future], default=date.today
+    )
+    result = RadioField(
+        "Result",
+        choices=options(REGISTER_RESULTS),
+        validators=[InputRequired(message="Choose the register's result.")],
+    )
+    certificate = FileField(
+        "Certificate",
+        validators=[FileRequired("Attach the register's certificate.")],
+        description="The register's PDF or a photo of it, up to 10 MB.",
+        render_kw={"accept": "application/pdf,image/png,image/jpeg,image/webp"},
+    )
+
+    def validate_certificate(self, field) -> None:
+        """A PDF or an image, known by its bytes, of at most 10 MB; kept on the form."""
+        data = field.data.read(authentication.CERTIFICATE_MAX_BYTES + 1)
+        if len(data) > authentication.CERTIFICATE_MAX_BYTES:
+            raise ValidationError("This file is over 10 MB: attach a smaller PDF or photo.")
+        self.media_type = authentication.certificate_type(data)
+        if self.media_type is None:
+            raise ValidationError("This file is not a PDF or an image we can read.")
+        self.certificate_bytes = data
+
+    def take(self, lead_id: int, actor: str) -> int:
+        """Put the check and its certificate on the record; the event's id."""
+        check = {
+            "provider": self.provider.data,
+            "checked_on": self.checked_on.data.isoformat(),
+            "result": self.result.data,
+        }
+        return authentication.record_register_check(
+            lead_id, actor, check, self.certificate_bytes, self.media_type
+        )
+
+
+class VerifyIdForm(FlaskForm):
+    """Staff confirm they compared the ID with the seller (on the paperwork page)."""
+
+    audited = "id_verified"
+    done = "ID verified: recorded with your name and the time."
+
+    compared = BooleanField(
+        "I have compared the ID photos and details with the seller",
+        validators=[InputRequired(message="Tick the box once you have compared them.")],
+    )
+
+    def take(self, lead_id: int, actor: str) -> int:
+        """Record that `actor` checked the ID, now; the event's id."""
+        return authentication.verify_id(lead_id, actor)
+
+
+class RegisterPeriodForm(Form):
+    """The period of the transaction register (read from the query string)."""
+
+    date_from = DateField("Paid from", validators=[DataRequired()])
+    date_to = DateField("to", validators=[DataRequired()])
+
+    def validate_date_to(self, field) -> None:
+        """The period ends on or after its first day."""
+        if self.date_from.data and field.data and field.data < self.date_from.data:
+            raise ValidationError("The last day is before the first.")
+
+
+def offered(name: str, lead: dict, purchase: dict) -> bool:
+    """Whether the lead's state and record let staff send the form `name` now."""
+    if lead["erased_at"]:
+        return False
+    authenticating = lead["state"] in AT_AUTHENTICATION
+    if name == "findings":  # the signed declaration names the serial number: it stays
+        return authenticating and not purchase.get("signed_at")
+    if name == "register_check":
+        return authenticating
+    signed, verified = purchase.get("signed_at"), purchase.get("id_verified_at")
+    return name == "verify_id" and lead["state"] == "agreed" and bool(signed) and not verified
+
+
+FORMS = {"findings": FindingsForm, "register_check": RegisterCheckForm, "verify_id": VerifyIdForm}
+
+
+def empty_form(name: str, purchase: dict):
+    """The form `name` as the page shows it: findings filled with what is on record."""
+    values = {column: purchase.get(column) for column in authentication.FINDINGS}
+    data = values if name == "findings" else None
+    return FORMS[name](prefix=name, formdata=None, data=data)
+
+
+def hold_label(purchase: dict, today: date | None = None) -> str:
+    """'On hold until 9 December 2026' or 'Hold ended 9 December 2026' for a paid purchase."""
+    ends = purchase.get("hold_ends_on")
+    if not ends:
+        return ""
+    today = today or datetime.now(business_zone()).date()
+    on_hold = date.fromisoformat(ends) > today
+    return f"{'On hold until' if on_hold else 'Hold ended'} {display_date(ends)}"
+
+
+def when(iso: str | None) -> str:
+    """A stored time as the page shows it, or empty."""
+    return local_time(iso) if iso else ""
+
+
+def day(iso: str | None) -> str:
+    """A stored day as the page shows it, or empty."""
+    return display_date(iso) if iso else ""
+
+
+def by_whom(actor: str | None, names: dict[str, str], at: str | None) -> str:
+    """'Ana Lima, 3 December 2026, 2:30 pm EST': who recorded something, and when."""
+    return f"{names.get(actor, actor)}, {when(at)}" if actor else ""
+
+
+def id_verified(purchase: dict, names: dict[str, str]) -> str:
+    """Who verified the seller's ID and when, or 'Not yet'."""
+    return by_whom(purchase["id_verified_by"], names, purchase["id_verified_at"]) or "Not yet"
+
+
+def findings_facts(purchase: dict, names: dict[str, str]) -> list[tuple[str, str]]:
+    """The watch as authenticated."""
+    recorded = by_whom(purchase["authenticated_by"], names, purchase["authenticated_at"])
+    return [
+        ("Reference", purchase["model_reference"]),
+        ("Serial number", purchase["serial_number"]),
+        ("Case marks", purchase["case_marks"]),
+        ("Movement marks", purchase["movement_marks"]),
+        ("Condition", purchase["condition_findings"]),
+        ("Recorded by", recorded),
+    ]
+
+
+def register_facts(purchase: dict, names: dict[str, str]) -> list[tuple[str, str]]:
+    """The latest register check."""
+    return [
+        ("Register", purchase["register_provider"]),
+        ("Checked on", day(purchase["register_checked_on"])),
+        ("Result", REGISTER_RESULTS[purchase["register_result"]]),
+        ("Recorded by", names.get(purchase["register_recorded_by"], "")),
+    ]
+
+
+def paperwork_facts(purchase: dict, names: dict[str, str]) -> list[tuple[str, str]]:
+    """The signed paperwork by its last 4 characters, and the ID check."""
+    id_type = ID_TYPES.get(purchase["id_type"], purchase["id_type"])
+    account = purchase["account_number_last4"] if purchase["account_number_enc"] else None
+    return [
+        ("Legal name", purchase["legal_name"]),
+        ("ID", f"{id_type}, number ending {purchase['id_number_last4']}"),
+        ("Bank account", f"Number ending {account}" if account else "Erased after payment"),
+        ("Signed", when(purchase["signed_at"])),
+        ("ID verified", id_verified(purchase, names)),
+    ]
+
+
+def payment_facts(purchase: dict, names: dict[str, str]) -> list[tuple[str, str]]:
+    """The payment as recorded when the lead was bought, with the hold and the retention."""
+    return [
+        ("Amount", usd(purchase["paid_amount"])),
+        ("Method", record.PAYMENT_METHODS.get(purchase["payment_method"], "")),
+        ("Paid on", day(purchase["paid_on"])),
+        ("Confirmation", purchase["bank_confirmation"]),
+        ("Recorded by", names.get(purchase["paid_recorded_by"], purchase["paid_recorded_by"])),
+        ("Hold ends on", day(purchase["hold_ends_on"])),
+        ("Kept until", day(purchase["retain_until"])),
+    ]
+
+
+def erased_on(purchase: dict) -> str:
+    """The day the record's personal details were erased at the end of its retention, or ''."""
+    erased = purchase.get("record_erased_at")
+    return day(erased[:10]) if erased else ""
+
+
+def paperwork_kept(purchase: dict) -> bool:
+    """Whether the seller signed paperwork that is still on record (not erased at the end of
+    its retention)."""
+    return bool(purchase.get("signed_at")) and not purchase.get("record_erased_at")
+
+
+def panel(lead: dict, names: dict[str, str], failed: tuple[str, object] | None = None) -> dict:
+    """What the lead page's purchase panel shows; `failed` is (name, form) of a submission to
+    show with its errors."""
+    purchase = record.get(lead["id"]) or {}
+    forms = {name: empty_form(name, purchase) for name in FORMS if offered(name, lead, purchase)}
+    if failed and failed[0] in forms:
+        forms[failed[0]] = failed[1]
+    return {
+        "shown": bool(purchase) or lead["state"] in AT_AUTHENTICATION,
+        "record": purchase,
+        "forms": forms,
+        "findings": findings_facts(purchase, names) if purchase.get("serial_number") else [],
+        "register": register_facts(purchase, names) if purchase.get("register_result") else [],
+        "paperwork": paperwork_facts(purchase, names) if paperwork_kept(purchase) else [],
+        "checklist": checklist.status(purchase) if lead["state"] == "agreed" else [],
+        "payment": payment_facts(purchase, names) if purchase.get("paid_on") else [],
+        "documents": files.files_of(lead["id"], files.DOCUMENTS),
+        "hold": hold_label(purchase),
+        "erased_on": erased_on(purchase),
+    }

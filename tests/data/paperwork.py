@@ -1,0 +1,114 @@
+"""The purchase on record's seller side in tests (issue 21): a lead taken to the final offer as
+staff take it, a paperwork form that passes every rule, and posting it with its ID photos."""
+
+from __future__ import annotations
+
+import io
+import re
+from datetime import date, timedelta
+
+from werkzeug.datastructures import FileStorage, MultiDict
+
+from app.leads import lifecycle, links, store
+from app.leads.reference import new_status_token
+from app.purchases import record
+from app.security.tokens import digest
+from tests.data.photos import photo_bytes
+from tests.helpers import csrf_token, post_multipart, sample_lead
+
+IN_A_WEEK = (date.today() + timedelta(days=7)).isoformat()
+QUOTE = {"amount_low": 8000, "amount_high": 9500, "valid_until": IN_A_WEEK}
+APPOINTMENT = {"date": IN_A_WEEK, "time": "14:30", "mode": "office", "place": "5 Main St"}
+SERIAL = "7Z41K9Q2"
+FINDINGS = {
+    "model_reference": "126610LN",
+    "serial_number": SERIAL,
+    "case_marks": "Light scratches on the clasp",
+    "movement_marks": "Calibre 3235, service mark 2023",
+    "condition_findings": "Bezel insert faded; dial and hands original",
+}
+DIFFERENCES = [
+    {"what": "Faded bezel insert", "why": "It needs replacing before resale: about $600."},
+    {"what": "No service papers", "why": "The 2023 service cannot be shown to a buyer."},
+]
+OFFER = {"amount": 7400, "valid_until": IN_A_WEEK, "differences": DIFFERENCES}
+
+# The numbers a seller types: each must never be seen again but by its last 4 characters.
+ID_NUMBER = "K4827719305"
+BIRTH_DATE = "1980-04-21"
+ROUTING = "021000021"  # a real routing number's shape: its ABA checksum holds
+ACCOUNT = "483920175566"
+SECRETS = (ID_NUMBER, BIRTH_DATE, ROUTING, ACCOUNT)
+VALID = {
+    "legal_name": "Jordan A. Avery",
+    "street_address": "41 Elm Street\r\nApt 3",
+    "city": "Brooklyn",
+    "region": "NY",
+    "postal_code": "11201",
+    "birth_date": BIRTH_DATE,
+    "id_type": "drivers_license",
+    "id_number": "K48-277-193 05",
+    "id_issuer": "ny",
+    "id_expires_on": (date.today() + timedelta(days=900)).isoformat(),
+    "account_holder": "Jordan Avery",
+    "routing_number": ROUTING,
+    "account_number": ACCOUNT,
+    "account_number_again": ACCOUNT,
+    "esign_consent": "yes",
+    "signed_name": "jordan a.  avery",
+}
+
+
+def give_token(app, lead_id: int) -> str:
+    """A status link for the lead, as the confirmation job issues one."""
+    token = new_status_token()
+    with app.app_context():
+        links.add_status_link(lead_id, digest(token))
+    return token
+
+
+def offered_lead(app, offer: dict | None = None, quote: dict = QUOTE) -> tuple[int, str]:
+    """A lead taken by staff through quote, appointment and authentication to the final offer;
+    its id and status token."""
+    with app.app_context():
+        lead_id, _ = store.save_lead(sample_lead(), [])
+        moves = [("quoted", quote), ("accepted", {"via": "phone"}), ("appointment", APPOINTMENT)]
+        state = "new"
+        for to_state, data in moves:
+            lifecycle.transition(lead_id, to_state, "staff:1", data, state)
+            state = to_state
+        record.record(
+            lead_id, "staff:1", "authentication_recorded", FINDINGS, {"serial_last4": SERIAL[-4:]}
+        )
+        lifecycle.transition(lead_id, "offered", "staff:1", offer or OFFER, "appointment")
+    return lead_id, give_token(app, lead_id)
+
+
+def agreed_lead(app) -> tuple[int, str]:
+    """A lead whose seller accepted the final offer on the status page."""
+    lead_id, token = offered_lead(app)
+    with app.app_context():
+        lifecycle.transition(lead_id, "agreed", "seller", {"via": "status_page"}, "offered")
+    return lead_id, token
+
+
+def page_csrf(client, path: str) -> str:
+    """The CSRF token of the form on the page at `path`."""
+    html = client.get(path).get_data(as_text=True)
+    return re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+
+
+def id_photo(seed: int = 0, fmt: str = "JPEG") -> bytes:
+    """A photo standing in for an ID card's side, with GPS EXIF that must not be kept."""
+    return photo_bytes(size=(1000, 640), seed=seed, fmt=fmt, gps=fmt == "JPEG")
+
+
+def post_paperwork(client, token: str, changes: dict | None = None, photos=None, headers=None):
+    """POST the paperwork form (VALID with `changes`; a None value leaves the field out) with
+    the ID photos {field: (bytes, file name)} (default: a JPEG of each side)."""
+    form = {key: value for key, value in (VALID | (changes or {})).items() if value is not None}
+    data = MultiDict({"csrf_token": csrf_token(client), **form})
+    chosen = {"id_front": (id_photo(1), "front.jpg"), "id_back": (id_photo(2), "back.jpg")}
+    for name, (content, filename) in (chosen if photos is None else photos).items():
+        data.add(name, FileStorage(io.BytesIO(content), filename=filename))
+    return post_multipart(client, f"/status/{token}/paperwork", data, headers=headers)

@@ -1,0 +1,96 @@
+"""The purchase on record's staff side in tests (issue 21): a lead taken to its appointment as
+staff take it, a register certificate, and the lead page's purchase forms posted as a browser
+posts them."""
+
+from __future__ import annotations
+
+import io
+import re
+from datetime import date, datetime
+
+from werkzeug.datastructures import FileStorage, MultiDict
+from werkzeug.test import stream_encode_multipart
+
+from app.leads import lifecycle, store
+from app.leads.db import transaction
+from app.leads.display import business_zone
+from app.purchases import record
+from tests.data.paperwork import APPOINTMENT, QUOTE, agreed_lead, post_paperwork
+from tests.data.photos import photo_bytes
+from tests.helpers import sample_lead
+
+# A PDF as a register sends one (its magic bytes are what is checked), and a photo of one.
+CERTIFICATE_PDF = b"%PDF-1.7\n1 0 obj <</Type /Catalog>> endobj\ntrailer <<>>\n%%EOF\n"
+CERTIFICATE_PHOTO = photo_bytes(size=(600, 800), fmt="PNG")
+REGISTER_CHECK = {"provider": "Stolen Watch Register", "result": "clear"}
+PATHS = {"findings": "findings", "register_check": "register-check", "verify_id": "id-verified"}
+
+
+def appointment_lead(app, **overrides) -> int:
+    """A lead quoted, accepted by phone and booked for its authentication appointment."""
+    with app.app_context():
+        lead_id, _ = store.save_lead(sample_lead(**overrides), [])
+        state = "new"
+        moves = [("quoted", QUOTE), ("accepted", {"via": "phone"}), ("appointment", APPOINTMENT)]
+        for to_state, data in moves:
+            lifecycle.transition(lead_id, to_state, "staff:1", data, state)
+            state = to_state
+    return lead_id
+
+
+def page_token(html: str) -> str:
+    """A CSRF token from a staff page (each is valid for the whole session)."""
+    return re.search(r'csrf_token" type="hidden" value="([^"]+)"', html).group(1)
+
+
+def post_step(client, lead_id: int, name: str, fields: dict, files: dict | None = None):
+    """POST one of the lead page's purchase forms (findings, register_check, verify_id) with
+    its prefixed fields and files {field: (bytes, file name)}, as the browser sends it."""
+    html = client.get(f"/staff/leads/{lead_id}").get_data(as_text=True)
+    data = MultiDict({f"{name}-{key}": value for key, value in fields.items()})
+    data[f"{name}-csrf_token"] = page_token(html)
+    for field, (content, filename) in (files or {}).items():
+        data.add(f"{name}-{field}", FileStorage(io.BytesIO(content), filename=filename))
+    # Encoded in memory: the test client would spool a big body to a file it never closes.
+    body, length, boundary = stream_encode_multipart(data, use_tempfile=False)
+    return client.post(
+        f"/staff/leads/{lead_id}/{PATHS[name]}",
+        input_stream=body,
+        content_length=length,
+        content_type=f"multipart/form-data; boundary={boundary}",
+    )
+
+
+def check_register(client, lead_id: int, result: str = "clear", certificate=CERTIFICATE_PDF):
+    """Record a register check with `result` and its certificate, as staff do."""
+    fields = REGISTER_CHECK | {"result": result, "checked_on": date.today().isoformat()}
+    return post_step(
+        client, lead_id, "register_check", fields, {"certificate": (certificate, "cert.pdf")}
+    )
+
+
+def signed_lead(app) -> int:
+    """A lead whose seller accepted the final offer and signed the paperwork on the status
+    page (the real form, with both ID photos)."""
+    lead_id, token = agreed_lead(app)
+    assert post_paperwork(app.test_client(), token).status_code == 303
+    return lead_id
+
+
+def ready_to_buy(app, verified_by: str = "staff:1") -> int:
+    """A signed lead with a clear register check and its ID verified: every item before
+    `bought` holds."""
+    lead_id = signed_lead(app)
+    checked = {"register_provider": "Stolen Watch Register", "register_result": "clear"}
+    verified = {"id_verified_by": verified_by, "id_verified_at": "2026-11-20T16:00:00+00:00"}
+    with app.app_context(), transaction() as db:
+        record.update(db, lead_id, checked | verified | {"register_checked_on": "2026-11-20"})
+    return lead_id
+
+
+def buy(app, lead_id: int, actor: str = "staff:1", paid_on: str | None = None, **payment) -> None:
+    """The real `bought` move of a lead ready to buy (the payment recorded with it)."""
+    data = {"amount": 7400, "method": "wire", "confirmation": "FED-0042"} | payment
+    with app.app_context():
+        data["paid_on"] = paid_on or datetime.now(business_zone()).date().isoformat()
+        lifecycle.transition(lead_id, "bought", actor, data, "agreed")
