@@ -22,7 +22,9 @@ from tests.helpers import sample_lead
 # A PDF as a register sends one (its magic bytes are what is checked), and a photo of one.
 CERTIFICATE_PDF = b"%PDF-1.7\n1 0 obj <</Type /Catalog>> endobj\ntrailer <<>>\n%%EOF\n"
 CERTIFICATE_PHOTO = photo_bytes(size=(600, 800), fmt="PNG")
-REGISTER_CHECK = {"provider": "Stolen Watch Register", "result": "clear"}
+# Fixed at import, so a run that crosses midnight compares against the date it sent.
+CHECKED_ON = date.today().isoformat()
+REGISTER_CHECK = {"provider": "Stolen Watch Register", "result": "clear", "checked_on": CHECKED_ON}
 PATHS = {"findings": "findings", "register_check": "register-check", "verify_id": "id-verified"}
 
 
@@ -63,7 +65,7 @@ def post_step(client, lead_id: int, name: str, fields: dict, files: dict | None 
 
 def check_register(client, lead_id: int, result: str = "clear", certificate=CERTIFICATE_PDF):
     """Record a register check with `result` and its certificate, as staff do."""
-    fields = REGISTER_CHECK | {"result": result, "checked_on": date.today().isoformat()}
+    fields = REGISTER_CHECK | {"result": result}
     return post_step(
         client, lead_id, "register_check", fields, {"certificate": (certificate, "cert.pdf")}
     )

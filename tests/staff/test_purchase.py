@@ -19,6 +19,7 @@ from tests.data.paperwork import FINDINGS, SERIAL
 from tests.data.staff_purchase import (
     CERTIFICATE_PDF,
     CERTIFICATE_PHOTO,
+    CHECKED_ON,
     appointment_lead,
     buy,
     check_register,
@@ -159,13 +160,13 @@ def test_a_clear_register_check_is_kept_with_its_certificate(app, signed_in):
     assert (
         kept["register_result"] == "clear" and kept["register_provider"] == "Stolen Watch Register"
     )
-    assert kept["register_checked_on"] == TODAY.isoformat()
+    assert kept["register_checked_on"] == CHECKED_ON
     with app.app_context():
         certificate = files.file_of(lead_id, kept["register_certificate"])
         assert files.read(certificate) == CERTIFICATE_PDF
     assert certificate["media_type"] == "application/pdf" and certificate["version"] == 1
     assert [e["data"] for e in events(app, lead_id, "register_checked")] == [
-        {"provider": "Stolen Watch Register", "checked_on": TODAY.isoformat(), "result": "clear"}
+        {"provider": "Stolen Watch Register", "checked_on": CHECKED_ON, "result": "clear"}
     ]
     html = lead_page(signed_in, lead_id)
     assert "Stolen-watch register checked: clear" in html and "Open the certificate" in html

@@ -30,8 +30,14 @@ from tests.data.paperwork import (
 )
 from tests.data.staff_purchase import buy, ready_to_buy
 
+
+def business_today() -> date:
+    """Today in the business's time zone, the register's default period ends on."""
+    return datetime.now(ZoneInfo(TestingConfig.BUSINESS_TIMEZONE)).date()
+
+
 # The business's calendar, as the register's default period and the hold read it.
-TODAY = datetime.now(ZoneInfo(TestingConfig.BUSINESS_TIMEZONE)).date()
+TODAY = business_today()
 HEADER = [
     "Purchased at",
     "Reference",
@@ -143,13 +149,15 @@ def test_the_period_includes_both_of_its_days_and_nothing_else(app):
 def test_the_register_page_shows_the_last_30_days_and_links_the_download(app, signed_in):
     recent, old = bought(app, TODAY), bought(app, TODAY - timedelta(days=45))
     html = signed_in.get("/staff/register").get_data(as_text=True)
+    after = business_today()
     with app.app_context():
         shown = store.get_lead(recent)["reference"]
         hidden = store.get_lead(old)["reference"]
     assert shown in html and hidden not in html
     assert re.search(r">1 purchase</span> paid from", html)
-    first = TODAY - timedelta(days=29)
-    assert f'value="{first.isoformat()}"' in html
+    last = date.fromisoformat(re.search(r'name="date_to"[^>]*value="([\d-]+)"', html)[1])
+    assert last in {TODAY, after}  # the business's today, even when the run crosses midnight
+    assert f'value="{(last - timedelta(days=29)).isoformat()}"' in html
     assert 'href="/staff/register.csv?date_from=' in html
     assert ID_NUMBER not in html and BIRTH_DATE not in html  # the page lists, the file tells
     assert '<a href="/staff/register"' in html  # in the staff navigation
