@@ -212,6 +212,29 @@ def test_focus_keeps_its_part_of_a_wider_photo(tmp_path):
         assert red > 200 and blue < 50  # the right-hand third: all red, none of the blue
 
 
+def test_a_lower_avif_quality_makes_that_pictures_avif_smaller_and_nothing_else(tmp_path):
+    """A busy drawing may take a lower AVIF quality (auth-inspection does): its AVIF files shrink,
+    its WebP and JPEG fallbacks and every other picture are encoded as before."""
+    settings = "[plain]\nsize = [400, 300]\nwidths = [400]\n\n[busy]\nsize = [400, 300]\n"
+    settings += "widths = [400]\navif_quality = 40\n"
+    photo = photograph((400, 300))
+    folder = write_folder(tmp_path / "images", settings, {"plain.png": photo, "busy.png": photo})
+    derive(read_pictures(folder), tmp_path / "out", workers=1)
+    size = {path.name: path.stat().st_size for path in (tmp_path / "out").iterdir()}
+    assert size["busy-400.avif"] < 0.8 * size["plain-400.avif"]
+    assert size["busy-400.webp"] == size["plain-400.webp"]
+    assert size["busy-400.jpg"] == size["plain-400.jpg"]
+
+
+def test_an_avif_quality_out_of_range_is_refused(make_app, tmp_path):
+    write_folder(
+        tmp_path / "images", SMALL + "avif_quality = 0\n", {"hero.png": photograph((1200, 800))}
+    )
+    result, _ = run_images(make_app, tmp_path)
+    assert result.exit_code == 1
+    assert "[hero]: avif_quality is a whole number from 1 to 100." in result.output
+
+
 def test_a_transparent_master_is_served_on_white(tmp_path):
     logo = Image.new("RGBA", (200, 100), (0, 0, 0, 0))
     logo.paste((20, 40, 200, 255), (50, 25, 150, 75))

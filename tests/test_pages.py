@@ -3,9 +3,11 @@
 import json
 import re
 from html.parser import HTMLParser
-from urllib.parse import urljoin, urlparse
+from urllib.parse import unquote, urljoin, urlparse
 
 import pytest
+
+from tests.helpers import ROOT
 
 CONTENT_PAGES = [
     "/",
@@ -170,9 +172,20 @@ def test_home_has_every_section_the_spec_lists(client):
         assert text in html, text
     assert html.count('href="/sell-watch-') >= 8 + 13  # grid of 8 plus the footer's 13
     assert 'fetchpriority="high"' in html.lower()  # React writes fetchPriority; HTML ignores case
-    assert 'sizes="(max-width: 768px) 100vw, (max-width: 1200px) 50vw, 600px"' in html
+    assert 'sizes="(max-width: 639px) calc(100vw - 2rem), 600px"' in html
     assert 'href="/sell-cartier-watch"' in html  # footer and menu, not the home grid
     assert "https://www.omegawatches.com/" in html
+
+
+def test_logo_is_drawn_from_the_page_itself(client):
+    """Header, footer and the tab's icon take the logo from a data: URI in the page, so the
+    page asks for no file before its first paint but its stylesheet and pictures."""
+    html = client.get("/").get_data(as_text=True)
+    svg = (ROOT / "app" / "static" / "img" / "logo.svg").read_text()
+    logo = unquote(re.search(r'<link rel="icon" href="data:image/svg\+xml,([^"]+)"', html)[1])
+    assert logo.split() == svg.split()
+    assert html.count("data:image/svg+xml,") >= 3  # icon, header (and its props), footer
+    assert not re.search(r'(src|href)="[^"]*logo\.svg"', html)  # structured data still names it
 
 
 def test_home_city_grid_shows_only_the_first_eight_cities(client):

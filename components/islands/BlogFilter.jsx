@@ -77,7 +77,7 @@ export default function BlogFilter({ posts, categories, active: initialActive })
       {rest.length > 0 && (
         <div className="mt-10">
           <h2 className="sr-only">More articles</h2>
-          <ul className="grid gap-6 md:grid-cols-2 lg:grid-cols-3">
+          <ul className="grid gap-6 md:grid-cols-2 lg:grid-cols-3 *:render-when-near">
             {rest.map((post) => (
               <li key={post.slug}>
                 <PostCard post={post} />

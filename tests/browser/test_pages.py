@@ -28,6 +28,9 @@ PAGE_TYPES = {
 }
 
 
+PAGE_WIDTH = "document.documentElement.scrollWidth"
+
+
 def scroll_through(page) -> None:
     """Scroll like a reader, so lazy images load and 'visible' islands hydrate."""
     page.evaluate(
@@ -46,16 +49,19 @@ def scroll_through(page) -> None:
 def test_page_has_no_errors_and_no_accessibility_violations(browser, live_server, path, viewport):
     context, page = open_page(browser, live_server, viewport)
     visit(page, live_server, path)
+    widths = [page.evaluate(PAGE_WIDTH)]  # as first shown, parts below not laid out yet
     scroll_through(page)
     page.wait_for_function(
         "() => [...document.querySelectorAll('[data-island]')].every((el) => el.dataset.hydrated)"
     )
+    widths.append(page.evaluate(PAGE_WIDTH))
     violations = axe_violations(page)
     broken_images = page.locator("[data-image][data-failed]").count()
     context.close()
     assert not page.problems.lines, "\n".join(page.problems.lines)
     assert not violations, "\n".join(violations)
     assert broken_images == 0
+    assert widths == [viewport["width"]] * 2  # nothing scrolls sideways
 
 
 NOT_CONTENT = ("unknown article", "not found")
