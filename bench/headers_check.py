@@ -18,6 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from app.rendering.assets import BOOTSTRAP_CSP_HASH  # noqa: E402  (the path just above)
+
 PATHS = ("/", "/sell", "/blog/luxury-watch-market-usa", "/no-such-page", "/static/img/logo.svg")
 SHOWN = (
     "Content-Security-Policy",
@@ -41,6 +43,8 @@ def problems(path: str, headers) -> list[str]:
     script_src = re.search(r"script-src ([^;]*)", csp)
     if not script_src or "'self'" not in script_src.group(1):
         found.append("CSP has no script-src 'self'")
+    elif BOOTSTRAP_CSP_HASH not in script_src.group(1).split():
+        found.append(f"CSP's script-src lacks the islands' bootstrap {BOOTSTRAP_CSP_HASH}")
     if "unsafe-inline" in csp or "unsafe-eval" in csp:
         found.append("CSP allows unsafe-inline or unsafe-eval")
     found += [f"CSP lacks {part}" for part in CSP_MUST if part not in csp]

@@ -4,6 +4,8 @@ conftest.py; test modules import from here, never from each other."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import io
 import itertools
 import json
@@ -89,6 +91,20 @@ def post_multipart(client, path: str, data: MultiDict, photos=(), headers=None):
 def island_props(html: str, island_id: str = "sellform-1") -> dict:
     script = re.search(rf'data-island-props="{island_id}">(.*?)</script>', html, re.S).group(1)
     return json.loads(script)
+
+
+DATA_SCRIPT = re.compile(r'type="application/(ld\+)?json"')
+
+
+def inline_scripts(html: str) -> list[str]:
+    """The text of every script the page runs from its own HTML (data scripts left out)."""
+    scripts = re.findall(r"<script([^>]*)>(.*?)</script>", html, re.S)
+    return [text for attributes, text in scripts if not DATA_SCRIPT.search(attributes)]
+
+
+def csp_hash_source(script: str) -> str:
+    """The CSP source that allows an inline script of this text: 'sha256-<base64>'."""
+    return f"'sha256-{base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()}'"
 
 
 def wait_until(check, timeout: float = 60, interval: float = 0.2):

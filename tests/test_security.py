@@ -1,5 +1,6 @@
 """Security headers, cookies and production configuration (app/security/headers.py)."""
 
+import importlib.util
 import subprocess
 import sys
 
@@ -7,7 +8,8 @@ import pytest
 from flask import request
 
 from app.config import ConfigError
-from tests.helpers import PRODUCTION, ROOT, SITE
+from app.rendering.assets import BOOTSTRAP_CSP_HASH
+from tests.helpers import PRODUCTION, ROOT, SITE, csp_hash_source, inline_scripts
 
 PAGES = ["/", "/sell", "/blog/luxury-watch-market-usa", "/no-such-page", "/static/img/logo.svg"]
 
@@ -27,7 +29,7 @@ def test_every_response_carries_the_security_headers(client, path):
     with client.get(path) as response:
         assert response.status_code in (200, 404)
     csp = csp_directives(response)
-    assert csp["script-src"] == ["'self'"]
+    assert csp["script-src"] == ["'self'", BOOTSTRAP_CSP_HASH]
     assert csp["style-src"] == ["'self'"]
     assert csp["img-src"] == ["'self'", "data:", "blob:"]
     assert csp["connect-src"] == ["'self'"]
@@ -63,7 +65,9 @@ def test_no_tracking_host_is_allowed_without_the_ids(client):
     )
 
 
-def test_pages_have_no_inline_script_or_style(client):
+def test_pages_run_no_inline_script_but_the_islands_bootstrap_and_have_no_inline_style(client):
+    """The one inline script is allowed by its hash, which the CSP header carries: the page's
+    own text, hashed here, is what the header names."""
     for path in [
         "/",
         "/sell",
@@ -71,10 +75,11 @@ def test_pages_have_no_inline_script_or_style(client):
         "/sell-rolex-watch",
         "/watch-authentication",
     ]:
-        html = client.get(path).get_data(as_text=True)
-        for tag in html.split("<script")[1:]:
-            head = tag.split(">", 1)[0]
-            assert "src=" in head or 'type="application/json"' in head or "ld+json" in head
+        response = client.get(path)
+        html = response.get_data(as_text=True)
+        [bootstrap] = inline_scripts(html)
+        assert csp_hash_source(bootstrap) in csp_directives(response)["script-src"]
+        assert "<script src=" not in html and '<script type="module"' not in html
         assert " style=" not in html and "<style" not in html
         assert " on" + "click=" not in html.lower()
 
@@ -155,3 +160,19 @@ def test_header_check_script_passes():
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Every required header is present." in result.stdout
+
+
+def test_header_check_script_names_a_policy_that_would_block_the_bootstrap(client):
+    """A web server in front that sends its own policy must allow the bootstrap's hash too, or no
+    island would hydrate: the check says so rather than passing a policy that is merely strict."""
+    spec = importlib.util.spec_from_file_location("headers_check", ROOT / "bench/headers_check.py")
+    check = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(check)
+    headers = client.get("/").headers.copy()
+    headers["Strict-Transport-Security"] = "max-age=1"  # production's, not the test app's
+    assert check.problems("/", headers) == []
+    policy = headers["Content-Security-Policy"]
+    headers["Content-Security-Policy"] = policy.replace(f" {BOOTSTRAP_CSP_HASH}", "")
+    assert check.problems("/", headers) == [
+        f"/: CSP's script-src lacks the islands' bootstrap {BOOTSTRAP_CSP_HASH}"
+    ]

@@ -1,14 +1,18 @@
 """Built front-end assets: the bundler manifest, per-page script tags, and static serving.
 
 Templates never name a built file. The manifest (Vite-shaped, written by Rollup) maps source
-paths to hashed files; a page loads the hydration runtime plus only its own islands' modules.
+paths to hashed files; a page loads the hydration runtime, which imports only its own islands'
+modules.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import re
 from functools import lru_cache
+from itertools import dropwhile
 from pathlib import Path
 
 from flask import Flask, current_app, g
@@ -22,6 +26,20 @@ ISLANDS_DIR = "components/islands"
 STATIC_PREFIX = "/static/"
 BUILD_URL = STATIC_PREFIX + "build/"
 HASHED_NAME = re.compile(r"-[A-Za-z0-9_-]{8}\.(js|css)$")
+BOOTSTRAP_FILE = Path(__file__).with_name("bootstrap.js")
+
+
+def _bootstrap_script() -> str:
+    """bootstrap.js without its leading comment lines: the text the page inlines."""
+    lines = BOOTSTRAP_FILE.read_text(encoding="utf-8").splitlines(keepends=True)
+    return "".join(dropwhile(lambda line: line.startswith("//"), lines))
+
+
+BOOTSTRAP = _bootstrap_script()
+# The CSP's source for the bootstrap, the one inline script it allows (app/security/headers.py).
+BOOTSTRAP_CSP_HASH = (
+    "'sha256-" + base64.b64encode(hashlib.sha256(BOOTSTRAP.encode()).digest()).decode() + "'"
+)
 
 
 class AssetsMissing(RuntimeError):
@@ -76,45 +94,26 @@ def stylesheet_url() -> str:
     return url_for_entry(STYLESHEET_ENTRY)
 
 
-def use_island(name: str, hydrate: str) -> None:
-    """Remember that this page has the island, and whether it hydrates at once."""
-    used = g.setdefault("islands_used", {})
-    if used.get(name) != "load":
-        used[name] = hydrate
-
-
-def imported_files(key: str, seen: set[str] | None = None) -> list[str]:
-    """The entry's file and every chunk it statically imports, depth first, each once."""
-    seen = set() if seen is None else seen
-    if key in seen:
-        return []
-    seen.add(key)
-    record = _record(key)
-    files = [record["file"]]
-    for imported in record.get("imports", []):
-        files += imported_files(imported, seen)
-    return files
+def use_island(name: str) -> None:
+    """Remember that this page has an island, so it loads the runtime."""
+    g.setdefault("islands_used", set()).add(name)
 
 
 def island_scripts() -> Markup:
-    """The page's script tags: the runtime, plus modulepreload for islands hydrated on load.
+    """The page's one script: the bootstrap (bootstrap.js), inline, which imports the islands'
+    runtime once the page has painted and loaded and the browser is idle, or at the visitor's
+    first interaction; the runtime imports each island's code when its strategy says
+    (components/runtime/hydrate.js).
 
-    The runtime is asked for at low priority: it only schedules islands, so it must not share
-    the connection with the HTML, the stylesheet and the LCP image before the first paint (at
-    its default high priority, Lighthouse also counts a module script among what the first
-    paint waits for)."""
-    used = g.get("islands_used", {})
-    if not used:
+    Nothing is preloaded and no script is fetched before the load event: the HTML, the
+    stylesheet and the largest picture have the connection to themselves. A module script in
+    the HTML, even at low priority, was fetched and run before the first paint, and Lighthouse
+    then counted it among what the largest paint waits for (250 ms on a city page); on the sell
+    page, a modulepreload of React and its form put 65 KB before the first paint."""
+    if not g.get("islands_used"):
         return Markup("")
-    preload: list[str] = []
-    seen: set[str] = set()
-    for name, hydrate in used.items():
-        if hydrate == "load":
-            preload += imported_files(island_key(name), seen)
-    tags = [f'<link rel="modulepreload" href="{escape(BUILD_URL + file)}">' for file in preload]
     runtime = escape(url_for_entry(RUNTIME_ENTRY))
-    tags.append(f'<script type="module" src="{runtime}" fetchpriority="low"></script>')
-    return Markup("\n".join(tags))
+    return Markup(f'<script data-src="{runtime}">{BOOTSTRAP}</script>')
 
 
 def is_immutable(path: str, url: str) -> bool:

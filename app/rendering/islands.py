@@ -157,7 +157,7 @@ def island(name: str, props: dict | None = None, hydrate: str = "load") -> Marku
     island_id = next_island_id(name)
     html = render_island(name, props, island_id)
     url = assets.island_url(name)
-    assets.use_island(name, hydrate)
+    assets.use_island(name)
     wrapper = (
         f'<div class="contents" data-island="{escape(name)}" id="{escape(island_id)}" '
         f'data-hydrate="{hydrate}" data-component-url="{escape(url)}">{html}</div>'

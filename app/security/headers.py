@@ -3,7 +3,8 @@
 The headers are added by a WSGI middleware around everything (WhiteNoise's static files and
 Flask's pages and errors alike), so no response can leave without them. The CSP is one fixed
 string built from config at start-up: pages are cached and frozen, so there are no per-request
-nonces, and there is no inline executable script to allow. Pixel and analytics hosts are
+nonces; the one inline executable script, the islands' bootstrap, is allowed by its sha256,
+which never changes with a build (app/rendering/bootstrap.js). Pixel and analytics hosts are
 allowed only when their ids are configured.
 """
 
@@ -11,6 +12,8 @@ from __future__ import annotations
 
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
+
+from app.rendering.assets import BOOTSTRAP_CSP_HASH
 
 MAX_PATH_LENGTH = 2048
 MAX_QUERY_LENGTH = 4096
@@ -40,10 +43,11 @@ PERMISSIONS_POLICY = (
 
 
 def content_security_policy(config) -> str:
-    """The one CSP: same-origin everything, no inline script or style, no framing."""
+    """The one CSP: same-origin everything, no inline script but the islands' bootstrap (by
+    its hash), no inline style, no framing."""
     directives = {
         "default-src": ["'self'"],
-        "script-src": ["'self'"],
+        "script-src": ["'self'", BOOTSTRAP_CSP_HASH],
         "style-src": ["'self'"],
         "img-src": ["'self'", "data:", "blob:"],
         "font-src": ["'self'"],

@@ -1,7 +1,7 @@
 // The sell form's state: typed values, one error per field (checked on blur and on submit with
 // the server's own rules), the submission status and upload progress, and the tracking calls
 // tied to them (InitiateCheckout on the first non-empty change, Lead on success).
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { adOptOut, LEAD_VALUE, trackConversion, trackPixel } from "../shared/tracking.js";
 import { appendPhotos, postForm } from "../shared/upload.js";
 import { clickIdFields, forgetClickIds } from "../shared/clickIds.js";
@@ -24,6 +24,17 @@ function emptyValues(values) {
   );
 }
 
+// What the form's fields hold now, under the names of `values`, each as a value of its kind
+// (a ticked box's true or false, any other field's text).
+export function valuesOnPage(form, values) {
+  return Object.fromEntries(
+    Object.entries(values).map(([name, value]) => {
+      const field = form.elements.namedItem(name);
+      return [name, typeof value === "boolean" ? field.checked : field.value];
+    }),
+  );
+}
+
 export function useSellForm({ props, photos, toast }) {
   const [values, setValues] = useState(props.values);
   const [errors, setErrors] = useState(props.errors);
@@ -39,6 +50,11 @@ export function useSellForm({ props, photos, toast }) {
     started.current = true;
     trackPixel("InitiateCheckout");
   };
+
+  // A seller who typed before the island hydrated has started (SellForm's adoptPage).
+  useEffect(() => {
+    if (props.typedBeforeHydration) noteStart(true);
+  }, []);
 
   const change = (name, value) => {
     noteStart(value);

@@ -4,7 +4,7 @@
 // and reports through toasts. All rules, messages and choices arrive as props from the form.
 import { useEffect, useId, useRef, useState } from "react";
 import { usePhotos } from "../hooks/usePhotos.js";
-import { useSellForm } from "../hooks/useSellForm.js";
+import { useSellForm, valuesOnPage } from "../hooks/useSellForm.js";
 import { useToasts } from "../hooks/useToasts.js";
 import { ErrorText, focusRing, PhotoPicker, UploadProgress } from "../shared/PhotoPicker.jsx";
 import { Toaster } from "../shared/Toaster.jsx";
@@ -160,6 +160,15 @@ function SubmitArea({ form }) {
       </p>
     </div>
   );
+}
+
+// The island's code arrives after the first paint, or at the seller's first touch of the form:
+// what the fields hold when it hydrates (typed, chosen, ticked) is its state from the start.
+// Photos already picked are the picker's to adopt (PhotoPicker).
+export function adoptPage(element, props) {
+  const values = valuesOnPage(element.querySelector("form"), props.values);
+  const typedBeforeHydration = Object.keys(values).some((name) => values[name] !== props.values[name]);
+  return { ...props, values, typedBeforeHydration };
 }
 
 export default function SellForm(props) {

@@ -1,13 +1,17 @@
-// Finds every island the server rendered and hydrates it when its strategy says. Island code
-// (React with the hydrator ./island.js, and the island's module) is never requested before the
-// browser has painted the server's HTML, and but for "load" not before the page's load event
-// either: a content page paints and loads from HTML, CSS and images alone, and its islands work
-// natively until they hydrate.
-//   "load": at once after the first paint (the sell form: a seller there is about to type);
+// Finds every island the server rendered and hydrates it when its strategy says. The page's
+// inline bootstrap (app/rendering/bootstrap.js) imports this runtime once the page has loaded
+// and painted, or at the visitor's first pointer, focus or key event; island code (React with
+// the hydrator ./island.js, and the island's module) is never requested before the first paint
+// either, and nothing is preloaded: every page, the sell form's included, paints from its HTML,
+// CSS and largest picture alone, and its islands work natively until they hydrate.
+//   "load": as soon as the runtime runs, the first paint past (the sell form: a seller there is
+//     about to type, and a first touch of the form brings the runtime at once; what they typed,
+//     chose or picked before it hydrated is adopted, see ./island.js);
 //   "idle": after the first paint and the load event, once the browser is idle;
 //   "visible": after both, once the island comes near the viewport;
 //   "interaction": at the visitor's first pointer, focus or key event in the island, or after
 //     both once the browser is idle, whichever comes first (the header).
+// An island whose form was posted the plain way before its code arrived is left as it is.
 import { whenIdle } from "./idle.js";
 import { watchImages } from "./images.js";
 import { onFirstInteraction } from "./interaction.js";
@@ -41,7 +45,10 @@ async function hydrate(element) {
       import("./island.js"),
       import(element.dataset.componentUrl),
     ]);
-    hydrateIsland(element, module.default);
+    // A form in the island posted the plain way before its code arrived (the bootstrap marks it
+    // data-posted) has sent the page on its way to the server's answer. Hydrated meanwhile, it
+    // would let a second press post it again, by JavaScript: such an island is left as it is.
+    if (!element.querySelector("form[data-posted]")) hydrateIsland(element, module);
   } catch (error) {
     console.error(`Island ${element.dataset.island} (#${element.id}) failed to hydrate:`, error);
   }

@@ -11,9 +11,13 @@ function readProps(element) {
 
 // As a transition, hydration renders in slices that yield to the browser every few
 // milliseconds (a plain hydrateRoot renders the whole island in one task); a click on the
-// island meanwhile still hydrates it at once and reaches its handler.
-export function hydrateIsland(element, Component) {
-  const island = createElement(Component, readProps(element));
+// island meanwhile still hydrates it at once and reaches its handler. An island the visitor can
+// type into before it hydrates (the sell form) exports `adoptPage(element, props)`: the props
+// that render what is on the page now. Hydrating sets each controlled field to its props, so
+// with the server's props the visitor's entries would vanish.
+export function hydrateIsland(element, module) {
+  const props = readProps(element);
+  const island = createElement(module.default, module.adoptPage?.(element, props) ?? props);
   startTransition(() => {
     hydrateRoot(element, island, {
       identifierPrefix: element.id,

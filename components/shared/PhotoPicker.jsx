@@ -1,8 +1,9 @@
 // The photo picker of the sell form and of the status page's "add photos": a file input that
 // works as it is without JavaScript and, hydrated, a drop zone with previews that can be
 // removed, plus the upload progress bar. The photos' state is usePhotos(); limits and
-// messages come from the server as props.
-import { useState } from "react";
+// messages come from the server as props. Photos picked in the plain input before the island
+// hydrated are taken into the list as it hydrates.
+import { useLayoutEffect, useRef, useState } from "react";
 import { CloseIcon } from "./icons.jsx";
 
 export const focusRing =
@@ -55,10 +56,16 @@ export function PhotoPicker({ photos, limits, messages, error, enhanced, onAdd }
     setDragging(false);
     onAdd([...event.dataTransfer.files]);
   };
-  const onPick = (event) => {
-    onAdd([...event.target.files]);
-    event.target.value = ""; // the list lives in state; the same file can be picked again
+  const fileInput = useRef(null);
+  const addPicked = (input) => {
+    onAdd([...input.files]);
+    input.value = ""; // the list lives in state; the same file can be picked again
   };
+  // Photos picked before the island hydrated are still in the input: they join the list before
+  // the browser paints again, as a pick would add them.
+  useLayoutEffect(() => {
+    if (fileInput.current.files.length) addPicked(fileInput.current);
+  }, []);
 
   return (
     <div className="sm:col-span-2">
@@ -90,7 +97,8 @@ export function PhotoPicker({ photos, limits, messages, error, enhanced, onAdd }
           name="photos"
           multiple
           accept={accept}
-          onChange={onPick}
+          ref={fileInput}
+          onChange={(event) => addPicked(event.target)}
           aria-describedby={error ? "field-photos-error photos-hint" : "photos-hint"}
           aria-invalid={error ? "true" : undefined}
           className={

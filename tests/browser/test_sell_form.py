@@ -6,7 +6,15 @@ import pytest
 from playwright.sync_api import expect
 
 from app.leads import search, store
-from tests.browser.helpers import DESKTOP, MOBILE, axe_violations, open_page, visit
+from tests.browser.helpers import (
+    DESKTOP,
+    MOBILE,
+    HeldRequests,
+    HeldScripts,
+    axe_violations,
+    open_page,
+    visit,
+)
 from tests.data.photos import write_photos
 from tests.data.validation_cases import VALID
 from tests.helpers import lead_work_done
@@ -44,9 +52,21 @@ def leads(live_server) -> list[dict]:
         return search.list_leads()
 
 
+TEXT_FIELDS = ("fullName", "email", "phone", "watchModel", "watchYear", "additionalDetails")
+# Logs whether the sell form hydrated, once its code (held back) has been let through and has
+# run: the import of the island's module resolves when React's file has run too, and so do the
+# runtime's own imports of them, so a task later the runtime has hydrated the island or chosen
+# not to. (While a plain post is under way, Playwright's evaluate waits for the next page.)
+REPORT_HYDRATION = """() => {
+  const island = document.querySelector('[data-island=SellForm]');
+  import(island.dataset.componentUrl).then(() => setTimeout(() =>
+    console.log(`hydrated: ${island.dataset.hydrated === 'true'}`)));
+}"""
+
+
 def fill_valid(page, **changes):
     values = VALID | changes
-    for name in ("fullName", "email", "phone", "watchModel", "watchYear", "additionalDetails"):
+    for name in TEXT_FIELDS:
         page.fill(f"#field-{name}", values[name])
     page.select_option("#field-watchBrand", values["watchBrand"])
     page.select_option("#field-watchCondition", values["watchCondition"])
@@ -259,3 +279,73 @@ def test_sell_page_has_no_accessibility_violations_even_with_errors_shown(
     assert not page.problems.lines, "\n".join(page.problems.lines)
     assert not clean, "\n".join(clean)
     assert not with_errors, "\n".join(with_errors)
+
+
+def test_entries_and_photos_made_before_the_form_hydrates_survive_it_and_post_once(
+    page, live_server, tmp_path
+):
+    """The form's code comes after the first paint: a seller may type, choose, tick and pick
+    photos before it does. The hydrated form holds all of it, shows the photos and sends it."""
+    photos = write_photos(tmp_path, 2)
+    held = HeldScripts(page)
+    page.goto(live_server.url + "/sell")
+    fill_valid(page)
+    page.check("#field-hasPapers")
+    page.set_input_files("#field-photos", [str(path) for path in photos])
+    held.wait_for("SellForm")
+    assert page.get_attribute("[data-island=SellForm]", "data-hydrated") is None
+    held.release()
+    expect(page.locator("ul[aria-label='Chosen photos'] img")).to_have_count(2)
+    expect(page.get_by_text("2 of 10 photos added")).to_be_visible()
+    for name in TEXT_FIELDS:
+        expect(page.locator(f"#field-{name}")).to_have_value(VALID[name])
+    expect(page.locator("#field-watchBrand")).to_have_value(VALID["watchBrand"])
+    expect(page.locator("#field-watchCondition")).to_have_value(VALID["watchCondition"])
+    expect(page.locator("#field-hasBox")).to_be_checked()
+    expect(page.locator("#field-hasPapers")).to_be_checked()
+    before = len(leads(live_server))
+    page.click("button[type=submit]")
+    expect(page.get_by_text(SUCCESS)).to_be_visible(timeout=20_000)
+    lead_work_done(live_server.app)
+    assert len(leads(live_server)) == before + 1
+    lead = leads(live_server)[0]
+    assert (lead["full_name"], lead["email"], lead["phone"]) == (
+        VALID["fullName"],
+        VALID["email"],
+        VALID["phone"],
+    )
+    assert (lead["watch_brand"], lead["watch_model"], lead["watch_condition"]) == (
+        VALID["watchBrand"],
+        VALID["watchModel"],
+        VALID["watchCondition"],
+    )
+    assert lead["watch_year"] == 2019 and lead["additional_details"] == VALID["additionalDetails"]
+    assert lead["has_box"] == 1 and lead["has_papers"] == 1 and lead["photo_count"] == 2
+    names = [event["name"] for event in events(page)]
+    assert names.count("InitiateCheckout") == 1 and names.count("Lead") == 1
+
+
+def test_submit_pressed_before_the_form_hydrates_posts_once_the_plain_way(
+    page, live_server, tmp_path
+):
+    """The plain post is under way when the form's code arrives: the island is left as it is,
+    so a second press cannot send the form again by JavaScript."""
+    photos = write_photos(tmp_path, 2)
+    held = HeldScripts(page)
+    page.goto(live_server.url + "/sell")
+    fill_valid(page)
+    page.set_input_files("#field-photos", [str(path) for path in photos])
+    page.evaluate(REPORT_HYDRATION)
+    post = HeldRequests(page, f"{live_server.url}/sell")  # the page itself has loaded
+    before = len(leads(live_server))
+    page.click("button[type=submit]", no_wait_after=True)
+    post.wait_for("/sell")
+    with page.expect_console_message(lambda message: message.text.startswith("hydrated")) as report:
+        held.release()
+    assert report.value.text == "hydrated: false"
+    post.release()
+    page.wait_for_url("**/sell/thanks")
+    expect(page.get_by_role("status")).to_have_text(SUCCESS)
+    lead_work_done(live_server.app)
+    assert len(leads(live_server)) == before + 1
+    assert leads(live_server)[0]["photo_count"] == 2

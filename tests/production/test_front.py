@@ -8,9 +8,11 @@ from __future__ import annotations
 import http.client
 
 import pytest
+from playwright.sync_api import expect
 
+from tests.browser.helpers import DESKTOP, open_page
 from tests.front import HOST
-from tests.helpers import wait_until
+from tests.helpers import csp_hash_source, inline_scripts, wait_until
 from tests.production.steps import submit_lead
 
 HSTS = "max-age=63072000; includeSubDomains"
@@ -44,6 +46,22 @@ def test_every_kind_of_answer_carries_hsts_and_the_security_headers(site, path, 
     assert "upgrade-insecure-requests" in policy
     assert response.getheader("Referrer-Policy") == "strict-origin-when-cross-origin"
     assert response.getheader("Server") == "nginx"  # no version
+
+
+@pytest.mark.parametrize("path", ["/", "/sell-watch-boston"])
+def test_a_frozen_pages_bootstrap_is_allowed_by_the_policy_nginx_sends_and_hydrates_it(
+    site, site_browser, path
+):
+    """nginx sends frozen pages with the headers `flask freeze` wrote: the page's one inline
+    script must be the one whose sha256 that policy names, or no island would ever hydrate."""
+    response = site.front.request("GET", path)
+    [bootstrap] = inline_scripts(response.body.decode())
+    assert csp_hash_source(bootstrap) in response.getheader("Content-Security-Policy")
+    context, page = open_page(site_browser, site, DESKTOP)
+    page.goto(site.url + path)
+    expect(page.locator("[data-island=Header]")).to_have_attribute("data-hydrated", "true")
+    context.close()
+    assert not page.problems.lines, "\n".join(page.problems.lines)  # no CSP violation either
 
 
 def test_seller_pages_are_private_and_send_no_referrer(site):
