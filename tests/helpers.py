@@ -15,14 +15,16 @@ import sqlite3
 import subprocess
 import time
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from html import unescape
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pyotp
 from werkzeug.datastructures import FileStorage, MultiDict
 from werkzeug.test import stream_encode_multipart
 
+from app.config import TestingConfig
 from app.leads import lifecycle, schema, store
 from app.leads.db import transaction
 from app.leads.display import business_zone
@@ -105,6 +107,12 @@ def inline_scripts(html: str) -> list[str]:
 def csp_hash_source(script: str) -> str:
     """The CSP source that allows an inline script of this text: 'sha256-<base64>'."""
     return f"'sha256-{base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()}'"
+
+
+def business_today() -> date:
+    """Today on the business's calendar (the test apps' BUSINESS_TIMEZONE), as the app reads
+    every date staff and sellers enter: near midnight UTC it is not the machine's date."""
+    return datetime.now(ZoneInfo(TestingConfig.BUSINESS_TIMEZONE)).date()
 
 
 def wait_until(check, timeout: float = 60, interval: float = 0.2):

@@ -7,7 +7,6 @@ record, its documents and the transaction register's row stay."""
 from __future__ import annotations
 
 import re
-from datetime import date
 from html import unescape
 from pathlib import Path
 
@@ -31,7 +30,7 @@ from tests.data.paperwork import (
     page_csrf,
     post_paperwork,
 )
-from tests.helpers import PAYMENT, lead_work_done, photo, post, post_multipart
+from tests.helpers import PAYMENT, business_today, lead_work_done, photo, post, post_multipart
 
 SITE = "https://watches.example"
 ERASURE_LINK = re.compile(re.escape(SITE) + r"(/status/erasure/[A-Za-z0-9_-]+)")
@@ -76,7 +75,7 @@ def sold(client) -> tuple[int, str]:
     with app.app_context():
         with transaction() as db:
             record.update(db, lead_id, checked)
-        paid = {"amount": OFFER["amount"], "paid_on": date.today().isoformat()} | PAYMENT
+        paid = {"amount": OFFER["amount"], "paid_on": business_today().isoformat()} | PAYMENT
         lifecycle.transition(lead_id, "bought", "staff:1", paid, "agreed")
     lead_work_done(app)
     return lead_id, token
@@ -110,7 +109,7 @@ def test_a_seller_has_their_details_erased_after_the_sale_and_the_purchase_recor
         photo_files = [*storage.photos_dir().glob("*")]
     assert all(signed.values()) and len(photo_files) == 4  # two photos, each with a thumbnail
     until = kept_until(mail_app, lead_id)
-    assert until == display_date(f"{date.today().year + 7}{date.today().isoformat()[4:]}")
+    assert until == display_date(f"{business_today().year + 7}{business_today().isoformat()[4:]}")
 
     shown = page_text(client.get(f"/status/{token}"))
     assert "Delete my details" in shown
@@ -170,7 +169,7 @@ def test_a_seller_has_their_details_erased_after_the_sale_and_the_purchase_recor
         assert crypto.decrypt(purchase["id_number_enc"]) == ID_NUMBER
         assert crypto.decrypt(purchase["birth_date_enc"]) == BIRTH_DATE
         kinds = [event["kind"] for event in history.lead_events(lead_id)]
-        rows = register.purchases_paid(date.today(), date.today())
+        rows = register.purchases_paid(business_today(), business_today())
     assert {key: purchase[key] for key in KEPT} == signed
     assert [purchase[key] for key in BANK_NUMBERS] == [None, None]
     assert purchase["payout_erased_at"] and purchase["record_erased_at"] is None

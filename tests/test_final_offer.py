@@ -16,8 +16,9 @@ from tests.data.paperwork import (
     offered_lead,
     page_csrf,
 )
+from tests.helpers import business_today
 
-EXPIRED = (date.today() - timedelta(days=1)).isoformat()
+EXPIRED = (business_today() - timedelta(days=1)).isoformat()
 
 
 def status(client, token: str) -> str:

@@ -67,10 +67,10 @@ def test_paperwork_posted_twice_is_signed_once(app, client):
 
 def test_two_signings_at_once_sign_once_and_leave_no_stray_file(app):
     lead_id, _ = agreed_lead(app)
-    outcome = check(VALID, {})
     photos = {"id_front": id_photo(1), "id_back": id_photo(2)}
     signer = {"ip": "203.0.113.9", "user_agent": "test"}
     with app.test_request_context():
+        outcome = check(VALID, {})
         lead = store.get_lead(lead_id)
         paperwork.sign(lead, outcome.values, photos, signer)
         with pytest.raises(paperwork.NotSignable):  # the page both posts came from: still agreed

@@ -4,7 +4,6 @@ payment sets, the checks `bought` waits for, and the dashboard step a migration 
 from __future__ import annotations
 
 import sqlite3
-from datetime import date
 
 import pytest
 from cryptography.fernet import InvalidToken
@@ -14,6 +13,7 @@ from app.leads.db import transaction
 from app.purchases import checklist, crypto, files, record
 from tests.helpers import (
     PAYMENT,
+    business_today,
     database_at_version,
     fill_purchase_record,
     put_purchase_on_record,
@@ -101,7 +101,7 @@ def test_bought_is_refused_naming_what_the_record_lacks_and_nothing_changes(
         put_purchase_on_record(lead_id)
         with transaction() as db:
             record.update(db, lead_id, {column: value})
-        data = {"amount": 9100, "paid_on": date.today().isoformat()} | PAYMENT
+        data = {"amount": 9100, "paid_on": business_today().isoformat()} | PAYMENT
         with pytest.raises(lifecycle.MissingDetails, match="Bought needs first") as refused:
             lifecycle.transition(lead_id, "bought", "staff:1", data, "agreed")
         assert str(refused.value).count(";") == 0 and item in str(refused.value)

@@ -15,7 +15,13 @@ from app import queue
 from app.leads import audit, history, lifecycle, store
 from app.leads.db import get_db, transaction
 from app.purchases import crypto, files, record, retention
-from tests.helpers import buy_lead, lead_work_done, put_purchase_on_record, save_sample_lead
+from tests.helpers import (
+    business_today,
+    buy_lead,
+    lead_work_done,
+    put_purchase_on_record,
+    save_sample_lead,
+)
 from worker import jobs
 from worker import retention as retention_run
 
@@ -266,7 +272,7 @@ def test_a_purchase_record_is_erased_once_past_retain_until_and_its_outcome_stay
     lead_id = bought(app)
     stored = add_id_photos(app, lead_id) + documents_of(app, lead_id)
     with app.app_context(), transaction() as db:
-        until = retention.local_today() - timedelta(days=days_past)
+        until = business_today() - timedelta(days=days_past)
         record.update(db, lead_id, {"retain_until": until.isoformat()})
     run_retention(app)
     with app.app_context():
@@ -309,7 +315,7 @@ def test_the_kept_record_of_a_lead_its_seller_had_erased_goes_at_its_end_too(app
         lifecycle.erase_sale(lead_id, "seller")
         assert record.get(lead_id)["legal_name"] == "Jordan A. Avery"  # kept until its end
         with transaction() as db:
-            yesterday = retention.local_today() - timedelta(days=1)
+            yesterday = business_today() - timedelta(days=1)
             record.update(db, lead_id, {"retain_until": yesterday.isoformat()})
     assert on_disk(app, stored) == [
         False,

@@ -34,6 +34,12 @@ def business_zone() -> ZoneInfo:
     return ZoneInfo(current_app.config["BUSINESS_TIMEZONE"])
 
 
+def business_today() -> date:
+    """Today on the business's calendar, which every date staff and sellers enter is on: the
+    server's own date (UTC) is already tomorrow on a New York evening."""
+    return datetime.now(business_zone()).date()
+
+
 def appointment_start(data: dict) -> datetime:
     """The appointment's date and time (entered in the business's zone) as an aware datetime."""
     day = date.fromisoformat(data["date"])

@@ -12,14 +12,20 @@ more than the last 4 characters of an ID or bank number, and no ID image is in e
 from __future__ import annotations
 
 import json
-from datetime import datetime
 
 from flask import current_app
 from PIL import ImageFile
 
 from app.leads import store
 from app.leads.db import get_db, immediate_transaction
-from app.leads.display import business_zone, local_time, stored_time, usd, watch_name
+from app.leads.display import (
+    business_today,
+    business_zone,
+    local_time,
+    stored_time,
+    usd,
+    watch_name,
+)
 from app.leads.history import append_event
 from app.purchases import files, paperwork, record
 from app.rendering.dates import display_date
@@ -146,7 +152,7 @@ def document_context(lead_id: int) -> dict:
     return {
         "site": site_info(),
         "reference": lead["reference"],
-        "issued_on": display_date(datetime.now(business_zone()).date().isoformat()),
+        "issued_on": display_date(business_today().isoformat()),
         "seller_name": purchase["legal_name"],
         "seller_address": address_lines(purchase),
         "watch_name": watch_name(lead),

@@ -24,14 +24,14 @@ import calendar
 import sqlite3
 import threading
 import time
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from flask import Flask, current_app
 
 from app import queue
 from app.leads import store
 from app.leads.db import get_db, immediate_transaction, now, transaction
-from app.leads.display import business_zone
+from app.leads.display import business_today
 from app.leads.history import append_event
 from app.purchases import files, record
 
@@ -113,11 +113,6 @@ def init_app(app: Flask) -> None:
         app.before_request(DailyCheck())
 
 
-def local_today() -> date:
-    """Today in the business's time zone, in which payment dates are written."""
-    return datetime.now(business_zone()).date()
-
-
 def months_before(moment: datetime, months: int) -> datetime:
     """The same time `months` calendar months earlier (the month's last day if it is shorter)."""
     year, month = divmod(moment.year * 12 + moment.month - 1 - months, 12)
@@ -132,7 +127,7 @@ def rows(sql: str, *params) -> list[dict]:
 
 def payouts_due() -> list[dict]:
     """Purchases paid PAYOUT_DETAILS_DAYS ago or more whose bank details are still kept."""
-    paid_by = local_today() - timedelta(days=current_app.config["PAYOUT_DETAILS_DAYS"])
+    paid_by = business_today() - timedelta(days=current_app.config["PAYOUT_DETAILS_DAYS"])
     return rows(
         "SELECT lead_id, paid_on FROM purchases WHERE payout_erased_at IS NULL "
         "AND record_erased_at IS NULL AND paid_on <= ? ORDER BY lead_id",
@@ -159,7 +154,7 @@ def records_due() -> list[dict]:
         "SELECT purchases.lead_id, retain_until, leads.erased_at IS NOT NULL AS lead_erased "
         "FROM purchases JOIN leads ON leads.id = purchases.lead_id "
         "WHERE record_erased_at IS NULL AND retain_until < ? ORDER BY purchases.lead_id",
-        local_today().isoformat(),
+        business_today().isoformat(),
     )
 
 

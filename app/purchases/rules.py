@@ -15,6 +15,7 @@ from datetime import date
 from flask import current_app
 from werkzeug.datastructures import FileStorage
 
+from app.leads.display import business_today
 from app.photos import messages as photo_messages
 from app.photos.forms import PHOTO_PROBLEMS
 from app.photos.uploads import file_size, image_problem, safe_filename
@@ -98,7 +99,7 @@ def adult_on(day: date, birth: date) -> bool:
 
 def latest_adult_birth() -> str:
     """The latest date of birth of someone ADULT_AGE or older today (the date input's max)."""
-    return years_later(date.today(), -ADULT_AGE).isoformat()
+    return years_later(business_today(), -ADULT_AGE).isoformat()
 
 
 def same_name(typed: str, legal: str) -> bool:
@@ -217,9 +218,9 @@ FIELDS = {f.name: f for f in (
           {"autocomplete": "postal-code", "inputmode": "numeric", "maxlength": 10,
            "pattern": r"\d{5}(-?\d{4})?"}, zip_code),
     date_field("birth_date", "Date of birth", "Please enter your date of birth as a full date.", (
-        ("Your date of birth cannot be in the future.", lambda d: d <= date.today()),
+        ("Your date of birth cannot be in the future.", lambda d: d <= business_today()),
         ("Please check the year of your date of birth.", lambda d: d.year >= FIRST_BIRTH_YEAR),
-        ("You must be 18 or older to sell us a watch.", lambda d: adult_on(date.today(), d)),
+        ("You must be 18 or older to sell us a watch.", lambda d: adult_on(business_today(), d)),
     ), secret=True, autocomplete="bday", min=f"{FIRST_BIRTH_YEAR}-01-01", max=latest_adult_birth),
     choice("id_type", "Type of photo ID", "Please choose the type of your photo ID.", ID_TYPES),
     Field("id_number", "ID number", "Please enter the number printed on your ID.",
@@ -231,8 +232,9 @@ FIELDS = {f.name: f for f in (
          hint="The state on a driver's license or state ID card, the country on a passport of "
               "another country. Not needed for a US passport."),
     date_field("id_expires_on", "Expiry date", "Please enter your ID's expiry date.", (
-        ("This ID has expired: please use one that is still valid.", lambda d: d >= date.today()),
-    ), min=lambda: date.today().isoformat()),
+        ("This ID has expired: please use one that is still valid.",
+         lambda d: d >= business_today()),
+    ), min=lambda: business_today().isoformat()),
     text("account_holder", "Account holder's name", "Please enter the name on the account.",
          name_like=True, hint="The account should be in your name.",
          html={"autocomplete": "name"}),

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from datetime import date, datetime
+from datetime import date
 
 from werkzeug.datastructures import MultiDict
 
 from app.leads import lifecycle
-from app.leads.display import business_zone
+from app.leads.display import business_today
 from app.leads.reference import normalise
 
 PER_PAGE = 25
@@ -73,7 +73,7 @@ class LeadQuery:
         return {
             "state": ("bought" if hold else self.state) if with_state else "",
             "hold": hold,
-            "today": datetime.now(business_zone()).date().isoformat(),
+            "today": business_today().isoformat(),
             "text": self.q,
             "digits": digits if len(digits) >= 3 and not re.search(r"[A-Za-z]", self.q) else "",
             "reference": normalise(self.q) if self.q else "",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import timedelta
 
 from flask_wtf import FlaskForm
 from wtforms import (
@@ -28,7 +28,7 @@ from wtforms import (
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import AnyOf, InputRequired, Length, NumberRange, Optional, ValidationError
 
-from app.leads import lifecycle
+from app.leads import display, lifecycle
 from app.purchases.record import PAYMENT_METHODS
 
 MAX_DOLLARS = 10_000_000
@@ -75,13 +75,13 @@ def options(labels: dict[str, str]) -> list[SelectChoice]:
 
 def not_in_past(form, field) -> None:
     """Validator: refuse a date before today."""
-    if field.data and field.data < date.today():
+    if field.data and field.data < display.business_today():
         raise ValidationError("This date has passed.")
 
 
 def not_in_future(form, field) -> None:
     """Validator: refuse a date after today."""
-    if field.data and field.data > date.today():
+    if field.data and field.data > display.business_today():
         raise ValidationError("This date is still to come.")
 
 
@@ -126,7 +126,7 @@ class QuoteForm(MoveForm):
     valid_until = DateField(
         "Valid until",
         validators=[InputRequired(), not_in_past],
-        default=lambda: date.today() + timedelta(days=QUOTE_DAYS),
+        default=lambda: display.business_today() + timedelta(days=QUOTE_DAYS),
     )
     message = words("Message to the seller (optional)")
 
@@ -225,7 +225,7 @@ class OfferForm(MoveForm):
     valid_until = DateField(
         "Valid until",
         validators=[InputRequired(), not_in_past],
-        default=lambda: date.today() + timedelta(days=OFFER_DAYS),
+        default=lambda: display.business_today() + timedelta(days=OFFER_DAYS),
     )
     differences = FieldList(FormField(DifferenceForm), DIFFERENCES, min_entries=3, max_entries=3)
     message = words("Message to the seller (optional)")
@@ -254,7 +254,7 @@ class BoughtForm(MoveForm):
         "Method", choices=options(PAYMENT_METHODS), default="ach", validators=[InputRequired()]
     )
     paid_on = DateField(
-        "Payment date", validators=[InputRequired(), not_in_future], default=date.today
+        "Payment date", validators=[InputRequired(), not_in_future], default=display.business_today
     )
     confirmation = StringField(
         "Bank's confirmation number",

@@ -10,13 +10,13 @@ within STAFF_REAUTH_MINUTES (require_recent_auth), and each view of them is audi
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from flask import Blueprint, Response, abort, request, url_for
 from flask_wtf.csrf import CSRFError
 
 from app import errors
-from app.leads.display import business_zone
+from app.leads.display import business_today
 from app.purchases import authentication, files, register
 from app.purchases import record as purchases
 from app.purchases.authentication import Refused
@@ -193,7 +193,7 @@ def purchase_file(lead_id: int, public_id: str):
 
 def register_period() -> RegisterPeriodForm:
     """The period from the query string; by default the last REGISTER_DAYS days."""
-    today = datetime.now(business_zone()).date()
+    today = business_today()
     first = today - timedelta(days=REGISTER_DAYS - 1)
     return RegisterPeriodForm(request.args or None, date_from=first, date_to=today)
 

@@ -6,14 +6,14 @@ paperwork is a page of its own behind re-authentication (app/staff/purchase.py).
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date
 
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import BooleanField, DateField, Form, RadioField, StringField
 from wtforms.validators import DataRequired, InputRequired, Length, ValidationError
 
-from app.leads.display import business_zone, local_time, usd
+from app.leads.display import business_today, local_time, usd
 from app.purchases import authentication, checklist, files, record
 from app.purchases.authentication import AT_AUTHENTICATION, REGISTER_RESULTS
 from app.purchases.paperwork import ID_TYPES
@@ -58,7 +58,7 @@ class RegisterCheckForm(FlaskForm):
 
     provider = line("Register searched", "The register's name.", length=100)
     checked_on = DateField(
-        "Date checked", validators=[InputRequired(), not_in_future], default=date.today
+        "Date checked", validators=[InputRequired(), not_in_future], default=business_today
     )
     result = RadioField(
         "Result",
@@ -150,7 +150,7 @@ def hold_label(purchase: dict, today: date | None = None) -> str:
     ends = purchase.get("hold_ends_on")
     if not ends:
         return ""
-    today = today or datetime.now(business_zone()).date()
+    today = today or business_today()
     on_hold = date.fromisoformat(ends) > today
     return f"{'On hold until' if on_hold else 'Hold ended'} {display_date(ends)}"
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
-from app.leads.display import local_time, quote_amount, usd
+from app.leads.display import business_today, local_time, quote_amount, usd
 from app.leads.timeline import latest_change
 from app.purchases import files, paperwork, record
 from app.rendering.dates import display_date
@@ -40,7 +40,7 @@ def ending(value: str | None) -> str:
 
 def has_expired(change: dict | None) -> bool:
     """Whether a quote or offer is missing or past its valid-until date."""
-    return change is None or date.fromisoformat(change["valid_until"]) < date.today()
+    return change is None or date.fromisoformat(change["valid_until"]) < business_today()
 
 
 def offer_expired(events: list[dict]) -> bool:

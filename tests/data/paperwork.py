@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 import re
-from datetime import date, timedelta
+from datetime import timedelta
 
 from werkzeug.datastructures import FileStorage, MultiDict
 
@@ -14,9 +14,9 @@ from app.leads.reference import new_status_token
 from app.purchases import record
 from app.security.tokens import digest
 from tests.data.photos import photo_bytes
-from tests.helpers import csrf_token, post_multipart, sample_lead
+from tests.helpers import business_today, csrf_token, post_multipart, sample_lead
 
-IN_A_WEEK = (date.today() + timedelta(days=7)).isoformat()
+IN_A_WEEK = (business_today() + timedelta(days=7)).isoformat()
 QUOTE = {"amount_low": 8000, "amount_high": 9500, "valid_until": IN_A_WEEK}
 APPOINTMENT = {"date": IN_A_WEEK, "time": "14:30", "mode": "office", "place": "5 Main St"}
 SERIAL = "7Z41K9Q2"
@@ -49,7 +49,7 @@ VALID = {
     "id_type": "drivers_license",
     "id_number": "K48-277-193 05",
     "id_issuer": "ny",
-    "id_expires_on": (date.today() + timedelta(days=900)).isoformat(),
+    "id_expires_on": (business_today() + timedelta(days=900)).isoformat(),
     "account_holder": "Jordan Avery",
     "routing_number": ROUTING,
     "account_number": ACCOUNT,

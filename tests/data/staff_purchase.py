@@ -6,24 +6,22 @@ from __future__ import annotations
 
 import io
 import re
-from datetime import date, datetime
 
 from werkzeug.datastructures import FileStorage, MultiDict
 from werkzeug.test import stream_encode_multipart
 
 from app.leads import lifecycle, store
 from app.leads.db import transaction
-from app.leads.display import business_zone
 from app.purchases import record
 from tests.data.paperwork import APPOINTMENT, QUOTE, agreed_lead, post_paperwork
 from tests.data.photos import photo_bytes
-from tests.helpers import sample_lead
+from tests.helpers import business_today, sample_lead
 
 # A PDF as a register sends one (its magic bytes are what is checked), and a photo of one.
 CERTIFICATE_PDF = b"%PDF-1.7\n1 0 obj <</Type /Catalog>> endobj\ntrailer <<>>\n%%EOF\n"
 CERTIFICATE_PHOTO = photo_bytes(size=(600, 800), fmt="PNG")
 # Fixed at import, so a run that crosses midnight compares against the date it sent.
-CHECKED_ON = date.today().isoformat()
+CHECKED_ON = business_today().isoformat()
 REGISTER_CHECK = {"provider": "Stolen Watch Register", "result": "clear", "checked_on": CHECKED_ON}
 PATHS = {"findings": "findings", "register_check": "register-check", "verify_id": "id-verified"}
 
@@ -94,5 +92,5 @@ def buy(app, lead_id: int, actor: str = "staff:1", paid_on: str | None = None, *
     """The real `bought` move of a lead ready to buy (the payment recorded with it)."""
     data = {"amount": 7400, "method": "wire", "confirmation": "FED-0042"} | payment
     with app.app_context():
-        data["paid_on"] = paid_on or datetime.now(business_zone()).date().isoformat()
+        data["paid_on"] = paid_on or business_today().isoformat()
         lifecycle.transition(lead_id, "bought", actor, data, "agreed")

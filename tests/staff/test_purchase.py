@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import date, datetime, timedelta
+from datetime import date, timedelta
 
 import pytest
 
 from app.leads import history, store, timeline
 from app.leads.db import transaction
-from app.leads.display import business_zone
 from app.purchases import files, record, retention
 from tests.data.paperwork import FINDINGS, SERIAL
 from tests.data.staff_purchase import (
@@ -28,9 +27,9 @@ from tests.data.staff_purchase import (
     ready_to_buy,
     signed_lead,
 )
-from tests.helpers import put_purchase_on_record
+from tests.helpers import business_today, put_purchase_on_record
 
-TODAY = date.today()
+TODAY = business_today()
 UNREADABLE = "This file is not a PDF or an image we can read."
 OFFER = {"amount": "$7,400", "valid_until": "2099-01-01"}
 
@@ -406,7 +405,7 @@ def test_a_staff_member_cannot_record_findings_once_the_watch_is_bought(app, sig
 
 def test_the_hold_tabs_count_and_list_bought_leads_by_the_end_of_their_hold(app, signed_in):
     with app.app_context():
-        today = datetime.now(business_zone()).date()  # the hold ends by the business's calendar
+        today = business_today()  # the hold ends by the business's calendar
     on_hold = ready_to_buy(app)
     buy(app, on_hold, paid_on=today.isoformat())
     ended = ready_to_buy(app)

@@ -9,12 +9,10 @@ import io
 import json
 import os
 import re
-from datetime import date, datetime, timedelta
-from zoneinfo import ZoneInfo
+from datetime import date, timedelta
 
 import pytest
 
-from app.config import TestingConfig
 from app.leads import store
 from app.leads.db import transaction
 from app.leads.display import business_zone, stored_time
@@ -29,12 +27,7 @@ from tests.data.paperwork import (
     VALID,
 )
 from tests.data.staff_purchase import buy, ready_to_buy
-
-
-def business_today() -> date:
-    """Today in the business's time zone, the register's default period ends on."""
-    return datetime.now(ZoneInfo(TestingConfig.BUSINESS_TIMEZONE)).date()
-
+from tests.helpers import business_today
 
 # The business's calendar, as the register's default period and the hold read it.
 TODAY = business_today()
