@@ -250,29 +250,45 @@ def revoke_links(lead_id: int):
 @bp.route("/leads/<int:lead_id>/erase", methods=["GET", "POST"])
 @require_recent_auth
 def erase(lead_id: int):
-    """Erase a closed lead's personal data once its reference is typed to confirm."""
+    """Erase a closed lead's personal data once its reference is typed to confirm; or a bought
+    lead's, as the seller can from the status page (a request made by phone or letter), keeping
+    the purchase record and its documents the law requires until their retain_until."""
     lead = lead_or_404(lead_id)
     action = ACTIONS["erase"]
     if not action.offered(lead):
-        return back(lead_id, "Only a closed lead can be erased, and only once.", "error")
+        return back(lead_id, "Only a closed or bought lead can be erased, and only once.", "error")
+    kept_until = purchase_panel.kept_until(lead)
     form = action.form(prefix="erase")
     if request.method == "GET" or not form.validate():
-        return page(
-            "inbox/erase.html",
-            "Erase personal data",
-            400 if form.errors else 200,
-            lead=lead,
-            form=form,
-        )
+        status = 400 if form.errors else 200
+        return erase_page(lead, form, kept_until, status)
     if form.reference.data.strip().upper() != lead["reference"]:
         form.reference.errors = [f"Type {lead['reference']} exactly to confirm."]
-        return page("inbox/erase.html", "Erase personal data", 400, lead=lead, form=form)
+        return erase_page(lead, form, kept_until, 400)
     try:
-        removed = lifecycle.erase(lead_id, actor())
+        if kept_until:
+            removed = lifecycle.erase_sale(lead_id, actor())
+        else:
+            removed = lifecycle.erase(lead_id, actor())
     except lifecycle.TransitionError as error:
         return back(lead_id, str(error), "error")
-    record("lead_erased", lead_id, {"photos": removed})
-    return back(lead_id, f"Personal data erased; {removed} photos removed. The outcome is kept.")
+    record("lead_erased", lead_id, {"photos": removed, "state": lead["state"]})
+    kept = "The outcome is kept."
+    if kept_until:
+        kept = f"The purchase record, bill of sale and receipt are kept until {kept_until}."
+    return back(lead_id, f"Personal data erased; {removed} photos removed. {kept}")
+
+
+def erase_page(lead: dict, form, kept_until: str | None, status: int):
+    """The confirmation page, saying what goes and, after a sale, what stays and until when."""
+    return page(
+        "inbox/erase.html",
+        "Erase personal data",
+        status,
+        lead=lead,
+        form=form,
+        kept_until=kept_until,
+    )
 
 
 # Photos: private storage, only through the lead they belong to

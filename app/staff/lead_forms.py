@@ -322,7 +322,7 @@ class Action:
             "contacted": "contacted" in moves and state != "closed",
             "reopen": state == "closed",
             "note": True,
-            "erase": state == "closed",
+            "erase": state in ("closed", "bought"),
         }
         return by_name.get(self.name, getattr(self.form, "to_state", "") in moves)
 

@@ -14,6 +14,7 @@ import pytest
 from app.leads import history, store, timeline
 from app.leads.db import transaction
 from app.purchases import files, record, retention
+from app.rendering.dates import display_date
 from tests.data.paperwork import FINDINGS, SERIAL
 from tests.data.staff_purchase import (
     CERTIFICATE_PDF,
@@ -441,6 +442,58 @@ def test_a_record_erased_at_the_end_of_its_retention_shows_what_stays(app, signe
     paperwork = signed_in.get(f"/staff/leads/{lead_id}/paperwork").get_data(as_text=True)
     assert "The seller's paperwork was erased on 25 November 2033" in paperwork
     assert "paperwork_viewed" not in [action for action, _ in audit(app)]
+
+
+# Erasure on the seller's behalf (a request by phone or letter)
+
+
+def test_staff_erase_a_bought_lead_keeping_the_purchase_record_until_its_end(app, signed_in):
+    lead_id = ready_to_buy(app)
+    buy(app, lead_id)
+    kept = purchase(app, lead_id)
+    until = display_date(kept["retain_until"])
+    form = signed_in.get(f"/staff/leads/{lead_id}/erase")
+    html = form.get_data(as_text=True)
+    assert form.status_code == 200 and f"the receipt until {until}; then they are deleted" in html
+    with app.app_context():
+        reference = store.get_lead(lead_id)["reference"]
+    fields = {"erase-csrf_token": page_token(html), "erase-reference": "USWB-000000"}
+    wrong = signed_in.post(f"/staff/leads/{lead_id}/erase", data=fields)
+    assert wrong.status_code == 400 and f"Type {reference} exactly" in wrong.get_data(as_text=True)
+    assert purchase(app, lead_id) == kept
+
+    fields["erase-reference"] = reference
+    assert signed_in.post(f"/staff/leads/{lead_id}/erase", data=fields).status_code == 303
+    assert f"The purchase record, bill of sale and receipt are kept until {until}." in lead_page(
+        signed_in, lead_id
+    )
+    with app.app_context():
+        lead, after = store.get_lead(lead_id), record.get(lead_id)
+        id_photos = files.files_of(lead_id, files.ID_PHOTOS)
+    assert lead["erased_at"] and lead["state"] == "bought"
+    assert lead["email"] == lead["phone"] == lead["full_name"] == ""
+    assert id_photos == [] and after["account_number_enc"] is None
+    assert after["routing_number_enc"] is None and after["payout_erased_at"]
+    for column in ("legal_name", "id_number_enc", "birth_date_enc", "serial_number", "paid_amount"):
+        assert after[column] == kept[column], column  # what the law makes us keep
+    assert ("lead_erased", {"photos": 0, "state": "bought"}) in audit(app)
+
+    again = signed_in.get(f"/staff/leads/{lead_id}/erase")
+    assert again.status_code == 303
+    assert "Only a closed or bought lead can be erased, and only once." in lead_page(
+        signed_in, lead_id
+    )
+
+
+def test_a_lead_between_offer_and_payment_cannot_be_erased_by_staff(app, signed_in):
+    lead_id = ready_to_buy(app)  # agreed: the seller's paperwork is being checked
+    kept = purchase(app, lead_id)
+    assert "Erase personal data" not in lead_page(signed_in, lead_id)
+    refused = signed_in.get(f"/staff/leads/{lead_id}/erase")
+    assert refused.status_code == 303
+    with app.app_context():
+        assert store.get_lead(lead_id)["erased_at"] is None
+    assert purchase(app, lead_id) == kept
 
 
 def test_a_signing_event_without_the_ends_of_the_numbers_reads_without_them():
