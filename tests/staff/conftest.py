@@ -30,6 +30,14 @@ def account(staff) -> Account:
 
 
 @pytest.fixture
+def signed_in(staff, account, app):
+    """A test client signed in with both factors, as a staff member's browser is."""
+    client = app.test_client()
+    staff.sign_in(client, account)
+    return client
+
+
+@pytest.fixture
 def add_lead(app):
     """Saves a lead as the sell form would; returns its id."""
 

@@ -15,13 +15,6 @@ CODES_PAGE = "/staff/account/recovery-codes"
 CODE = re.compile(r"<li>([a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4})</li>")
 
 
-@pytest.fixture
-def signed_in(staff, account, app):
-    client = app.test_client()
-    staff.sign_in(client, account)
-    return client
-
-
 def change_password(staff, client, current: str, new: str, confirm: str | None = None):
     data = {"current_password": current, "password": new, "confirm": confirm or new}
     return staff.post(client, PASSWORD_PAGE, data)

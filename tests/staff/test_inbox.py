@@ -6,8 +6,6 @@ import csv
 import io
 import re
 
-import pytest
-
 from app.leads import lifecycle, search, storage, store
 from app.leads.db import transaction
 from tests.data.paperwork import FINDINGS, give_token, post_paperwork
@@ -17,13 +15,6 @@ from tests.data.staff_purchase import check_register, post_step
 EVIL = '<script>alert("x")</script><img src=x onerror=alert(1)>'
 ESCAPED = "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;"
 SELLER_FIELDS = ("full_name", "email", "phone", "watch_model", "additional_details")
-
-
-@pytest.fixture
-def signed_in(staff, account, app):
-    client = app.test_client()
-    staff.sign_in(client, account)
-    return client
 
 
 def page(client, path: str) -> str:

@@ -23,13 +23,6 @@ WEEK = insights.Window("2025-03-03", "2025-03-10")  # Monday 3 to Sunday 9 March
 PATH = ("contacted", "quoted", "accepted", "appointment", "offered", "agreed")
 
 
-@pytest.fixture
-def signed_in(staff, account, app):
-    client = app.test_client()
-    staff.sign_in(client, account)
-    return client
-
-
 def received(app, add_lead, at: str, **fields) -> int:
     """A lead saved as the sell form saves one, received at `at` (UTC)."""
     lead_id = add_lead(**fields)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 FBC = "fb.1.1741064767890.IwAR2F4-dbP0l7Mn1IawQQGCINEz7PYXQvwjNwB_qa2ofrHyiLjcbCRxTDMgk"
 ATTRIBUTION = {
     "Landing page": ("landing_page", "/sell-watch-boston"),
@@ -17,13 +15,6 @@ ATTRIBUTION = {
     "wbraid": ("wbraid", "CjgKEAjw_staff-wbraid"),
     "Google click at": ("google_click_at", "2025-03-04T05:06:07+00:00"),
 }
-
-
-@pytest.fixture
-def signed_in(staff, account, app):
-    client = app.test_client()
-    staff.sign_in(client, account)
-    return client
 
 
 def test_campaign_card_shows_click_ids_landing_page_and_referrer(signed_in, add_lead):

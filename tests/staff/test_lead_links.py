@@ -5,18 +5,9 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from app.leads import audit, history, links
 from app.leads.reference import new_status_token
 from app.security.tokens import digest
-
-
-@pytest.fixture
-def signed_in(staff, account, app):
-    client = app.test_client()
-    staff.sign_in(client, account)
-    return client
 
 
 def give_token(app, lead_id: int) -> str:

@@ -35,13 +35,6 @@ UNREADABLE = "This file is not a PDF or an image we can read."
 OFFER = {"amount": "$7,400", "valid_until": "2099-01-01"}
 
 
-@pytest.fixture
-def signed_in(staff, account, app):
-    client = app.test_client()
-    staff.sign_in(client, account)
-    return client
-
-
 def lead_page(client, lead_id: int) -> str:
     response = client.get(f"/staff/leads/{lead_id}")
     assert response.status_code == 200

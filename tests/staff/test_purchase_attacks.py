@@ -28,13 +28,6 @@ from tests.data.staff_purchase import (
 JPEG = b"\xff\xd8\xff"
 
 
-@pytest.fixture
-def signed_in(staff, account, app):
-    client = app.test_client()
-    staff.sign_in(client, account)
-    return client
-
-
 def age_the_sign_in(app) -> None:
     """Make the session's last verification older than the re-authentication window."""
     with app.app_context(), transaction() as db:

@@ -11,8 +11,6 @@ import os
 import re
 from datetime import date, timedelta
 
-import pytest
-
 from app.leads import store
 from app.leads.db import transaction
 from app.leads.display import business_zone, stored_time
@@ -59,13 +57,6 @@ HEADER = [
     "Register result",
     "Hold ends on",
 ]
-
-
-@pytest.fixture
-def signed_in(staff, account, app):
-    client = app.test_client()
-    staff.sign_in(client, account)
-    return client
 
 
 def bought(app, paid_on: date, actor: str = "staff:1") -> int:
