@@ -49,13 +49,19 @@ SALE_KEPT = (
 )
 
 
-def after_sale(lead: dict) -> tuple[str, str] | None:
-    """What an erasure deletes of a bought lead, and what it keeps and until when; None for a
-    lead that is not bought (it keeps no purchase record)."""
+def record_kept_until(lead: dict) -> str | None:
+    """The day until which an erased bought lead's purchase record and documents are kept,
+    as people read it; None for a lead that is not bought (it keeps no purchase record)."""
     if lead["state"] != "bought":
         return None
-    until = display_date(record.get(lead["id"])["retain_until"])
-    return SALE_GOES, SALE_KEPT.format(until=until)
+    return display_date(record.get(lead["id"])["retain_until"])
+
+
+def after_sale(lead: dict) -> tuple[str, str] | None:
+    """What an erasure deletes of a bought lead, and what it keeps and until when; None for a
+    lead that is not bought."""
+    until = record_kept_until(lead)
+    return None if until is None else (SALE_GOES, SALE_KEPT.format(until=until))
 
 
 def ask_seller_to_confirm(lead_id: int, closed_event_id: int) -> int:

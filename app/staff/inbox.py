@@ -25,6 +25,7 @@ from flask_wtf.csrf import CSRFError
 
 from app import errors
 from app.leads import display, export, history, lifecycle, links, search, storage, store, timeline
+from app.leads.erasure import record_kept_until
 from app.staff import purchase_panel
 from app.staff import store as staff_store
 from app.staff.auth import (
@@ -257,7 +258,7 @@ def erase(lead_id: int):
     action = ACTIONS["erase"]
     if not action.offered(lead):
         return back(lead_id, "Only a closed or bought lead can be erased, and only once.", "error")
-    kept_until = purchase_panel.kept_until(lead)
+    kept_until = record_kept_until(lead)
     form = action.form(prefix="erase")
     if request.method == "GET" or not form.validate():
         status = 400 if form.errors else 200

@@ -230,14 +230,6 @@ def erased_on(purchase: dict) -> str:
     return day(erased[:10]) if erased else ""
 
 
-def kept_until(lead: dict) -> str | None:
-    """For a bought lead, the day until which its purchase record and documents are kept once
-    the rest is erased (as the seller is told); None for any other lead, which keeps none."""
-    if lead["state"] != "bought":
-        return None
-    return day(record.get(lead["id"])["retain_until"])
-
-
 def paperwork_kept(purchase: dict) -> bool:
     """Whether the seller signed paperwork that is still on record (not erased at the end of
     its retention)."""
