@@ -34,7 +34,9 @@ from tests.production.steps import (
     CONFIRMATION,
     ERASURE_PATH,
     body_text,
+    event_kinds,
     lead_by_email,
+    leads_db,
     link_in,
     mail_to,
     submit_lead,
@@ -235,6 +237,19 @@ def test_seller_and_staff_take_a_lead_from_the_form_to_bought_and_the_papers(
     export = as_staff.get(export_link)
     assert export.status == 200 and "attachment" in export.getheader("Content-Disposition")
     assert email in export.body.decode()
+
+    # Asked by phone, staff erase the seller's details; the purchase record and papers stay.
+    lead = lead_by_email(site, email)
+    staff.goto(f"{site.url}/staff/leads/{lead['id']}")
+    staff.get_by_role("link", name="Erase personal data").click()
+    staff.get_by_label("Type the lead's reference to confirm").fill(lead["reference"])
+    staff.get_by_role("button", name="Erase for good").click()
+    expect_state(staff, "The purchase record, bill of sale and receipt are kept until")
+    assert lead_by_email(site, email) is None and site.front.request("GET", path).status == 404
+    assert event_kinds(site, lead["id"])[-2:] == ["payout_details_erased", "erased"]
+    with leads_db(site) as db:
+        kept = db.execute("SELECT * FROM purchases WHERE lead_id = ?", (lead["id"],)).fetchone()
+    assert kept["legal_name"] == LEGAL_NAME and kept["account_number_enc"] is None
 
     for context, page, watch in ((seller_context, seller, seller_cookies),
                                  (staff_context, staff, staff_cookies)):  # fmt: skip
