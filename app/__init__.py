@@ -18,12 +18,11 @@ from app.leads import db as leads_db
 from app.leads.cli import leads_command
 from app.locations import routes as locations
 from app.pages import routes as pages
-from app.pictures import images
 from app.pictures.variants import images_command
 from app.privacy import routes as privacy
 from app.purchases import retention
 from app.purchases.cli import purchases_command
-from app.rendering import assets, islands, layout, page_cache
+from app.rendering import assets, components, islands, layout, page_cache
 from app.rendering.freeze import freeze_command
 from app.security import cross_site, headers
 from app.security.logs import hide_link_tokens
@@ -49,7 +48,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     register_template_helpers(app)
     register_commands(app)
     assets.serve_static_files(app)
-    headers.init_app(app)  # last: its middleware wraps everything, static files included
+    # Last: its middleware wraps everything, static files included.
+    headers.init_app(app, inline_scripts=(assets.BOOTSTRAP_CSP_HASH,))
     return app
 
 
@@ -118,9 +118,9 @@ def register_template_helpers(app: Flask) -> None:
         island=islands.island,
         island_scripts=assets.island_scripts,
         stylesheet_url=assets.stylesheet_url,
-        picture=images.picture,
-        post_card=images.post_card,
-        icon=images.icon,
+        picture=components.picture,
+        post_card=components.post_card,
+        icon=components.icon,
     )
     app.jinja_env.filters["shown"] = samples.shown
     app.jinja_env.tests["shown"] = samples.is_shown

@@ -116,3 +116,22 @@ def categories() -> list[str]:
     for row in connection().execute("select category from articles order by position"):
         seen.setdefault(row["category"], None)
     return list(seen)
+
+
+def indexable_pages() -> list[dict]:
+    """(path, lastmod) of every page search engines may index, for the sitemap and `flask
+    freeze`; the sell form's thank-you page is deliberately absent."""
+    dates = document_dates()
+    all_articles = articles()
+    pages = [
+        {"path": "/", "lastmod": dates["home"]},
+        {"path": "/sell", "lastmod": dates["site"]},
+        {"path": "/watch-authentication", "lastmod": dates["page:watch-authentication"]},
+        {"path": "/blog", "lastmod": max([dates["blog"]] + [a["updated"] for a in all_articles])},
+        {"path": "/terms", "lastmod": dates["page:terms"]},
+        {"path": "/privacy", "lastmod": dates["page:privacy"]},
+    ]
+    pages += [{"path": f"/{b['url_slug']}", "lastmod": b["updated"]} for b in brands()]
+    pages += [{"path": f"/sell-watch-{c['key']}", "lastmod": c["updated"]} for c in cities()]
+    pages += [{"path": f"/blog/{a['slug']}", "lastmod": a["updated"]} for a in all_articles]
+    return pages

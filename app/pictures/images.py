@@ -1,5 +1,5 @@
-"""The site's pictures (derived by `flask images` from content/images/) as props for the
-Picture component, and the template helpers that render them."""
+"""The site's pictures (derived by `flask images` from content/images/): their manifest, and
+each picture as the props the Picture component renders (app/rendering/components.py)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,6 @@ from functools import lru_cache
 from pathlib import Path
 
 from flask import Flask, current_app
-from markupsafe import Markup
-
-from app.rendering.islands import render_static
 
 ART_URL = "/static/img/art/"
 
@@ -91,18 +88,3 @@ def image_url(name: str, width: int | None = None) -> str:
     """A plain JPEG URL (for social cards and structured data)."""
     record = image_record(name)
     return f"{ART_URL}{name}-{width or record['widths'][-1]}.jpg"
-
-
-def picture(name: str, alt: str, sizes: str = "100vw", priority: bool = False, class_: str = ""):
-    """Jinja: `{{ picture("hero-watch", alt, sizes, priority=True, class_="aspect-[3/2]") }}`."""
-    return Markup(render_static("Picture", picture_props(name, alt, sizes, priority, class_)))
-
-
-def icon(name: str, class_: str = "h-5 w-5") -> Markup:
-    """Jinja: an icon from components/shared/icons.jsx, decorative (aria-hidden)."""
-    return render_static("Icon", {"name": name, "className": class_})
-
-
-def post_card(post: dict) -> Markup:
-    """Jinja: an article card (PostCard.jsx) as static markup."""
-    return render_static("PostCard", {"post": post})

@@ -16,8 +16,8 @@ import click
 from flask import Flask
 from flask.cli import ScriptInfo, pass_script_info
 
+from app.content import queries
 from app.rendering.page_cache import compress
-from app.sitemap.routes import sitemap_entries
 
 EXTRA_PATHS = ("/sitemap.xml", "/robots.txt")
 PER_RESPONSE_HEADERS = {
@@ -75,7 +75,7 @@ def is_anonymous_page(app: Flask, path: str) -> bool:
 def frozen_paths(app: Flask) -> list[str]:
     """The sitemap's pages, sitemap.xml and robots.txt: those the page cache may keep."""
     with app.app_context():
-        paths = [entry["path"] for entry in sitemap_entries()] + list(EXTRA_PATHS)
+        paths = [page["path"] for page in queries.indexable_pages()] + list(EXTRA_PATHS)
     return [path for path in paths if is_anonymous_page(app, path)]
 
 

@@ -4,16 +4,14 @@ The headers are added by a WSGI middleware around everything (WhiteNoise's stati
 Flask's pages and errors alike), so no response can leave without them. The CSP is one fixed
 string built from config at start-up: pages are cached and frozen, so there are no per-request
 nonces; the one inline executable script, the islands' bootstrap, is allowed by its sha256,
-which never changes with a build (app/rendering/bootstrap.js). Pixel and analytics hosts are
-allowed only when their ids are configured.
+which never changes with a build (app/rendering/bootstrap.js; the factory passes it in). Pixel
+and analytics hosts are allowed only when their ids are configured.
 """
 
 from __future__ import annotations
 
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
-
-from app.rendering.assets import BOOTSTRAP_CSP_HASH
 
 MAX_PATH_LENGTH = 2048
 MAX_QUERY_LENGTH = 4096
@@ -42,12 +40,12 @@ PERMISSIONS_POLICY = (
 )
 
 
-def content_security_policy(config) -> str:
-    """The one CSP: same-origin everything, no inline script but the islands' bootstrap (by
-    its hash), no inline style, no framing."""
+def content_security_policy(config, inline_scripts: tuple[str, ...]) -> str:
+    """The one CSP: same-origin everything, no inline script but those allowed by their hash
+    (`inline_scripts`: the islands' bootstrap), no inline style, no framing."""
     directives = {
         "default-src": ["'self'"],
-        "script-src": ["'self'", BOOTSTRAP_CSP_HASH],
+        "script-src": ["'self'", *inline_scripts],
         "style-src": ["'self'"],
         "img-src": ["'self'", "data:", "blob:"],
         "font-src": ["'self'"],
@@ -71,10 +69,10 @@ def content_security_policy(config) -> str:
     return policy
 
 
-def security_headers(config) -> list[tuple[str, str]]:
+def security_headers(config, inline_scripts: tuple[str, ...]) -> list[tuple[str, str]]:
     """The headers every response gets: the CSP, HSTS when HSTS_MAX_AGE is set, and more."""
     headers = [
-        ("Content-Security-Policy", content_security_policy(config)),
+        ("Content-Security-Policy", content_security_policy(config, inline_scripts)),
         ("X-Content-Type-Options", "nosniff"),
         ("Referrer-Policy", "strict-origin-when-cross-origin"),
         ("Cross-Origin-Opener-Policy", "same-origin"),
@@ -144,8 +142,9 @@ class SecurityMiddleware:
         return self.wsgi_app(environ, with_headers)
 
 
-def init_app(app: Flask) -> None:
-    """Run last in create_app(), so the middleware wraps WhiteNoise and everything else."""
+def init_app(app: Flask, inline_scripts: tuple[str, ...]) -> None:
+    """Run last in create_app(), so the middleware wraps WhiteNoise and everything else; the
+    CSP allows the inline scripts whose hash sources are given, and no other."""
     config = app.config
     proxies = {
         name: config[f"PROXY_FIX_{name.upper()}"]
@@ -153,4 +152,4 @@ def init_app(app: Flask) -> None:
     }
     if any(proxies.values()):
         app.wsgi_app = ProxyFix(app.wsgi_app, **proxies)
-    app.wsgi_app = SecurityMiddleware(app.wsgi_app, security_headers(config))
+    app.wsgi_app = SecurityMiddleware(app.wsgi_app, security_headers(config, inline_scripts))

@@ -8,23 +8,8 @@ bp = Blueprint("sitemap", __name__)
 
 
 def sitemap_entries() -> list[dict]:
-    """(path, lastmod) for every indexable page; the sell success page is deliberately absent."""
-    dates = queries.document_dates()
-    articles = queries.articles()
-    entries = [
-        {"path": "/", "lastmod": dates["home"]},
-        {"path": "/sell", "lastmod": dates["site"]},
-        {"path": "/watch-authentication", "lastmod": dates["page:watch-authentication"]},
-        {"path": "/blog", "lastmod": max([dates["blog"]] + [a["updated"] for a in articles])},
-        {"path": "/terms", "lastmod": dates["page:terms"]},
-        {"path": "/privacy", "lastmod": dates["page:privacy"]},
-    ]
-    entries += [{"path": f"/{b['url_slug']}", "lastmod": b["updated"]} for b in queries.brands()]
-    entries += [
-        {"path": f"/sell-watch-{c['key']}", "lastmod": c["updated"]} for c in queries.cities()
-    ]
-    entries += [{"path": f"/blog/{a['slug']}", "lastmod": a["updated"]} for a in articles]
-    return [{**entry, "loc": absolute(entry["path"])} for entry in entries]
+    """Every indexable page with its absolute address (loc) and the date it last changed."""
+    return [page | {"loc": absolute(page["path"])} for page in queries.indexable_pages()]
 
 
 @bp.get("/sitemap.xml")
