@@ -20,10 +20,11 @@ from app.locations import routes as locations
 from app.pages import routes as pages
 from app.pictures.variants import images_command
 from app.privacy import routes as privacy
-from app.purchases import retention
-from app.purchases.cli import purchases_command
 from app.rendering import assets, components, islands, layout, page_cache
 from app.rendering.freeze import freeze_command
+from app.sale.cli import requeue_command
+from app.sale.purchase import retention
+from app.sale.purchase.cli import purchases_command
 from app.security import cross_site, headers
 from app.security.logs import hide_link_tokens
 from app.sell import routes as sell
@@ -134,6 +135,7 @@ def register_commands(app: Flask) -> None:
     app.cli.add_command(images_command)
     app.cli.add_command(samples.content_command)
     app.cli.add_command(freeze_command)
+    leads_command.add_command(requeue_command)
     app.cli.add_command(leads_command)
     app.cli.add_command(staff_command)
     app.cli.add_command(conversions_command)

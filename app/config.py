@@ -108,7 +108,7 @@ class Config:
     STAFF_REAUTH_MINUTES = 5
     STAFF_ENROL_HOURS = 24
     STAFF_PASSWORD_PROFILE = "RFC_9106_LOW_MEMORY"  # argon2-cffi profile: argon2id, 64 MiB, t=3
-    # The purchase on record (app/purchases): key material for the seller's ID and bank details
+    # The purchase on record (app/sale/purchase/): key material for the seller's ID and bank details
     # at rest (comma-separated, newest first, so an old key still reads while rows are rotated
     # to the new one; required in production, elsewhere derived from SECRET_KEY), the hold
     # before a bought watch may be resold, and how long each kind of record is kept.

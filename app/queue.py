@@ -7,7 +7,7 @@ embedded default), the same functions run on one background thread per process, 
 answer has gone: no job ever runs on a request's thread. The app never imports `worker`, and
 this module imports none of the app's features: dependencies point one way (worker -> app).
 Whoever enqueues has already committed its record of the work, so an outage only delays it:
-see `flask leads requeue` and the start-up sweep (app/leads/pending.py).
+see `flask leads requeue` and the start-up sweep (app/sale/pending.py).
 """
 
 from __future__ import annotations

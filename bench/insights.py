@@ -107,7 +107,7 @@ def stamp(moment: datetime) -> str:
 
 
 def state_data(state: str, moment: datetime, rng: random.Random) -> dict:
-    """What a move to `state` carries (app/leads/lifecycle.py REQUIRED)."""
+    """What a move to `state` carries (app/sale/lifecycle.py REQUIRED)."""
     price = rng.randrange(3_000, 60_000, 250)
     return {
         "quoted": {"amount_low": price, "amount_high": price + 1000, "valid_until": "2030-01-01"},

@@ -25,10 +25,11 @@ from werkzeug.datastructures import FileStorage, MultiDict
 from werkzeug.test import stream_encode_multipart
 
 from app.config import TestingConfig
-from app.leads import lifecycle, schema, store
+from app.leads import schema, store
 from app.leads.db import transaction
 from app.leads.display import business_zone
-from app.purchases import crypto, record
+from app.sale import lifecycle
+from app.sale.purchase import crypto, record
 from app.staff import totp
 from tests.data.photos import photo_bytes
 from tests.data.validation_cases import VALID

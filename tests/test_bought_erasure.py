@@ -12,11 +12,12 @@ from pathlib import Path
 
 from werkzeug.datastructures import MultiDict
 
-from app.leads import erasure, history, lifecycle, links, storage, store
+from app.leads import history, links, storage, store
 from app.leads.db import now, transaction
 from app.leads.reference import new_status_token
-from app.purchases import crypto, files, record, register, retention
 from app.rendering.dates import display_date
+from app.sale import erasure, lifecycle
+from app.sale.purchase import crypto, files, record, register, retention
 from app.security.tokens import digest
 from app.status import messages
 from tests.data.paperwork import (

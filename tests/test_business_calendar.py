@@ -11,9 +11,10 @@ from zoneinfo import ZoneInfo
 import pytest
 from wtforms.validators import ValidationError
 
+from app.forms.fields import not_in_future, not_in_past
 from app.leads.display import business_today
-from app.purchases.rules import FIELDS
-from app.staff.lead_forms import BoughtForm, not_in_future, not_in_past
+from app.sale.purchase.rules import FIELDS
+from app.staff.lead_forms import BoughtForm
 from app.status.sale import has_expired
 
 AHEAD, BEHIND = "Pacific/Kiritimati", "Etc/GMT+12"  # UTC+14 and UTC-12

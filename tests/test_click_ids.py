@@ -12,7 +12,8 @@ from html import unescape
 
 import pytest
 
-from app.leads import lifecycle, search, store
+from app.leads import search, store
+from app.sale import erasure, lifecycle
 from app.sell import attribution
 from tests.helpers import JSON, database_at_version, lead_work_done, photo, post, sample_lead
 
@@ -214,7 +215,7 @@ def test_erasure_blanks_click_ids_and_keeps_the_landing_page(app):
     with app.app_context():
         lead_id, _created = store.save_lead(record, [])
         lifecycle.transition(lead_id, "closed", "staff:1", {"reason": "seller_declined"}, "new")
-        lifecycle.erase(lead_id, "staff:1")
+        erasure.erase(lead_id, "staff:1")
         lead = store.get_lead(lead_id)
     assert [lead[column] for column in ("fbc", "fbp", "gclid")] == [None, None, None]
     assert lead["landing_page"] == "/blog"

@@ -15,10 +15,10 @@ import pytest
 
 from app.config import Config
 from app.content import queries
-from app.leads import erasure
 from app.photos.uploads import EXTENSIONS
 from app.privacy.choice import COOKIE_SECONDS
-from app.purchases.cli import ENCRYPTED_COLUMNS
+from app.sale import erasure
+from app.sale.purchase.cli import ENCRYPTED_COLUMNS
 from tests.helpers import JSON, page_html, post
 
 NOT_OUR_CLAIMS = {"testimonials", "rating_text"}

@@ -16,9 +16,10 @@ from redis import Redis
 from werkzeug.serving import make_server
 
 from app.extensions import rq
-from app.leads import history, lifecycle, links, storage, store
+from app.leads import history, links, storage, store
 from app.leads.db import transaction
 from app.leads.reference import new_status_token
+from app.sale import erasure, lifecycle
 from app.security.tokens import digest, new_token
 from tests.data.photos import photo_bytes
 from tests.helpers import csrf_token, lead_work_done, photo, post, sample_lead, save_sample_lead
@@ -354,7 +355,7 @@ def test_erased_sellers_details_are_found_neither_in_leads_db_nor_in_its_wal(app
     lead_work_done(app)
     with app.app_context():
         lifecycle.transition(lead_id, "closed", "staff:1", {"reason": "no_response"}, "new")
-        lifecycle.erase(lead_id, "staff:1")
+        erasure.erase(lead_id, "staff:1")
     try:
         for path in (database, database.with_name("leads.db-wal")):
             stored = path.read_bytes() if path.exists() else b""
@@ -387,7 +388,7 @@ def test_photo_job_leaves_no_file_when_the_lead_is_erased_while_it_works(app):
         # The job's steps, with the erasure between processing and recording.
         made = photo_job.try_process(source, storage.photos_dir(), 50_000_000)
         assert (storage.photos_dir() / made["thumb_name"]).exists()
-        lifecycle.erase(lead_id, "staff:1")
+        erasure.erase(lead_id, "staff:1")
         store.record_photo(row["id"], **made)
         source.unlink(missing_ok=True)
     assert files_on_disk(app) == []
@@ -396,7 +397,7 @@ def test_photo_job_leaves_no_file_when_the_lead_is_erased_while_it_works(app):
 def test_photo_job_leaves_no_file_when_the_lead_was_erased_before_it_ran(app):
     lead_id, _ = lead_with_an_upload(app)
     with app.app_context():
-        lifecycle.erase(lead_id, "staff:1")
+        erasure.erase(lead_id, "staff:1")
         jobs.process_photos(lead_id)
     assert files_on_disk(app) == []
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
-from app.leads import history, lifecycle, store
+from app.leads import history, store
+from app.sale import lifecycle
 from tests.data.paperwork import (
     ACCOUNT,
     DIFFERENCES,

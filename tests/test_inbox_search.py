@@ -5,9 +5,10 @@ from __future__ import annotations
 import csv
 import io
 
-from app.leads import export, lifecycle, search, store
+from app.leads import export, search, store
 from app.leads.db import transaction
 from app.leads.schema.insights import SEARCH_COLUMNS, search_values
+from app.sale import erasure, lifecycle
 from tests.helpers import database_at_version, save_sample_lead
 
 
@@ -136,7 +137,7 @@ def test_an_erased_lead_leaves_nothing_of_its_details_in_the_search_index(app):
     assert ids(app, text="zeppelin") == [erased] and ids(app, digits="9175550199") == [erased]
     with app.app_context():
         lifecycle.transition(erased, "closed", "staff:1", {"reason": "no_response"}, "new")
-        lifecycle.erase(erased, "staff:1")
+        erasure.erase(erased, "staff:1")
     assert ids(app, text="zeppelin") == [] and ids(app, digits="9175550199") == []
     assert ids(app, text="Jane Kept") == [kept]
     # The index holds exactly what a fresh index of the leads as they now are would: no page of

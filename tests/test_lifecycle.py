@@ -7,7 +7,8 @@ import threading
 
 import pytest
 
-from app.leads import history, lifecycle, links, reference, schema, storage, store
+from app.leads import history, links, reference, schema, storage, store
+from app.sale import erasure, lifecycle
 from app.security.tokens import digest
 from tests.helpers import (
     PAYMENT,
@@ -264,7 +265,7 @@ def test_erasing_a_closed_lead_keeps_only_a_non_personal_record(app):
         lifecycle.transition(lead_id, "quoted", "staff:1", QUOTE, "new")
         lifecycle.transition(lead_id, "closed", "staff:1", {"reason": "seller_declined"}, "quoted")
         before = store.get_lead(lead_id)
-        assert lifecycle.erase(lead_id, "staff:1") == 2
+        assert erasure.erase(lead_id, "staff:1") == 2
         lead = store.get_lead(lead_id)
         events = history.lead_events(lead_id)
         remaining = sorted(p.name for p in storage.storage_dir().rglob("*") if p.is_file())
@@ -288,12 +289,12 @@ def test_only_a_closed_lead_can_be_erased_and_only_once(app):
     lead_id = save_sample_lead(app)
     with app.app_context():
         with pytest.raises(lifecycle.IllegalMove, match="Only a closed lead"):
-            lifecycle.erase(lead_id, "staff:1")
+            erasure.erase(lead_id, "staff:1")
         assert store.get_lead(lead_id)["full_name"] == "Jane Doe"
         lifecycle.transition(lead_id, "closed", "staff:1", {"reason": "withdrawn"}, "new")
-        lifecycle.erase(lead_id, "staff:1")
+        erasure.erase(lead_id, "staff:1")
         with pytest.raises(lifecycle.IllegalMove):
-            lifecycle.erase(lead_id, "staff:1")
+            erasure.erase(lead_id, "staff:1")
         with pytest.raises(lifecycle.StaleState):
             lifecycle.transition(lead_id, "contacted", "staff:1", {"note": "back"}, "closed")
 

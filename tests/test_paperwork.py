@@ -13,7 +13,7 @@ import pytest
 from PIL import Image
 
 from app.leads import history, store
-from app.purchases import crypto, files, paperwork, record, rules
+from app.sale.purchase import crypto, files, paperwork, record, rules
 from tests.data.paperwork import (
     ACCOUNT,
     BIRTH_DATE,

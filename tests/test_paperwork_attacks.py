@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 
 from app import queue
-from app.leads import history, lifecycle, storage, store
+from app.leads import history, storage, store
 from app.leads.db import transaction
-from app.purchases import files, paperwork, record
-from app.purchases.rules import check
+from app.sale import lifecycle
+from app.sale.purchase import files, paperwork, record
+from app.sale.purchase.rules import check
 from tests.data.paperwork import (
     SECRETS,
     VALID,

@@ -8,8 +8,8 @@ import pytest
 
 from app.leads import history, store
 from app.leads.db import get_db
-from app.leads.timeline import entries
 from app.rendering.freeze import frozen_paths, is_anonymous_page
+from app.sale.timeline import entries
 from tests.helpers import JSON, PRODUCTION, SITE, lead_work_done, page_html, post, sample_lead
 from worker.jobs import send_conversions
 

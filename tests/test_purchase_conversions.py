@@ -25,7 +25,7 @@ from app.conversions import purchases, records
 from app.leads import history, store
 from app.leads.db import transaction
 from app.leads.history import append_event
-from app.leads.timeline import entries
+from app.sale.timeline import entries
 from tests.helpers import HttpReceiver, buy_lead, lead_work_done, save_sample_lead, wait_until
 from worker.conversions import ReportIncomplete
 from worker.jobs import report_purchase, send_conversions

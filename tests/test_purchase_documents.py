@@ -13,10 +13,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from pypdf import PdfReader
 
-from app.leads import history, lifecycle, pending, store
+from app.leads import history, store
 from app.leads.db import now, transaction
 from app.leads.history import append_event
-from app.purchases import crypto, documents, files, paperwork, record
+from app.sale import lifecycle, pending
+from app.sale.purchase import crypto, documents, files, paperwork, record
 from tests.data.photos import photo_bytes
 from tests.helpers import PAYMENT, lead_work_done, put_purchase_on_record, save_sample_lead
 from worker.jobs import make_purchase_documents

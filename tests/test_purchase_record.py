@@ -8,9 +8,10 @@ import sqlite3
 import pytest
 from cryptography.fernet import InvalidToken
 
-from app.leads import history, lifecycle, schema, store
+from app.leads import history, schema, store
 from app.leads.db import transaction
-from app.purchases import checklist, crypto, files, record
+from app.sale import lifecycle
+from app.sale.purchase import checklist, crypto, files, record
 from tests.helpers import (
     PAYMENT,
     business_today,

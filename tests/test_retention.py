@@ -12,9 +12,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from app import queue
-from app.leads import audit, history, lifecycle, store
+from app.leads import audit, history, store
 from app.leads.db import get_db, transaction
-from app.purchases import crypto, files, record, retention
+from app.sale import erasure, lifecycle
+from app.sale.purchase import crypto, files, record, retention
 from tests.helpers import (
     business_today,
     buy_lead,
@@ -312,7 +313,7 @@ def test_the_kept_record_of_a_lead_its_seller_had_erased_goes_at_its_end_too(app
     lead_id = bought(app)
     stored = add_id_photos(app, lead_id) + documents_of(app, lead_id)
     with app.app_context():
-        lifecycle.erase_sale(lead_id, "seller")
+        erasure.erase_sale(lead_id, "seller")
         assert record.get(lead_id)["legal_name"] == "Jordan A. Avery"  # kept until its end
         with transaction() as db:
             yesterday = business_today() - timedelta(days=1)

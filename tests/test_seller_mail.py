@@ -8,7 +8,8 @@ from urllib.parse import urlsplit
 import pytest
 from icalendar import Calendar
 
-from app.leads import history, lifecycle, links, store
+from app.leads import history, links, store
+from app.sale import erasure, lifecycle
 from tests.helpers import (
     PAYMENT,
     fill_purchase_record,
@@ -229,7 +230,7 @@ def test_unsent_emails_wait_for_smtp_and_requeue_sends_them(make_app, smtp_serve
     closed = act(bare, erased_lead, "closed", {"reason": "not_a_fit"}, "new")
     with bare.app_context():
         assert not history.email_sent(quote)
-        lifecycle.erase(erased_lead, "staff:1")
+        erasure.erase(erased_lead, "staff:1")
     assert send(bare, quoted_lead, quote) == "not configured"
     assert send(bare, erased_lead, closed) == "lead erased"
     configured = make_app(

@@ -17,9 +17,10 @@ from redis import Redis
 from werkzeug.serving import make_server
 
 from app.extensions import rq
-from app.leads import history, lifecycle, links, storage, store
+from app.leads import history, links, storage, store
 from app.leads.db import transaction
 from app.leads.reference import PATTERN, new_status_token
+from app.sale import erasure, lifecycle
 from app.security.tokens import digest
 from tests.helpers import (
     JSON,
@@ -127,7 +128,7 @@ def test_no_confirmation_for_a_lead_erased_before_its_job_ran(mail_app, smtp_ser
     act(mail_app, lead_id, "closed", {"reason": "not_a_fit"}, "new")
     smtp_server.wait_for(1)  # the closed e-mail
     with mail_app.app_context():
-        lifecycle.erase(lead_id, "staff:1")
+        erasure.erase(lead_id, "staff:1")
         assert confirm_to_seller(lead_id) == "lead erased"
         assert status_link_count(mail_app, lead_id) == 0
     assert len(smtp_server.messages) == 1
@@ -216,7 +217,7 @@ def test_unknown_altered_expired_and_erased_tokens_get_the_same_404(app, client)
                 (expired_id,),
             )
         lifecycle.transition(erased_id, "closed", "staff:1", {"reason": "no_response"}, "new")
-        lifecycle.erase(erased_id, "staff:1")
+        erasure.erase(erased_id, "staff:1")
     assert client.get(f"/status/{token}").status_code == 200
     refused = [
         client.get(f"/status/{path}")
@@ -673,7 +674,7 @@ def test_every_email_to_the_seller_links_to_the_status_page_with_a_token_of_its_
     assert len(set(paths)) == 3  # confirmation, quote, closed: each its own link
     assert [client.get(path).status_code for path in paths] == [200, 200, 200]
     with mail_app.app_context():
-        lifecycle.erase(lead_id, "staff:1")
+        erasure.erase(lead_id, "staff:1")
         assert status_link_count(mail_app, lead_id) == 0
     assert [client.get(path).status_code for path in paths] == [404, 404, 404]
 
@@ -694,7 +695,7 @@ def test_withdrawal_with_erasure_leaves_no_personal_field_or_photo_file_behind(a
     lead_work_done(app)
     assert len(stored_uploads(app)) == 8  # four photos, each cleaned and a thumbnail
     with app.app_context():
-        lifecycle.erase(1, "staff:1")  # staff confirm the erasure from the inbox
+        erasure.erase(1, "staff:1")  # staff confirm the erasure from the inbox
         lead = store.get_lead(1)
         events = history.lead_events(1)
     assert stored_uploads(app) == []

@@ -14,8 +14,9 @@ from PIL import Image
 from rq import Queue
 
 from app.extensions import rq
-from app.leads import lifecycle, search, storage, store
+from app.leads import search, storage, store
 from app.leads.db import transaction
+from app.sale import lifecycle
 from tests.data.photos import photo_bytes
 from tests.helpers import JSON, SmtpInbox, finished_lead, free_port, lead_work_done, post
 from worker.jobs import confirm_to_seller, notify_staff, send_conversions

@@ -1,4 +1,4 @@
-"""The two e-mails of an erasure the seller asked for (app/leads/erasure.py), in the seller
+"""The two e-mails of an erasure the seller asked for (app/sale/erasure.py), in the seller
 e-mails' own layout (worker/seller_mail.py): the link that confirms it, sent to the address on
 file, and the last e-mail, sent just before that address is blanked. After a sale both say what
 the law makes us keep, and until when."""
@@ -9,7 +9,7 @@ import secrets
 from email.message import EmailMessage
 
 from app.leads.display import watch_name
-from app.leads.erasure import CONFIRM_WITHIN_WORDS, after_sale
+from app.sale.erasure import CONFIRM_WITHIN_WORDS, after_sale
 from worker.seller_mail import Letter, letter_message
 
 WHAT_GOES = "your name, contact details, messages and photos"

@@ -7,8 +7,9 @@ from __future__ import annotations
 from flask import current_app
 
 from app.conversions import purchases
-from app.leads import erasure, history, lifecycle, links, pending, store
-from app.purchases import documents
+from app.leads import history, links, store
+from app.sale import erasure, lifecycle, pending
+from app.sale.purchase import documents
 from worker import (
     ad_events,
     conversions,
@@ -191,7 +192,7 @@ def paid_documents(lead: dict) -> list[tuple[str, bytes]]:
 
 
 def make_purchase_documents(lead_id: int) -> str:
-    """Make a bought lead's bill of sale and receipt if they are owed (app/purchases/
+    """Make a bought lead's bill of sale and receipt if they are owed (app/sale/purchase/
     documents.py): queued when the lead is bought, and again by a requeue. A failed rendering
     raises, so RQ retries it."""
     load_lead(lead_id)
@@ -227,7 +228,7 @@ def alert_sign_in_ceiling(audit_id: int) -> str:
 
 def send_erasure_link(request_id: int) -> str:
     """E-mail the link that confirms a seller's erasure request to the address on file
-    (app/leads/erasure.py), so whoever else holds a status link cannot erase the lead. The
+    (app/sale/erasure.py), so whoever else holds a status link cannot erase the lead. The
     token is made here and kept only as a digest, never in the queue; sent once per request."""
     lead = erasure.lead_awaiting_link(request_id)
     if lead is None:
@@ -254,15 +255,15 @@ def erase_at_sellers_request(lead_id: int) -> str:
         return held
     mail.deliver(erasure_mail.erased_message(lead))
     if lead["state"] == "bought":
-        lifecycle.erase_sale(lead_id, "seller")
+        erasure.erase_sale(lead_id, "seller")
         return "erased; the purchase record is kept"
-    lifecycle.erase(lead_id, "seller")
+    erasure.erase(lead_id, "seller")
     return "erased"
 
 
 def apply_retention() -> str:
     """The daily retention run (worker/retention.py): queued by the first request of the day
-    to claim it (app/purchases/retention.py), or run by `flask purchases retention`."""
+    to claim it (app/sale/purchase/retention.py), or run by `flask purchases retention`."""
     return retention.apply_rules()
 
 

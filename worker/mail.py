@@ -15,8 +15,9 @@ from email.utils import make_msgid
 
 from flask import current_app
 
-from app.leads import lifecycle, storage, timeline
+from app.leads import storage
 from app.leads.display import local_time, watch_name
+from app.sale import lifecycle, timeline
 
 SMTP_TIMEOUT = 15
 

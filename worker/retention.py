@@ -1,4 +1,4 @@
-"""The daily retention run (worker.jobs.apply_retention; app/purchases/retention.py holds the
+"""The daily retention run (worker.jobs.apply_retention; app/sale/purchase/retention.py holds the
 rules, their SQL, and when and why the run happens). Each lead is done on its own, in its own
 transaction, and recorded in the audit log (no staff account: the system acts) as well as on
 its timeline. A lead that fails is logged and the others go on; the run then raises, so RQ
@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from flask import current_app
 
-from app.leads import audit, lifecycle
+from app.leads import audit
 from app.leads.db import immediate_transaction, truncate_wal
-from app.purchases import retention
+from app.sale import erasure, lifecycle
+from app.sale.purchase import retention
 
 
 class RetentionIncomplete(RuntimeError):
@@ -34,7 +35,7 @@ def erase_inactive_lead(due: dict) -> bool:
     """A lead that never became a purchase, LEAD_RETENTION_MONTHS without activity: closed if
     open, then erased; left alone if someone acted on it meanwhile."""
     try:
-        photos = lifecycle.erase_inactive(due["lead_id"], due["state"])
+        photos = erasure.erase_inactive(due["lead_id"], due["state"])
     except lifecycle.TransitionError:
         return False
     data = {
@@ -54,7 +55,7 @@ def erase_purchase_record(due: dict) -> bool:
             return False
     else:
         try:
-            lifecycle.erase_sale(due["lead_id"], "system", whole_record=True)
+            erasure.erase_sale(due["lead_id"], "system", whole_record=True)
         except lifecycle.TransitionError:  # erased at its seller's request meanwhile: next run
             return False
     data = {"retain_until": due["retain_until"]}

@@ -23,7 +23,6 @@ from urllib.parse import urlsplit
 
 from flask import current_app
 
-from app.leads import lifecycle
 from app.leads.display import (
     appointment_start,
     clock,
@@ -31,10 +30,11 @@ from app.leads.display import (
     usd,
     watch_name,
 )
-from app.leads.invitation import METHOD, invitation
-from app.purchases import paperwork
-from app.purchases.record import PAYMENT_METHODS
 from app.rendering.dates import display_date
+from app.sale import lifecycle
+from app.sale.invitation import METHOD, invitation
+from app.sale.purchase import paperwork
+from app.sale.purchase.record import PAYMENT_METHODS
 from worker.mail import render
 
 

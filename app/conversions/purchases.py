@@ -1,7 +1,7 @@
 """A purchase as the ad platforms are told it: when it happened and what it was worth.
 
 Staff record a purchase by moving the lead to `bought` with the amount paid and the payment
-date (app/leads/lifecycle.py). The time reported is when they recorded it, unless the payment
+date (app/sale/lifecycle.py). The time reported is when they recorded it, unless the payment
 date they gave is an earlier day: then noon of that day in BUSINESS_TIMEZONE (the hour is not
 known, and noon is at most twelve hours off), never before the lead itself was sent (a
 platform refuses a conversion earlier than its click). The value is the price paid or, with

@@ -1,4 +1,5 @@
-"""`flask leads`: list, show, export, requeue, back up and restore the leads in leads.db."""
+"""`flask leads`: list, show, export, migrate, back up and restore the leads in leads.db (the
+sale adds `flask leads requeue`, app/sale/cli.py)."""
 
 from __future__ import annotations
 
@@ -9,16 +10,9 @@ import click
 from flask import current_app
 from flask.cli import AppGroup
 
-from app import queue
-from app.leads import backups, db, export, pending, search, storage, store
+from app.leads import backups, db, export, search, storage, store
 
 leads_command = AppGroup("leads", help="Read leads and requeue their pending work.")
-
-
-def status(lead: dict) -> str:
-    """A lead's work for the listings: 'done', or 'pending: ' and the steps not done yet."""
-    pending = store.pending_work(lead)
-    return "pending: " + ", ".join(c.removesuffix("_at") for c in pending) if pending else "done"
 
 
 @leads_command.command("list")
@@ -31,7 +25,7 @@ def list_command() -> None:
     for lead in leads:
         click.echo(
             f"#{lead['id']:<5} {lead['created_at']}  {lead['full_name'][:28]:<28}  "
-            f"{lead['watch_brand']:<20} {lead['photo_count']:>2} photos  {status(lead)}"
+            f"{lead['watch_brand']:<20} {lead['photo_count']:>2} photos  {store.work_status(lead)}"
         )
 
 
@@ -45,7 +39,7 @@ def show_command(lead_id: int) -> None:
     width = max(map(len, lead))
     for key, value in lead.items():
         click.echo(f"{key:<{width}}  {'' if value is None else value}")
-    click.echo(f"{'status':<{width}}  {status(lead)}")
+    click.echo(f"{'status':<{width}}  {store.work_status(lead)}")
     click.echo(f"photos (in {storage.photos_dir()}):")
     for photo in store.lead_photos(lead_id):
         stored = photo["image_name"] or photo["error"] or "not processed yet"
@@ -61,37 +55,6 @@ def export_command(path: str) -> None:
     with open(path, "w", newline="", encoding="utf-8") as file:
         export.write_csv(file, search.iter_leads({}, newest_first=False))
     click.echo(f"Exported {count} leads to {path}.")
-
-
-@leads_command.command("requeue")
-def requeue_command() -> None:
-    """Queue the unfinished work of every lead, the seller e-mails and staff alerts not sent yet,
-    the lost-link requests not answered yet and the purchases not reported yet. Without
-    REDIS_URL the work runs in this process, and the command waits for it."""
-    try:
-        queued = pending.requeue_all()
-    except pending.QueueDown as error:
-        raise click.ClickException(str(error)) from error
-    if not queued:
-        click.echo("Nothing to requeue: every lead's work is done.")
-        return
-    for lead in queued.leads:
-        click.echo(f"Queued lead #{lead['id']} ({status(lead)}).")
-    for lead_id, event_id in queued.seller_emails:
-        click.echo(f"Queued the seller e-mail of lead #{lead_id} (event {event_id}).")
-    for lead_id, event_id in queued.staff_alerts:
-        click.echo(f"Queued the staff alert of lead #{lead_id} (event {event_id}).")
-    for request_id in queued.link_requests:
-        click.echo(f"Queued lost-link request {request_id}.")
-    for request_id in queued.erasure_links:
-        click.echo(f"Queued erasure confirmation link {request_id}.")
-    for lead_id in queued.erasures:
-        click.echo(f"Queued the confirmed erasure of lead #{lead_id}.")
-    for lead_id in queued.purchases:
-        click.echo(f"Queued the purchase report of lead #{lead_id}.")
-    for lead_id in queued.documents:
-        click.echo(f"Queued the bill of sale and receipt of lead #{lead_id}.")
-    queue.wait_until_idle()
 
 
 @leads_command.command("migrate")

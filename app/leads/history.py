@@ -1,5 +1,5 @@
 """The timeline in leads.db (lead_events): append-only, one row per thing that happened to a
-lead. The staff timeline and the seller's are both views of it (app/leads/timeline.py); the
+lead. The staff timeline and the seller's are both views of it (app/sale/timeline.py); the
 e-mails that announce an event are recorded here too, once each."""
 
 from __future__ import annotations
@@ -108,3 +108,11 @@ def unsent_seller_emails(states: tuple[str, ...]) -> list[tuple[int, int]]:
         states,
     )
     return [(row[0], row[1]) for row in rows]
+
+
+def latest_change(events: list[dict], state: str) -> dict | None:
+    """The data of the newest change into `state` (a revised quote replaces the first)."""
+    changes = [
+        e["data"] for e in events if e["kind"] == "state_changed" and e["data"]["to"] == state
+    ]
+    return changes[-1] if changes else None

@@ -16,7 +16,6 @@ from app.leads import storage
 from app.leads.db import get_db, now, transaction, truncate_wal
 from app.leads.history import append_event
 from app.leads.reference import new_photo_id, new_reference
-from app.purchases import files
 
 WORK_COLUMNS = (
     "photos_processed_at",
@@ -199,6 +198,12 @@ def pending_work(lead: dict) -> list[str]:
     return [column for column in WORK_COLUMNS if not lead.get(column)]
 
 
+def work_status(lead: dict) -> str:
+    """A lead's work for the listings: 'done', or 'pending: ' and the steps not done yet."""
+    pending = pending_work(lead)
+    return "pending: " + ", ".join(c.removesuffix("_at") for c in pending) if pending else "done"
+
+
 def leads_with_pending_work(created_before: str | None = None) -> list[dict]:
     """Leads with work not done yet, oldest first, created before a time if given; an erased
     lead has none left (nothing to process or send)."""
@@ -239,20 +244,13 @@ def change_state(
         return append_event(db, lead_id, actor, "state_changed", event), to
 
 
-def drop_purchase(db: sqlite3.Connection, lead_id: int) -> list[str]:
-    """A closed lead's purchase record and files, dropped inside its erasure (a final offer
-    accepted, then withdrawn: its paperwork); the file names to delete once committed."""
-    db.execute("DELETE FROM purchases WHERE lead_id = ?", (lead_id,))
-    return files.remove(db, lead_id, files.KINDS)
-
-
 def erase_lead(
     lead_id: int,
     actor: str,
     blank: dict,
     free_text_keys: tuple[str, ...],
-    state: str = "closed",
-    purchase: Callable[[sqlite3.Connection, int], list[str]] = drop_purchase,
+    state: str,
+    purchase: Callable[[sqlite3.Connection, int], list[str]],
 ) -> tuple[list[dict], list[str]]:
     """Blank the personal fields of a lead in `state`, drop its photo rows, links and erasure
     requests, and the free text of its events, deal with its purchase (`purchase`: dropped for

@@ -24,8 +24,9 @@ from flask import (
 from flask_wtf.csrf import CSRFError
 
 from app import errors
-from app.leads import display, export, history, lifecycle, links, search, storage, store, timeline
-from app.leads.erasure import record_kept_until
+from app.leads import display, export, history, links, search, storage, store
+from app.sale import erasure, lifecycle, timeline
+from app.sale.erasure import record_kept_until
 from app.staff import purchase_panel
 from app.staff import store as staff_store
 from app.staff.auth import (
@@ -268,9 +269,9 @@ def erase(lead_id: int):
         return erase_page(lead, form, kept_until, 400)
     try:
         if kept_until:
-            removed = lifecycle.erase_sale(lead_id, actor())
+            removed = erasure.erase_sale(lead_id, actor())
         else:
-            removed = lifecycle.erase(lead_id, actor())
+            removed = erasure.erase(lead_id, actor())
     except lifecycle.TransitionError as error:
         return back(lead_id, str(error), "error")
     record("lead_erased", lead_id, {"photos": removed, "state": lead["state"]})

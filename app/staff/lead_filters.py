@@ -12,9 +12,9 @@ from datetime import date
 
 from werkzeug.datastructures import MultiDict
 
-from app.leads import lifecycle
 from app.leads.display import business_today
 from app.leads.reference import normalise
+from app.sale import lifecycle
 
 PER_PAGE = 25
 NO_CAMPAIGN = "(none)"

@@ -7,7 +7,6 @@ prefixed by the action, so all forms can sit on one page without clashing ids.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -18,71 +17,21 @@ from wtforms import (
     Form,
     FormField,
     HiddenField,
-    IntegerField,
     RadioField,
     SelectField,
     StringField,
-    TextAreaField,
     TimeField,
 )
-from wtforms.fields.choices import SelectChoice
-from wtforms.validators import AnyOf, InputRequired, Length, NumberRange, Optional, ValidationError
+from wtforms.validators import AnyOf, InputRequired, Length, ValidationError
 
-from app.leads import display, lifecycle
-from app.purchases.record import PAYMENT_METHODS
+from app.forms.fields import dollars, not_in_future, not_in_past, options, words
+from app.leads import display
+from app.sale import lifecycle
+from app.sale.purchase.record import PAYMENT_METHODS
 
-MAX_DOLLARS = 10_000_000
-MESSAGE_LENGTH = 2000
 QUOTE_DAYS = 14
 OFFER_DAYS = 7
 DIFFERENCES = "Differences from the preliminary quote (optional)"
-
-
-class DollarsField(IntegerField):
-    """Whole US dollars, as staff type them: '9500', '9,500' or '$9,500'."""
-
-    def process_formdata(self, valuelist):
-        """Drop spaces, dollar signs and thousands commas before reading the integer."""
-        if valuelist:
-            valuelist = [re.sub(r"[\s$,]", "", valuelist[0])]
-        super().process_formdata(valuelist)
-
-
-def dollars(label: str, required: bool = True) -> DollarsField:
-    """A whole-dollar field up to MAX_DOLLARS, optional when not `required`."""
-    return DollarsField(
-        label,
-        validators=[
-            InputRequired() if required else Optional(),
-            NumberRange(1, MAX_DOLLARS, message="Enter whole dollars between 1 and 10,000,000."),
-        ],
-    )
-
-
-def words(label: str, required: bool = False, description: str = "") -> TextAreaField:
-    """A free-text field of at most MESSAGE_LENGTH characters, optional unless `required`."""
-    return TextAreaField(
-        label,
-        validators=[InputRequired() if required else Optional(), Length(max=MESSAGE_LENGTH)],
-        description=description,
-    )
-
-
-def options(labels: dict[str, str]) -> list[SelectChoice]:
-    """Select or radio choices from a {value: label} dict."""
-    return [SelectChoice(value, label) for value, label in labels.items()]
-
-
-def not_in_past(form, field) -> None:
-    """Validator: refuse a date before today."""
-    if field.data and field.data < display.business_today():
-        raise ValidationError("This date has passed.")
-
-
-def not_in_future(form, field) -> None:
-    """Validator: refuse a date after today."""
-    if field.data and field.data > display.business_today():
-        raise ValidationError("This date is still to come.")
 
 
 class MoveForm(FlaskForm):

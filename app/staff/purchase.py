@@ -17,12 +17,12 @@ from flask_wtf.csrf import CSRFError
 
 from app import errors
 from app.leads.display import business_today
-from app.purchases import authentication, files, register
-from app.purchases import record as purchases
-from app.purchases.authentication import Refused
-from app.purchases.documents import PDF
-from app.purchases.paperwork import ID_TYPES
 from app.rendering.dates import display_date
+from app.sale.purchase import authentication, files, register
+from app.sale.purchase import record as purchases
+from app.sale.purchase.authentication import Refused
+from app.sale.purchase.documents import PDF
+from app.sale.purchase.paperwork import ID_TYPES
 from app.staff import inbox, purchase_panel
 from app.staff.auth import guard_blueprint, record, require_recent_auth, staff_required
 from app.staff.purchase_panel import REGISTER_DAYS, RegisterPeriodForm, id_verified

@@ -13,12 +13,12 @@ from flask_wtf.file import FileField, FileRequired
 from wtforms import BooleanField, DateField, Form, RadioField, StringField
 from wtforms.validators import DataRequired, InputRequired, Length, ValidationError
 
+from app.forms.fields import not_in_future, options, words
 from app.leads.display import business_today, local_time, usd
-from app.purchases import authentication, checklist, files, record
-from app.purchases.authentication import AT_AUTHENTICATION, REGISTER_RESULTS
-from app.purchases.paperwork import ID_TYPES
 from app.rendering.dates import display_date
-from app.staff.lead_forms import not_in_future, options, words
+from app.sale.purchase import authentication, checklist, files, record
+from app.sale.purchase.authentication import AT_AUTHENTICATION, REGISTER_RESULTS
+from app.sale.purchase.paperwork import ID_TYPES
 
 REGISTER_DAYS = 30  # the register page's default period
 

@@ -1,5 +1,5 @@
 """/status/erasure/<token>: the link e-mailed to a seller who asked, when withdrawing or after a
-sale, to have their details deleted (app/leads/erasure.py). Opening it shows what goes (after
+sale, to have their details deleted (app/sale/erasure.py). Opening it shows what goes (after
 a sale, also what the law makes us keep, and until when) and a button; the button's POST (with
 the form's CSRF token) confirms the erasure, once, and queues the job that sends the last
 e-mail and erases; /status/erased then says what happens next. A wrong, altered, expired or
@@ -13,9 +13,9 @@ from flask import Blueprint, Response, current_app, flash, redirect, render_temp
 from flask_wtf.csrf import CSRFError
 
 from app import errors, queue
-from app.leads import erasure
 from app.leads.display import watch_name
 from app.rendering.layout import site_info
+from app.sale import erasure
 from app.status import messages, private_meta
 
 bp = Blueprint("status_erasure", __name__)

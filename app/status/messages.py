@@ -1,7 +1,7 @@
 """What the status page and the lost-link form tell a seller, written once here (the photo
 picker's messages are app/photos/messages.py)."""
 
-from app.leads.erasure import CONFIRM_WITHIN_WORDS
+from app.sale.erasure import CONFIRM_WITHIN_WORDS
 
 LINK_SENT = (
     "If we have an enquiry in progress for that address, we have e-mailed it a new link. It "

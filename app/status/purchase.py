@@ -11,7 +11,7 @@ from flask import Blueprint, Response, abort, current_app, render_template, requ
 from app.leads import history
 from app.leads.display import usd, watch_name
 from app.photos import messages as photo_messages
-from app.purchases import files, paperwork, record, rules
+from app.sale.purchase import files, paperwork, record, rules
 from app.security.client import client_address
 from app.status import messages, private_meta, routes, sale
 from app.status.limits import limit_seller_action_per_lead

@@ -23,12 +23,13 @@ from flask_wtf.csrf import CSRFError
 from app import errors, queue
 from app.errors import wants_json
 from app.extensions import limiter
-from app.leads import erasure, history, lifecycle, links, store, timeline
+from app.leads import history, links, store
 from app.leads.display import appointment_start, watch_name
-from app.leads.invitation import invitation
 from app.photos import intake
 from app.photos import messages as photo_messages
 from app.photos.forms import AddPhotosForm, chosen_files, photo_limits, photo_room
+from app.sale import erasure, lifecycle, timeline
+from app.sale.invitation import invitation
 from app.status import messages, private_meta, sale
 from app.status.limits import limit_seller_action_per_lead, too_many_message
 
@@ -152,7 +153,7 @@ def page(token: str):
     """The seller's status page: where the sale stands, the next step and the forms open to them."""
     lead = lead_for(token)
     events = history.lead_events(lead["id"])
-    appointment = timeline.latest_change(events, "appointment")
+    appointment = history.latest_change(events, "appointment")
     is_open = lead["state"] in OPEN_STATES
     room = photo_room(lead["photo_count"])
     return render_template(
@@ -215,7 +216,7 @@ def back_to(token: str | None) -> Response:
 
 def quote_expired(events: list[dict]) -> bool:
     """Whether the latest preliminary quote is missing or past its valid-until date."""
-    return sale.has_expired(timeline.latest_change(events, "quoted"))
+    return sale.has_expired(history.latest_change(events, "quoted"))
 
 
 @bp.post("/status/<token>/quote")

@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from app.leads.display import business_today, local_time, quote_amount, usd
-from app.leads.timeline import latest_change
-from app.purchases import files, paperwork, record
+from app.leads.history import latest_change
 from app.rendering.dates import display_date
+from app.sale.purchase import files, paperwork, record
 from app.status import messages
 
 # The documents a seller downloads, by the name in their address.

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.purchases import files, record
+from app.sale.purchase import files, record
 from tests.browser.helpers import axe_violations, fill_paperwork, visit
 from tests.data.paperwork import SECRETS, agreed_lead, id_photo, offered_lead
 

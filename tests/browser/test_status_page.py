@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from app.leads import history, lifecycle, links, store
+from app.leads import history, links, store
 from app.leads.reference import new_status_token
+from app.sale import lifecycle
 from app.security.tokens import digest
 from tests.browser.helpers import axe_violations, visit
 from tests.data.photos import write_photos

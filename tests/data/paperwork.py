@@ -9,9 +9,10 @@ from datetime import timedelta
 
 from werkzeug.datastructures import FileStorage, MultiDict
 
-from app.leads import lifecycle, links, store
+from app.leads import links, store
 from app.leads.reference import new_status_token
-from app.purchases import record
+from app.sale import lifecycle
+from app.sale.purchase import record
 from app.security.tokens import digest
 from tests.data.photos import photo_bytes
 from tests.helpers import business_today, csrf_token, post_multipart, sample_lead

@@ -10,9 +10,10 @@ import re
 from werkzeug.datastructures import FileStorage, MultiDict
 from werkzeug.test import stream_encode_multipart
 
-from app.leads import lifecycle, store
+from app.leads import store
 from app.leads.db import transaction
-from app.purchases import record
+from app.sale import lifecycle
+from app.sale.purchase import record
 from tests.data.paperwork import APPOINTMENT, QUOTE, agreed_lead, post_paperwork
 from tests.data.photos import photo_bytes
 from tests.helpers import business_today, sample_lead

@@ -6,8 +6,9 @@ import csv
 import io
 import re
 
-from app.leads import lifecycle, search, storage, store
+from app.leads import search, storage, store
 from app.leads.db import transaction
+from app.sale import lifecycle
 from tests.data.paperwork import FINDINGS, give_token, post_paperwork
 from tests.data.photos import photo_bytes
 from tests.data.staff_purchase import check_register, post_step

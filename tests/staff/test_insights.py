@@ -13,9 +13,10 @@ from datetime import date
 
 import pytest
 
-from app.leads import insights, lifecycle
+from app.leads import insights
 from app.leads.db import transaction
 from app.leads.history import append_event
+from app.sale import lifecycle
 from app.staff.insights.query import InsightsQuery, Period
 from tests.helpers import database_at_version
 

@@ -11,10 +11,11 @@ from datetime import date, timedelta
 
 import pytest
 
-from app.leads import history, store, timeline
+from app.leads import history, store
 from app.leads.db import transaction
-from app.purchases import files, record, retention
 from app.rendering.dates import display_date
+from app.sale import timeline
+from app.sale.purchase import files, record, retention
 from tests.data.paperwork import FINDINGS, SERIAL
 from tests.data.staff_purchase import (
     CERTIFICATE_PDF,

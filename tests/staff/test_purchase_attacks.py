@@ -13,7 +13,7 @@ import pytest
 
 from app.leads import history
 from app.leads.db import transaction
-from app.purchases import files, record
+from app.sale.purchase import files, record
 from tests.data.paperwork import ACCOUNT, BIRTH_DATE, FINDINGS, ID_NUMBER, ROUTING, SECRETS
 from tests.data.staff_purchase import (
     CERTIFICATE_PDF,

@@ -14,7 +14,7 @@ from datetime import date, timedelta
 from app.leads import store
 from app.leads.db import transaction
 from app.leads.display import business_zone, stored_time
-from app.purchases import register
+from app.sale.purchase import register
 from tests.data.paperwork import (
     ACCOUNT,
     BIRTH_DATE,

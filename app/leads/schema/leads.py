@@ -165,7 +165,7 @@ LINK_EXPIRY = (
 
 ERASURE_REQUESTS = (
     # A seller's request to have their lead erased, done only once they confirm it from the link
-    # e-mailed to the address on file (app/leads/erasure.py): its job is queued by the row's id,
+    # e-mailed to the address on file (app/sale/erasure.py): its job is queued by the row's id,
     # and only the link's SHA-256 is kept. It stands while the lead stays in the closure it was
     # made in (closed_event_id: any later state change voids it). Erasure removes the rows.
     """CREATE TABLE erasure_requests (

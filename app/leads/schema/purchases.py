@@ -15,7 +15,7 @@ STEP_OF_STATE = (
 PURCHASES = (
     # The watch's identity at authentication, the stolen-watch register check, the seller's
     # paperwork and its signature record, the ID check and the payment. Columns ending in _enc
-    # hold Fernet tokens under PURCHASE_DATA_KEY (app/purchases/crypto.py); *_last4 are what the
+    # hold Fernet tokens under PURCHASE_DATA_KEY (app/sale/purchase/crypto.py); *_last4 are what the
     # seller's page may show back. hold_ends_on and retain_until are set when the lead is bought.
     """CREATE TABLE purchases (
         lead_id INTEGER PRIMARY KEY REFERENCES leads(id),

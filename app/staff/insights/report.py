@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
 from app.content import queries
-from app.leads import insights, lifecycle
+from app.leads import insights
 from app.leads.display import FIRST_REPLY_PROMISE, usd
+from app.sale import lifecycle
 from app.staff.insights.query import BREAKDOWN_LABELS, SEGMENT_LABELS, InsightsQuery, Period
 
 LANDING_LABELS = {

@@ -8,15 +8,14 @@ clear refusal instead of a double transition. Every change is also an event on t
 
 from __future__ import annotations
 
-import functools
 import unicodedata
 
 from flask import current_app
 
 from app import queue
-from app.leads import history, storage, store
+from app.leads import history, store
 from app.leads.db import get_db
-from app.purchases import checklist, files, record, retention
+from app.sale.purchase import checklist, record
 
 STATES = (
     "new",
@@ -75,22 +74,8 @@ SELLER_EMAILS = {
     "bought": "completed",
     "closed": "closed",
 }
-# What the purchase record must hold before a move (app/purchases/checklist.py).
+# What the purchase record must hold before a move (app/sale/purchase/checklist.py).
 PREREQUISITES = {"offered": checklist.BEFORE_OFFER, "bought": checklist.BEFORE_PURCHASE}
-# Event data that may hold personal details in people's own words: removed on erasure.
-FREE_TEXT_KEYS = ("note", "message", "place")
-# Blanked on erasure (the click and browser ids too: each points to one person's browser).
-# Kept: reference, brand, model, condition, dates, campaign and landing page, outcome.
-ERASED_VALUES = {
-    "full_name": "",
-    "email": "",
-    "phone": "",
-    "additional_details": "",
-    "client_ip": None,
-    "user_agent": None,
-    "ga_client_id": None,
-    **dict.fromkeys(("fbc", "fbp", "gclid", "gbraid", "wbraid"), None),
-}
 
 
 class TransitionError(ValueError):
@@ -223,63 +208,3 @@ def add_note(lead_id: int, actor: str, text: str) -> int:
     if store.get_lead(lead_id) is None:
         raise LeadNotFound(f"Lead {lead_id} does not exist.")
     return history.add_event(lead_id, actor, "note", {"note": text.strip()})
-
-
-def erase(lead_id: int, actor: str) -> int:
-    """Remove a closed lead's personal data and photo files, keeping a non-personal record;
-    returns how many photos were removed. Raises TransitionError unless the lead is closed."""
-    check_erasable(lead_id, "closed")
-    return remove_personal_data(lead_id, actor, "closed", store.drop_purchase)
-
-
-def erase_sale(lead_id: int, actor: str, whole_record: bool = False) -> int:
-    """Remove a bought lead's personal data as erase() does, but keep the purchase record and
-    its documents the law requires until its retain_until (the seller's request: their bank
-    details and ID photos go); or, once past it (`whole_record`, the daily retention), blank
-    that record too. Returns how many photos were removed; TransitionError unless the lead is
-    bought and not erased."""
-    check_erasable(lead_id, "bought")
-    if whole_record:
-        return remove_personal_data(lead_id, actor, "bought", retention.erase_record)
-    keep_record = functools.partial(retention.forget_after_sale, actor=actor)
-    return remove_personal_data(lead_id, actor, "bought", keep_record)
-
-
-def erase_inactive(lead_id: int, state: str) -> int:
-    """A lead that never became a purchase, past LEAD_RETENTION_MONTHS without activity (the
-    daily retention): closed by the system (`no_response`) if still open, then erased. No
-    e-mail announces the closing: the address goes with it, and a send racing the erasure
-    could still reach someone whose details we no longer keep."""
-    if state != "closed":
-        check_move(state, "closed", {"reason": "no_response"})
-        moved, _ = store.change_state(lead_id, state, "closed", "system", {"reason": "no_response"})
-        if moved is None:
-            raise StaleState("This lead changed before it was closed; nothing was erased.", "")
-    return erase(lead_id, "system")
-
-
-def check_erasable(lead_id: int, state: str) -> None:
-    """LeadNotFound, or IllegalMove unless the lead is in `state` and not yet erased."""
-    lead = store.get_lead(lead_id)
-    if lead is None:
-        raise LeadNotFound(f"Lead {lead_id} does not exist.")
-    if lead["state"] != state or lead["erased_at"]:
-        raise IllegalMove(f"Only a {state} lead that is not yet erased can be erased.")
-
-
-def remove_personal_data(lead_id: int, actor: str, state: str, purchase) -> int:
-    """Blank the lead, dealing with its purchase by `purchase` (store.erase_lead), then delete
-    its photo and purchase files; how many photos were removed."""
-    blank = ERASED_VALUES | {"meta_event_id": f"erased-{lead_id}"}
-    try:
-        photos, purchase_files = store.erase_lead(
-            lead_id, actor, blank, FREE_TEXT_KEYS, state, purchase
-        )
-    except LookupError as error:
-        raise StaleState(
-            "This lead changed while it was being erased; nothing was erased.", ""
-        ) from error
-    storage.remove_photo_files(photos)
-    files.remove_files(purchase_files)
-    current_app.logger.info("Lead %s erased by %s (%s photos).", lead_id, actor, len(photos))
-    return len(photos)

@@ -13,8 +13,8 @@ from urllib.parse import urlsplit
 from flask import current_app
 from icalendar import Calendar, Event, vCalAddress
 
-from app.leads import lifecycle
 from app.leads.display import watch_name
+from app.sale import lifecycle
 
 APPOINTMENT_LENGTH = timedelta(hours=1)
 METHOD = "PUBLISH"  # a copy of the event, by e-mail and as a download alike

@@ -27,9 +27,9 @@ from app.leads.display import (
     watch_name,
 )
 from app.leads.history import append_event
-from app.purchases import files, paperwork, record
 from app.rendering.dates import display_date
 from app.rendering.layout import site_info
+from app.sale.purchase import files, paperwork, record
 
 PDF = "application/pdf"
 TITLES = {"bill_of_sale": "Bill of sale", "receipt": "Receipt"}

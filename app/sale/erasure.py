@@ -1,4 +1,6 @@
-"""Erasure at the seller's own request, confirmed from their mailbox.
+"""Erasure: a lead's personal data and files removed, keeping a non-personal record (a closed
+lead's outcome; a bought lead's purchase record until its retain_until), by staff, by the daily
+retention run, or at the seller's own request confirmed from their mailbox.
 
 A status link is all it takes to ask, and status links get forwarded and leaked, so asking erases
 nothing: it adds a request (`ask_seller_to_confirm`) whose job e-mails the address on file a
@@ -7,21 +9,110 @@ POST with the form's CSRF token) confirms the request, once, and queues the eras
 e-mails the seller one last time while the address is still there and then erases the lead
 (worker/jobs.py). A request is made when withdrawing (the lead closed) or, after a sale, from
 the status page of the bought lead, which keeps the purchase record the law requires until its
-retain_until (lifecycle.erase_sale). As with status links, the token is only in the e-mail:
+retain_until (erase_sale). As with status links, the token is only in the e-mail:
 leads.db keeps its SHA-256 (app/security/tokens.py), and the jobs are queued by id.
 """
 
 from __future__ import annotations
 
+import functools
+import sqlite3
 from datetime import UTC, datetime, timedelta
 
 from flask import current_app
 
 from app import queue
+from app.leads import storage, store
 from app.leads.db import get_db, now, transaction
-from app.purchases import record
 from app.rendering.dates import display_date
+from app.sale.lifecycle import IllegalMove, LeadNotFound, StaleState, check_move
+from app.sale.purchase import files, record, retention
 from app.security.tokens import digest, new_token
+
+# Event data that may hold personal details in people's own words: removed on erasure.
+FREE_TEXT_KEYS = ("note", "message", "place")
+# Blanked on erasure (the click and browser ids too: each points to one person's browser).
+# Kept: reference, brand, model, condition, dates, campaign and landing page, outcome.
+ERASED_VALUES = {
+    "full_name": "",
+    "email": "",
+    "phone": "",
+    "additional_details": "",
+    "client_ip": None,
+    "user_agent": None,
+    "ga_client_id": None,
+    **dict.fromkeys(("fbc", "fbp", "gclid", "gbraid", "wbraid"), None),
+}
+
+
+def drop_purchase(db: sqlite3.Connection, lead_id: int) -> list[str]:
+    """A closed lead's purchase record and files, dropped inside its erasure (a final offer
+    accepted, then withdrawn: its paperwork); the file names to delete once committed."""
+    db.execute("DELETE FROM purchases WHERE lead_id = ?", (lead_id,))
+    return files.remove(db, lead_id, files.KINDS)
+
+
+def erase(lead_id: int, actor: str) -> int:
+    """Remove a closed lead's personal data and photo files, keeping a non-personal record;
+    returns how many photos were removed. Raises TransitionError unless the lead is closed."""
+    check_erasable(lead_id, "closed")
+    return remove_personal_data(lead_id, actor, "closed", drop_purchase)
+
+
+def erase_sale(lead_id: int, actor: str, whole_record: bool = False) -> int:
+    """Remove a bought lead's personal data as erase() does, but keep the purchase record and
+    its documents the law requires until its retain_until (the seller's request: their bank
+    details and ID photos go); or, once past it (`whole_record`, the daily retention), blank
+    that record too. Returns how many photos were removed; TransitionError unless the lead is
+    bought and not erased."""
+    check_erasable(lead_id, "bought")
+    if whole_record:
+        return remove_personal_data(lead_id, actor, "bought", retention.erase_record)
+    keep_record = functools.partial(retention.forget_after_sale, actor=actor)
+    return remove_personal_data(lead_id, actor, "bought", keep_record)
+
+
+def erase_inactive(lead_id: int, state: str) -> int:
+    """A lead that never became a purchase, past LEAD_RETENTION_MONTHS without activity (the
+    daily retention): closed by the system (`no_response`) if still open, then erased. No
+    e-mail announces the closing: the address goes with it, and a send racing the erasure
+    could still reach someone whose details we no longer keep."""
+    if state != "closed":
+        check_move(state, "closed", {"reason": "no_response"})
+        moved, _ = store.change_state(lead_id, state, "closed", "system", {"reason": "no_response"})
+        if moved is None:
+            raise StaleState("This lead changed before it was closed; nothing was erased.", "")
+    return erase(lead_id, "system")
+
+
+def check_erasable(lead_id: int, state: str) -> None:
+    """LeadNotFound, or IllegalMove unless the lead is in `state` and not yet erased."""
+    lead = store.get_lead(lead_id)
+    if lead is None:
+        raise LeadNotFound(f"Lead {lead_id} does not exist.")
+    if lead["state"] != state or lead["erased_at"]:
+        raise IllegalMove(f"Only a {state} lead that is not yet erased can be erased.")
+
+
+def remove_personal_data(lead_id: int, actor: str, state: str, purchase) -> int:
+    """Blank the lead, dealing with its purchase by `purchase` (store.erase_lead), then delete
+    its photo and purchase files; how many photos were removed."""
+    blank = ERASED_VALUES | {"meta_event_id": f"erased-{lead_id}"}
+    try:
+        photos, purchase_files = store.erase_lead(
+            lead_id, actor, blank, FREE_TEXT_KEYS, state, purchase
+        )
+    except LookupError as error:
+        raise StaleState(
+            "This lead changed while it was being erased; nothing was erased.", ""
+        ) from error
+    storage.remove_photo_files(photos)
+    files.remove_files(purchase_files)
+    current_app.logger.info("Lead %s erased by %s (%s photos).", lead_id, actor, len(photos))
+    return len(photos)
+
+
+# The seller's own request, confirmed from their mailbox
 
 CONFIRM_WITHIN = timedelta(hours=24)
 CONFIRM_WITHIN_WORDS = "24 hours"  # as the e-mail and the pages say it
@@ -35,7 +126,7 @@ STANDING = (
     "(SELECT max(id) FROM lead_events WHERE lead_id = leads.id AND kind = 'state_changed')"
 )
 # After a sale, erasure takes what the law lets go and keeps the purchase record until its
-# retain_until (app/purchases/retention.py): the status page, the confirmation page and both
+# retain_until (app/sale/purchase/retention.py): the status page, the confirmation page and both
 # e-mails say so in these words.
 SALE_GOES = (
     "your e-mail address and phone number, your messages, the photos of your watch and of your "

@@ -12,7 +12,7 @@ from flask.cli import AppGroup
 from app import queue
 from app.leads import audit
 from app.leads.db import get_db, immediate_transaction, truncate_wal
-from app.purchases import crypto, files, record, register
+from app.sale.purchase import crypto, files, record, register
 
 purchases_command = AppGroup("purchases", help="The purchase records: register, retention, keys.")
 

@@ -19,8 +19,8 @@ from app.leads.display import business_today
 from app.photos import messages as photo_messages
 from app.photos.forms import PHOTO_PROBLEMS
 from app.photos.uploads import file_size, image_problem, safe_filename
-from app.purchases.paperwork import ID_TYPES, UnreadablePhoto, clean_id_photo
-from app.purchases.record import years_later
+from app.sale.purchase.paperwork import ID_TYPES, UnreadablePhoto, clean_id_photo
+from app.sale.purchase.record import years_later
 
 US_STATES = {
     "AL": "Alabama", "AK": "Alaska", "AZ": "Arizona", "AR": "Arkansas", "CA": "California",

@@ -16,9 +16,9 @@ from datetime import date
 from app.leads.db import get_db
 from app.leads.display import business_zone, stored_time
 from app.leads.export import cell
-from app.purchases import crypto
-from app.purchases.paperwork import ID_TYPES
-from app.purchases.record import PAYMENT_METHODS
+from app.sale.purchase import crypto
+from app.sale.purchase.paperwork import ID_TYPES
+from app.sale.purchase.record import PAYMENT_METHODS
 
 COLUMNS = (
     ("purchased_at", "Purchased at"),

@@ -12,7 +12,7 @@ from flask import current_app
 
 from app.leads.db import get_db, immediate_transaction, transaction, truncate_wal
 from app.leads.history import append_event
-from app.purchases import files
+from app.sale.purchase import files
 
 PAYMENT_METHODS = {"ach": "ACH bank transfer", "wire": "Wire transfer"}
 # What the seller's paperwork put on the record, and the ID check made of it. A sale that does

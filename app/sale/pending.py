@@ -21,8 +21,9 @@ from flask import current_app
 
 from app import queue
 from app.conversions import records as conversions
-from app.leads import erasure, history, lifecycle, links, store
-from app.purchases import documents
+from app.leads import history, links, store
+from app.sale import erasure, lifecycle
+from app.sale.purchase import documents
 
 STALE_AFTER = timedelta(minutes=2)  # in-process work of a live process is done well before
 

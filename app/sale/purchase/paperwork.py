@@ -2,8 +2,8 @@
 and its exact text, their ID's photos made safe to keep, and the signing itself, once.
 
 The filled declaration is not stored: its SHA-256 is. `declaration_text()` makes the same text
-from the same record every time, so the bill of sale (app/purchases/documents.py) re-makes it and
-proves it by the hash. Identity and bank numbers are encrypted column by column; the timeline,
+from the same record every time, so the bill of sale (documents.py) re-makes it and proves it
+by the hash. Identity and bank numbers are encrypted column by column; the timeline,
 the log and staff's alert get their last 4 characters at most.
 """
 
@@ -20,8 +20,8 @@ from app import queue
 from app.leads import history
 from app.leads.db import immediate_transaction, now
 from app.leads.display import usd, watch_name
-from app.leads.timeline import latest_change
-from app.purchases import crypto, files, record
+from app.leads.history import latest_change
+from app.sale.purchase import crypto, files, record
 
 pillow_heif.register_heif_opener()
 

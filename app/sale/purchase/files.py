@@ -1,5 +1,5 @@
 """A purchase's private files: the ID's photos, the register's certificate, and every version of
-the bill of sale and the receipt. Each is encrypted (app/purchases/crypto.py) into private
+the bill of sale and the receipt. Each is encrypted (app/sale/purchase/crypto.py) into private
 storage under a random name, and reached only through its row in `purchase_files`, by the
 lead it belongs to: a file's public id alone opens nothing. The plain file's SHA-256 is kept, as
 the timeline shows it for documents.
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from app.leads import storage
 from app.leads.db import get_db, now
-from app.purchases import crypto
+from app.sale.purchase import crypto
 
 KINDS = ("id_front", "id_back", "register_certificate", "bill_of_sale", "receipt")
 ID_PHOTOS = ("id_front", "id_back")

@@ -33,7 +33,7 @@ from app.leads import store
 from app.leads.db import get_db, immediate_transaction, now, transaction
 from app.leads.display import business_today
 from app.leads.history import append_event
-from app.purchases import files, record
+from app.sale.purchase import files, record
 
 RETENTION = "retention"  # the daily run's name in daily_runs
 CHECK_EVERY_SECONDS = 600

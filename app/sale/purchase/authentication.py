@@ -16,8 +16,8 @@ from PIL import Image
 
 from app.leads.db import immediate_transaction, now
 from app.leads.history import append_event
-from app.purchases import crypto, files, record
-from app.purchases.paperwork import ID_PHOTO_ERRORS
+from app.sale.purchase import crypto, files, record
+from app.sale.purchase.paperwork import ID_PHOTO_ERRORS
 
 # From the appointment until the watch is bought (an accepted offer still takes corrections).
 AT_AUTHENTICATION = ("appointment", "offered", "agreed")

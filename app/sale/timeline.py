@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from app.leads import lifecycle
 from app.leads.display import (
     appointment_start,
     clock,
@@ -16,8 +15,10 @@ from app.leads.display import (
     quote_amount,
     usd,
 )
+from app.leads.history import latest_change
 from app.privacy.choice import DESCRIPTIONS as OPT_OUT_DESCRIPTIONS
 from app.rendering.dates import display_date
+from app.sale import lifecycle
 
 WORK_DONE = {
     "photos_processed": "Photos checked and cleaned",
@@ -267,14 +268,6 @@ def reached_on(events: list[dict]) -> dict[str, str]:
         elif event["kind"] == "state_changed":
             reached.setdefault(event["data"]["to"], event["at"])
     return {state: display_date(at[:10]) for state, at in reached.items()}
-
-
-def latest_change(events: list[dict], state: str) -> dict | None:
-    """The data of the newest change into `state` (a revised quote replaces the first)."""
-    changes = [
-        e["data"] for e in events if e["kind"] == "state_changed" and e["data"]["to"] == state
-    ]
-    return changes[-1] if changes else None
 
 
 def seller_steps(state: str, events: list[dict]) -> list[Step]:

@@ -1,0 +1,1 @@
+"""What every posted form is built from: fields and validators shared by the areas' forms."""
