@@ -22,8 +22,8 @@ from app.pictures.variants import images_command
 from app.privacy import routes as privacy
 from app.rendering import assets, components, islands, layout, page_cache
 from app.rendering.freeze import freeze_command
+from app.sale import retention
 from app.sale.cli import requeue_command
-from app.sale.purchase import retention
 from app.sale.purchase.cli import purchases_command
 from app.security import cross_site, headers
 from app.security.logs import hide_link_tokens

@@ -17,7 +17,7 @@ from app.leads.db import now, transaction
 from app.leads.reference import new_status_token
 from app.rendering.dates import display_date
 from app.sale import erasure, lifecycle
-from app.sale.purchase import crypto, files, record, register, retention
+from app.sale.purchase import crypto, files, record, register
 from app.security.tokens import digest
 from app.status import messages
 from tests.data.paperwork import (
@@ -42,7 +42,7 @@ EMAIL, PHONE, DETAILS = "jane@example.com", "(212) 555-0100", "Serviced in 2023.
 BANK_NUMBERS = ("routing_number_enc", "account_number_enc")
 KEPT = tuple(
     field
-    for field in retention.PERSONAL_FIELDS
+    for field in record.PERSONAL_FIELDS
     if field not in (*BANK_NUMBERS, "register_certificate")
 ) + (
     "serial_number",

@@ -14,8 +14,8 @@ import pytest
 from app import queue
 from app.leads import audit, history, store
 from app.leads.db import get_db, transaction
-from app.sale import erasure, lifecycle
-from app.sale.purchase import crypto, files, record, retention
+from app.sale import erasure, lifecycle, retention
+from app.sale.purchase import crypto, files, record
 from tests.helpers import (
     business_today,
     buy_lead,
@@ -24,7 +24,6 @@ from tests.helpers import (
     save_sample_lead,
 )
 from worker import jobs
-from worker import retention as retention_run
 
 ROUTING = "021000021"
 ACCOUNT = "000123456789"  # as tests/helpers.py fill_purchase_record stores it
@@ -288,8 +287,8 @@ def test_a_purchase_record_is_erased_once_past_retain_until_and_its_outcome_stay
         assert audited(app, lead_id) == []
         return
     assert purchase["record_erased_at"]
-    assert {field: purchase[field] for field in retention.PERSONAL_FIELDS} == dict.fromkeys(
-        retention.PERSONAL_FIELDS
+    assert {field: purchase[field] for field in record.PERSONAL_FIELDS} == dict.fromkeys(
+        record.PERSONAL_FIELDS
     )
     outcome = ("paid_amount", "payment_method", "serial_number", "register_result", "paid_on")
     assert {field: purchase[field] for field in outcome} == {
@@ -339,17 +338,15 @@ def test_a_lead_that_fails_is_logged_the_others_are_done_and_the_run_raises(
 ):
     days = app.config["PAYOUT_DETAILS_DAYS"]
     failing, other = bought(app, paid_days_ago=days), bought(app, paid_days_ago=days)
-    erase = retention.erase_payout_details
+    erase = record.erase_payout_details
 
     def erase_or_fail(db, lead_id, actor):
         if lead_id == failing:
             raise OSError("disk full")
         return erase(db, lead_id, actor)
 
-    monkeypatch.setattr(retention, "erase_payout_details", erase_or_fail)
-    with pytest.raises(
-        retention_run.RetentionIncomplete, match=f"failed for leads \\[{failing}\\]"
-    ):
+    monkeypatch.setattr(record, "erase_payout_details", erase_or_fail)
+    with pytest.raises(retention.RetentionIncomplete, match=f"failed for leads \\[{failing}\\]"):
         run_retention(app)
     with app.app_context():
         assert record.get(other)["account_number_enc"] is None

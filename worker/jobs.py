@@ -8,7 +8,7 @@ from flask import current_app
 
 from app.conversions import purchases
 from app.leads import history, links, store
-from app.sale import erasure, lifecycle, pending
+from app.sale import erasure, lifecycle, pending, retention
 from app.sale.purchase import documents
 from worker import (
     ad_events,
@@ -16,7 +16,6 @@ from worker import (
     erasure_mail,
     mail,
     photos,
-    retention,
     seller_mail,
     staff_alerts,
 )
@@ -262,8 +261,8 @@ def erase_at_sellers_request(lead_id: int) -> str:
 
 
 def apply_retention() -> str:
-    """The daily retention run (worker/retention.py): queued by the first request of the day
-    to claim it (app/sale/purchase/retention.py), or run by `flask purchases retention`."""
+    """The daily retention run (app/sale/retention.py): queued by the first request of the day
+    to claim it, or run by `flask purchases retention`."""
     return retention.apply_rules()
 
 

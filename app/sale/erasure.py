@@ -26,7 +26,7 @@ from app.leads import storage, store
 from app.leads.db import get_db, now, transaction
 from app.rendering.dates import display_date
 from app.sale.lifecycle import IllegalMove, LeadNotFound, StaleState, check_move
-from app.sale.purchase import files, record, retention
+from app.sale.purchase import files, record
 from app.security.tokens import digest, new_token
 
 # Event data that may hold personal details in people's own words: removed on erasure.
@@ -67,8 +67,8 @@ def erase_sale(lead_id: int, actor: str, whole_record: bool = False) -> int:
     bought and not erased."""
     check_erasable(lead_id, "bought")
     if whole_record:
-        return remove_personal_data(lead_id, actor, "bought", retention.erase_record)
-    keep_record = functools.partial(retention.forget_after_sale, actor=actor)
+        return remove_personal_data(lead_id, actor, "bought", record.erase_record)
+    keep_record = functools.partial(record.forget_after_sale, actor=actor)
     return remove_personal_data(lead_id, actor, "bought", keep_record)
 
 
@@ -126,7 +126,7 @@ STANDING = (
     "(SELECT max(id) FROM lead_events WHERE lead_id = leads.id AND kind = 'state_changed')"
 )
 # After a sale, erasure takes what the law lets go and keeps the purchase record until its
-# retain_until (app/sale/purchase/retention.py): the status page, the confirmation page and both
+# retain_until (app/sale/retention.py): the status page, the confirmation page and both
 # e-mails say so in these words.
 SALE_GOES = (
     "your e-mail address and phone number, your messages, the photos of your watch and of your "

@@ -15,7 +15,7 @@ from app.leads import history, store
 from app.leads.db import transaction
 from app.rendering.dates import display_date
 from app.sale import timeline
-from app.sale.purchase import files, record, retention
+from app.sale.purchase import files, record
 from tests.data.paperwork import FINDINGS, SERIAL
 from tests.data.staff_purchase import (
     CERTIFICATE_PDF,
@@ -426,7 +426,7 @@ def test_a_record_erased_at_the_end_of_its_retention_shows_what_stays(app, signe
     lead_id = ready_to_buy(app)
     buy(app, lead_id)
     with app.app_context(), transaction() as db:
-        personal = dict.fromkeys(retention.PERSONAL_FIELDS) | {"account_number_enc": None}
+        personal = dict.fromkeys(record.PERSONAL_FIELDS) | {"account_number_enc": None}
         erased = {"record_erased_at": "2033-11-25T04:00:00+00:00"}
         record.update(db, lead_id, personal | erased)
     html = lead_page(signed_in, lead_id)

@@ -10,7 +10,8 @@ from datetime import date, timedelta
 
 from flask import current_app
 
-from app.leads.db import get_db, immediate_transaction, transaction, truncate_wal
+from app.leads import store
+from app.leads.db import get_db, immediate_transaction, now, transaction, truncate_wal
 from app.leads.history import append_event
 from app.sale.purchase import files
 
@@ -113,4 +114,68 @@ def discard_paperwork(lead_id: int, actor: str) -> bool:
         append_event(db, lead_id, actor, "paperwork_discarded", {"photos": len(names)})
     files.remove_files(names)
     truncate_wal()
+    return True
+
+
+# Kept no longer than the law needs: bank details after payment, the whole record past its
+# retain_until (app/sale/retention.py decides when)
+
+# The purchase record's personal fields, blanked once it is past retain_until: the paperwork's
+# (the seller's identity, ID, bank details and signature record) and the register certificate.
+# The outcome stays (reference, watch, dates, price, payment, register result, when it was
+# signed and checked and the declaration's hash), so the dashboard's figures do not change.
+OUTCOME_COLUMNS = ("declaration_sha256", "signed_at", "id_verified_by", "id_verified_at")
+PERSONAL_FIELDS = (
+    *(column for column in PAPERWORK_COLUMNS if column not in OUTCOME_COLUMNS),
+    "register_certificate",
+)
+# Timeline data that named the seller's ID or account, even by its last 4: dropped with the record.
+PERSONAL_EVENT_KEYS = ("id_last4", "account_last4")
+
+
+def erase_payout_details(db: sqlite3.Connection, lead_id: int, actor: str) -> bool:
+    """Inside the caller's transaction: the routing and account numbers gone (the holder's name
+    and the account's last 4 stay, for the record of the payment), with the event that says
+    so; False if they were already erased."""
+    erased = update(
+        db,
+        lead_id,
+        {"routing_number_enc": None, "account_number_enc": None, "payout_erased_at": now()},
+        condition="payout_erased_at IS NULL",
+    )
+    if erased:
+        append_event(db, lead_id, actor, "payout_details_erased")
+    return erased
+
+
+def forget_after_sale(db: sqlite3.Connection, lead_id: int, actor: str) -> list[str]:
+    """A bought lead's purchase, inside the transaction erasing the lead at its seller's
+    request: the bank details and the ID's photos go (the register needs the ID's details,
+    not its images); the record and its documents stay until retain_until. The names of the
+    files to delete once committed."""
+    erase_payout_details(db, lead_id, actor)
+    return files.remove(db, lead_id, files.ID_PHOTOS)
+
+
+def erase_record(db: sqlite3.Connection, lead_id: int) -> list[str]:
+    """Inside the caller's transaction, once its lead is marked erased: every personal field of
+    the purchase record blanked and every purchase file's row dropped, with the event that says
+    so; the names of the files to delete once committed (none if it was already erased)."""
+    values = dict.fromkeys(PERSONAL_FIELDS) | {"record_erased_at": now()}
+    if not update(db, lead_id, values, condition="record_erased_at IS NULL"):
+        return []
+    store.forget_event_keys(db, lead_id, PERSONAL_EVENT_KEYS)
+    append_event(db, lead_id, "system", "purchase_record_erased")
+    return files.remove(db, lead_id, files.KINDS)
+
+
+def erase_kept_record(lead_id: int) -> bool:
+    """The purchase record of a lead already erased at its seller's request, once past its
+    retain_until: erase_record in a transaction of its own, then its files; False if another
+    run erased it first."""
+    with immediate_transaction() as db:
+        if get(lead_id)["record_erased_at"]:
+            return False
+        names = erase_record(db, lead_id)
+    files.remove_files(names)
     return True

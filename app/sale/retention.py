@@ -1,9 +1,11 @@
 """How long what we hold is kept (DESIGN.md, "The purchase on record"), and the SQL of the daily
 run that applies it: bank details PAYOUT_DETAILS_DAYS after payment, leads that never became
 purchases after LEAD_RETENTION_MONTHS without activity, and purchase records once past their
-retain_until (PURCHASE_RETENTION_YEARS after payment); also what a bought lead keeps when its
-seller has the rest erased. worker/retention.py applies the rules, one lead per transaction,
-each recorded in the audit log and on the lead's timeline.
+retain_until (PURCHASE_RETENTION_YEARS after payment). The rules are applied one lead per
+transaction, each recorded in the audit log and on the lead's timeline; what the purchase record
+loses each time is app/sale/purchase/record.py's. A lead that fails is logged and the others go
+on; the run then raises, so RQ retries it, and what was done is no longer due. Log lines name
+leads by id only.
 
 When it runs: once a day (UTC), claimed in `daily_runs` by a conditional UPSERT, so of all the
 web processes, workers and commands sharing leads.db only one wins each day. The trigger needs
@@ -29,25 +31,15 @@ from datetime import UTC, datetime, timedelta
 from flask import Flask, current_app
 
 from app import queue
-from app.leads import store
-from app.leads.db import get_db, immediate_transaction, now, transaction
+from app.leads import audit
+from app.leads.db import get_db, immediate_transaction, transaction, truncate_wal
 from app.leads.display import business_today
-from app.leads.history import append_event
-from app.sale.purchase import files, record
+from app.sale import erasure
+from app.sale.lifecycle import TransitionError
+from app.sale.purchase import record
 
 RETENTION = "retention"  # the daily run's name in daily_runs
 CHECK_EVERY_SECONDS = 600
-# The purchase record's personal fields, blanked once it is past retain_until: the paperwork's
-# (the seller's identity, ID, bank details and signature record) and the register certificate.
-# The outcome stays (reference, watch, dates, price, payment, register result, when it was
-# signed and checked and the declaration's hash), so the dashboard's figures do not change.
-OUTCOME_COLUMNS = ("declaration_sha256", "signed_at", "id_verified_by", "id_verified_at")
-PERSONAL_FIELDS = (
-    *(column for column in record.PAPERWORK_COLUMNS if column not in OUTCOME_COLUMNS),
-    "register_certificate",
-)
-# Timeline data that named the seller's ID or account, even by its last 4: dropped with the record.
-PERSONAL_EVENT_KEYS = ("id_last4", "account_last4")
 
 
 def claim_today(name: str) -> bool:
@@ -158,49 +150,81 @@ def records_due() -> list[dict]:
     )
 
 
-def erase_payout_details(db: sqlite3.Connection, lead_id: int, actor: str) -> bool:
-    """Inside the caller's transaction: the routing and account numbers gone (the holder's name
-    and the account's last 4 stay, for the record of the payment), with the event that says
-    so; False if they were already erased."""
-    erased = record.update(
-        db,
-        lead_id,
-        {"routing_number_enc": None, "account_number_enc": None, "payout_erased_at": now()},
-        condition="payout_erased_at IS NULL",
-    )
-    if erased:
-        append_event(db, lead_id, actor, "payout_details_erased")
-    return erased
+# The run: each rule applied to what is due, one lead per transaction, each audited
 
 
-def forget_after_sale(db: sqlite3.Connection, lead_id: int, actor: str) -> list[str]:
-    """A bought lead's purchase, inside the transaction erasing the lead at its seller's
-    request: the bank details and the ID's photos go (the register needs the ID's details,
-    not its images); the record and its documents stay until retain_until. The names of the
-    files to delete once committed."""
-    erase_payout_details(db, lead_id, actor)
-    return files.remove(db, lead_id, files.ID_PHOTOS)
+class RetentionIncomplete(RuntimeError):
+    """Some leads' retention failed (each is logged); raised so the run is retried."""
 
 
-def erase_record(db: sqlite3.Connection, lead_id: int) -> list[str]:
-    """Inside the caller's transaction, once its lead is marked erased: every personal field of
-    the purchase record blanked and every purchase file's row dropped, with the event that says
-    so; the names of the files to delete once committed (none if it was already erased)."""
-    values = dict.fromkeys(PERSONAL_FIELDS) | {"record_erased_at": now()}
-    if not record.update(db, lead_id, values, condition="record_erased_at IS NULL"):
-        return []
-    store.forget_event_keys(db, lead_id, PERSONAL_EVENT_KEYS)
-    append_event(db, lead_id, "system", "purchase_record_erased")
-    return files.remove(db, lead_id, files.KINDS)
-
-
-def erase_kept_record(lead_id: int) -> bool:
-    """The purchase record of a lead already erased at its seller's request, once past its
-    retain_until: erase_record in a transaction of its own, then its files; False if another
-    run erased it first."""
+def erase_due_payout_details(due: dict) -> bool:
+    """One purchase's bank details, PAYOUT_DETAILS_DAYS after its payment: erased and audited
+    in one transaction."""
     with immediate_transaction() as db:
-        if record.get(lead_id)["record_erased_at"]:
+        if not record.erase_payout_details(db, due["lead_id"], "system"):
             return False
-        names = erase_record(db, lead_id)
-    files.remove_files(names)
+        days = current_app.config["PAYOUT_DETAILS_DAYS"]
+        data = {"paid_on": due["paid_on"], "after_days": days}
+        audit.record("payout_details_erased", None, due["lead_id"], data=data)
     return True
+
+
+def erase_inactive_lead(due: dict) -> bool:
+    """A lead that never became a purchase, LEAD_RETENTION_MONTHS without activity: closed if
+    open, then erased; left alone if someone acted on it meanwhile."""
+    try:
+        photos = erasure.erase_inactive(due["lead_id"], due["state"])
+    except TransitionError:
+        return False
+    data = {
+        "photos": photos,
+        "inactive_since": due["last_activity_at"][:10],
+        "after_months": current_app.config["LEAD_RETENTION_MONTHS"],
+    }
+    audit.record("lead_erased", None, due["lead_id"], data=data)
+    return True
+
+
+def erase_purchase_record(due: dict) -> bool:
+    """A purchase record past its retain_until: blanked with its files, and its lead erased too
+    unless its seller already had that done."""
+    if due["lead_erased"]:
+        if not record.erase_kept_record(due["lead_id"]):
+            return False
+    else:
+        try:
+            erasure.erase_sale(due["lead_id"], "system", whole_record=True)
+        except TransitionError:  # erased at its seller's request meanwhile: next run
+            return False
+    data = {"retain_until": due["retain_until"]}
+    audit.record("purchase_record_erased", None, due["lead_id"], data=data)
+    return True
+
+
+# Each rule: what the summary calls what it erased, what is due, and how one of them is done.
+RULES = (
+    ("bank details", payouts_due, erase_due_payout_details),
+    ("leads", inactive_leads, erase_inactive_lead),
+    ("purchase records", records_due, erase_purchase_record),
+)
+
+
+def apply_rules() -> str:
+    """Apply every rule to whatever is due, then empty the WAL (its frames still hold what was
+    blanked); a summary of what was erased."""
+    erased: dict[str, int] = {}
+    failed: list[int] = []
+    for name, find_due, erase in RULES:
+        erased[name] = 0
+        for due in find_due():
+            try:
+                erased[name] += erase(due)
+            except Exception:
+                failed.append(due["lead_id"])
+                current_app.logger.exception("Lead %s: retention (%s) failed.", failed[-1], name)
+    truncate_wal()
+    summary = "erased: " + ", ".join(f"{name} {count}" for name, count in erased.items())
+    current_app.logger.info("Retention %s.", summary)
+    if failed:
+        raise RetentionIncomplete(f"Retention {summary}; failed for leads {failed}.")
+    return summary
