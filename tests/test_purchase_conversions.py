@@ -21,13 +21,13 @@ import pytest
 
 from app.config import ConfigError
 from app.content import queries
-from app.conversions import purchases, records
+from app.conversions import events, records
+from app.conversions.report import ReportIncomplete
 from app.leads import history, store
 from app.leads.db import transaction
 from app.leads.history import append_event
 from app.sale.timeline import entries
 from tests.helpers import HttpReceiver, buy_lead, lead_work_done, save_sample_lead, wait_until
-from worker.conversions import ReportIncomplete
 from worker.jobs import report_purchase, send_conversions
 
 NEW_YORK = ZoneInfo("America/New_York")
@@ -403,7 +403,7 @@ def test_the_privacy_policy_says_purchases_are_reported_unless_the_seller_opted_
 )
 def test_the_value_is_the_price_or_the_margin_estimate(make_app, settings, amount, value):
     with make_app(**settings).app_context():
-        assert str(purchases.conversion_value(amount)) == value
+        assert str(events.conversion_value(amount)) == value
 
 
 def test_a_margin_value_is_what_meta_and_ga4_receive(make_app, pipeline_settings, http_receiver):
@@ -434,7 +434,7 @@ def test_a_purchase_is_never_reported_before_the_lead_was_sent(make_app):
     with make_app().app_context():
         made = datetime(2026, 3, 10, 15, 0, tzinfo=UTC)
         recorded = datetime(2026, 3, 20, 18, 0, tzinfo=UTC)
-        assert purchases.purchase_time(date(2026, 3, 1), recorded, made) == made
+        assert events.purchase_time(date(2026, 3, 1), recorded, made) == made
         noon = datetime(2026, 3, 12, 16, 0, tzinfo=UTC)  # 12:00 EDT
-        assert purchases.purchase_time(date(2026, 3, 12), recorded, made) == noon
-        assert purchases.purchase_time(date(2026, 3, 20), recorded, made) == recorded
+        assert events.purchase_time(date(2026, 3, 12), recorded, made) == noon
+        assert events.purchase_time(date(2026, 3, 20), recorded, made) == recorded

@@ -6,13 +6,11 @@ from __future__ import annotations
 
 from flask import current_app
 
-from app.conversions import purchases
+from app.conversions import events, report
 from app.leads import history, links, store
 from app.sale import erasure, lifecycle, pending, retention
 from app.sale.purchase import documents
 from worker import (
-    ad_events,
-    conversions,
     erasure_mail,
     mail,
     photos,
@@ -92,17 +90,17 @@ def notify_staff(lead_id: int) -> str:
 
 def send_conversions(lead_id: int) -> str:
     """Report the form's Lead to Meta and GA4 (each only when configured), once per platform
-    (worker/conversions.py), then mark the step done; never for a lead whose seller opted out,
+    (app/conversions/report.py), then mark the step done; never for a lead whose seller opted out,
     which the timeline records with how they did. A failed send raises, so it is retried."""
     lead = load_lead(lead_id)
     if lead["conversions_sent_at"]:
         return "already done"
-    statuses = conversions.report(lead, ad_events.lead_event(lead))
-    if how := conversions.opted_out(lead):
+    statuses = report.report(lead, events.lead_event(lead))
+    if how := report.opted_out(lead):
         store.mark_done(lead_id, "conversions_sent_at", {"withheld": how})
         return f"not sent: the seller opted out ({how})"
     store.mark_done(lead_id, "conversions_sent_at")
-    return conversions.summary(statuses)
+    return report.summary(statuses)
 
 
 def report_purchase(lead_id: int) -> str:
@@ -111,11 +109,11 @@ def report_purchase(lead_id: int) -> str:
     bought. Opted-out sellers, events past a platform's window and purchases a platform cannot
     take are recorded instead of sent; a failed send raises, so it is retried."""
     lead = load_lead(lead_id)
-    purchase = purchases.purchase_of(lead)
+    purchase = events.purchase_of(lead)
     if purchase is None:
         return "not bought"
-    statuses = conversions.report(lead, ad_events.purchase_event(lead, purchase))
-    return conversions.summary(statuses)
+    statuses = report.report(lead, events.purchase_event(lead, purchase))
+    return report.summary(statuses)
 
 
 def confirm_to_seller(lead_id: int) -> str:

@@ -1,6 +1,7 @@
-"""Conversions reported back to the ad platforms (issue 22): what each was told about each lead
-(records.py, the `conversions` table), a purchase as they are told it (purchases.py), the
-Google Ads offline-conversions file (google_ads.py) and `flask conversions` (cli.py). The
-events themselves are sent by the worker (worker/conversions.py); the staff download of the
-Google Ads file is app/staff/conversions.py.
+"""Conversions reported back to the ad platforms, in one place: what they are told happened
+(events.py: the form's Lead and the Purchase, with time, value and id), each platform's words
+(meta.py, ga4.py), the sending and what each platform was told about each lead (report.py,
+records.py: the `conversions` table), the Google Ads offline-conversions file (google_ads.py)
+and `flask conversions` (cli.py). The worker's jobs call report.report(); staff download the
+Google Ads file from the staff area.
 """

@@ -14,7 +14,7 @@ and one row per conversion. Columns:
   zone is BUSINESS_TIMEZONE as a time zone ID (America/New_York), which the help recommends
   over a fixed offset so that daylight saving time is right; Google rejects a `T` or an offset
   written `+00:00` in this column, so the zone is said once, in the Parameters line.
-- `Conversion Value` (the value of app/conversions/purchases.py, to the cent),
+- `Conversion Value` (the value of app/conversions/events.py, to the cent),
   `Conversion Currency` (USD) and `Order ID` (the lead's reference: Google counts an order id
   once per conversion action, so uploading the same purchase again adds nothing).
 
@@ -30,7 +30,7 @@ from datetime import UTC, date, datetime, timedelta
 
 from flask import current_app
 
-from app.conversions.purchases import CURRENCY, Purchase, purchase_from
+from app.conversions.events import CURRENCY, Purchase, purchase_from
 from app.leads.db import get_db
 from app.leads.display import business_zone
 

@@ -24,7 +24,7 @@ from datetime import timedelta
 
 from flask import current_app
 
-from worker.ad_events import CURRENCY, AdEvent
+from app.conversions.events import CURRENCY, AdEvent
 
 NAME = "Meta"
 WINDOW = timedelta(days=7)  # Meta refuses a request holding an event_time more than 7 days old

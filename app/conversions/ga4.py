@@ -17,7 +17,7 @@ from urllib.parse import urlencode
 
 from flask import current_app
 
-from worker.ad_events import CURRENCY, AdEvent
+from app.conversions.events import CURRENCY, AdEvent
 
 NAME = "GA4"
 WINDOW = timedelta(hours=72)  # timestamp_micros may be at most 72 hours in the past

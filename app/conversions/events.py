@@ -1,4 +1,7 @@
-"""A purchase as the ad platforms are told it: when it happened and what it was worth.
+"""What the ad platforms are told happened to a lead: the form's Lead and the Purchase, each
+with its time, value and the id Meta deduplicates it by (meta.py and ga4.py put them in each
+platform's words; report.py sends them). The Lead is worth LEAD_VALUE, the value the form's
+browser events carry.
 
 Staff record a purchase by moving the lead to `bought` with the amount paid and the payment
 date (app/sale/lifecycle.py). The time reported is when they recorded it, unless the payment
@@ -22,6 +25,7 @@ from app.leads.db import get_db
 from app.leads.display import business_zone, stored_time
 
 CURRENCY = "USD"
+LEAD_VALUE = 1000  # what a lead is worth before anyone knows whether it sells
 CENT = Decimal("0.01")
 NOON = time(12)
 
@@ -85,3 +89,31 @@ def purchase_of(lead: dict) -> Purchase | None:
         .fetchone()
     )
     return purchase_from(lead, row["at"], json.loads(row["data"])) if row else None
+
+
+@dataclass(frozen=True)
+class AdEvent:
+    """One event of a lead: its name in the conversions table (`lead`, `purchase`), when it
+    happened, its value in US dollars and its event id (Meta counts one event per id)."""
+
+    name: str
+    time: datetime
+    value: int | float
+    event_id: str
+
+    @property
+    def label(self) -> str:
+        """The event as people name it: 'Lead' or 'Purchase'."""
+        return self.name.capitalize()
+
+
+def lead_event(lead: dict) -> AdEvent:
+    """The form's Lead: when it was sent, at the fixed lead value, under the id the browser's
+    pixel used for the same lead (so Meta counts it once)."""
+    return AdEvent("lead", stored_time(lead["created_at"]), LEAD_VALUE, lead["meta_event_id"])
+
+
+def purchase_event(lead: dict, purchase: Purchase) -> AdEvent:
+    """The Purchase: at its time and value (purchase_from), under an id made from the lead's
+    reference, stable across retries and distinct from the Lead's."""
+    return AdEvent("purchase", purchase.time, purchase.number, f"purchase-{lead['reference']}")

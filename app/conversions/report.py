@@ -1,6 +1,6 @@
 """Server-side conversion events: each event of a lead (the form's Lead, the Purchase) reported
-once to each configured platform (Meta's Conversions API, worker/meta_events.py; GA4's
-Measurement Protocol, worker/ga4_events.py), and each outcome recorded in the `conversions`
+once to each configured platform (Meta's Conversions API, app/conversions/meta.py; GA4's
+Measurement Protocol, app/conversions/ga4.py), and each outcome recorded in the `conversions`
 table and on the lead's timeline (app/conversions/records.py).
 
 Before sending, the job reads the table: a settled outcome is never repeated, so a retry or a
@@ -21,12 +21,11 @@ from types import ModuleType
 
 from flask import current_app
 
-from app.conversions import records
+from app.conversions import ga4, meta, records
+from app.conversions.events import AdEvent
 from app.privacy.choice import DESCRIPTIONS as OPT_OUT_DESCRIPTIONS
-from worker import ga4_events, meta_events
-from worker.ad_events import AdEvent
 
-PLATFORMS: dict[str, ModuleType] = {"meta": meta_events, "ga4": ga4_events}
+PLATFORMS: dict[str, ModuleType] = {"meta": meta, "ga4": ga4}
 HTTP_TIMEOUT = 10
 
 
