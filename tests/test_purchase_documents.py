@@ -20,7 +20,7 @@ from app.sale import lifecycle, pending
 from app.sale.purchase import crypto, documents, files, paperwork, record
 from tests.data.photos import photo_bytes
 from tests.helpers import PAYMENT, lead_work_done, put_purchase_on_record, save_sample_lead
-from worker.jobs import make_purchase_documents
+from worker.jobs import make_purchase_documents, send_seller_email
 from worker.photos import PhotoRejected, process_photo
 
 ID_NUMBER, BIRTH_DATE = "D12345678901", "1961-07-14"
@@ -218,6 +218,27 @@ def test_the_paid_email_attaches_both_pdfs_and_says_so(mail_app, smtp_server):
     assert "Your receipt and the bill of sale are attached to this e-mail as PDF files." in text
     for words in ("$9,500", "ACH bank transfer", "24 November 2026", "ACH-20261124-0042"):
         assert words in text
+
+
+def test_the_paid_email_attaches_the_stored_documents_and_never_renders_them(
+    mail_app, smtp_server, monkeypatch
+):
+    lead_id = crashed_purchase(mail_app, now())  # bought, its jobs not run yet
+    with mail_app.app_context():
+        [bought] = [e for e in history.lead_events(lead_id) if e["data"].get("to") == "bought"]
+    renders = []
+    render = documents.render
+    monkeypatch.setattr(documents, "render", lambda *args: renders.append(args) or render(*args))
+    with mail_app.app_context():
+        with pytest.raises(documents.DocumentsNotReady):
+            send_seller_email(lead_id, bought["id"])  # before the documents job: it waits
+        assert renders == [] and smtp_server.messages == []
+        make_purchase_documents(lead_id)
+        assert send_seller_email(lead_id, bought["id"]) == "sent"
+        stored_files = {kind: files.read(files.latest(lead_id, kind)) for kind in files.DOCUMENTS}
+    assert len(renders) == len(files.DOCUMENTS)  # each rendered once, by the documents job
+    attached = [part.get_content() for part in the_paid_email(smtp_server).iter_attachments()]
+    assert attached == [stored_files["bill_of_sale"], stored_files["receipt"]]
 
 
 def test_no_full_id_birth_date_or_bank_number_is_in_either_pdf_or_the_paid_email(

@@ -181,10 +181,9 @@ def send_seller_email(lead_id: int, event_id: int) -> str:
 
 
 def paid_documents(lead: dict) -> list[tuple[str, bytes]]:
-    """The "paid" e-mail's bill of sale and receipt, made here if the documents job queued with
-    it has not run yet (whichever runs first makes them, once); raises if they cannot be made,
-    so the e-mail is retried rather than sent without them."""
-    documents.make_documents(lead["id"])
+    """The "paid" e-mail's bill of sale and receipt: the files the documents job stored (it is
+    queued first). Raises while they are not made yet, so the e-mail is retried rather than
+    sent without them; it never renders them itself."""
     return documents.attachments(lead)
 
 

@@ -171,16 +171,25 @@ def transition(lead_id: int, to_state: str, actor: str, data: dict, expected_sta
     current_app.logger.info(
         "Lead %s: %s -> %s by %s (event %s).", lead_id, expected_state, to_state, actor, event_id
     )
+    if expected_state == "agreed" and to_state == "closed":
+        record.discard_paperwork(lead_id, "system")
+    queue_what_follows(lead_id, to_state, actor, event_id)
+    return event_id
+
+
+def queue_what_follows(lead_id: int, to_state: str, actor: str, event_id: int) -> None:
+    """The jobs a move queues, in the order they should run: a purchase's documents before the
+    "paid" e-mail that attaches them, the seller's e-mail for the new state, staff's alert of a
+    seller's own move, and a purchase's report to the ad platforms (never for an opted-out
+    seller)."""
+    if to_state == "bought":
+        queue.enqueue(queue.MAKE_PURCHASE_DOCUMENTS, lead_id)
     if to_state in SELLER_EMAILS:
         queue.enqueue(queue.SEND_SELLER_EMAIL, lead_id, event_id)
     if actor == "seller":
         queue.enqueue(queue.ALERT_STAFF, lead_id, event_id)
-    if expected_state == "agreed" and to_state == "closed":
-        record.discard_paperwork(lead_id, "system")
-    if to_state == "bought":  # reported back to the ad platforms (never for an opted-out seller)
+    if to_state == "bought":
         queue.enqueue(queue.REPORT_PURCHASE, lead_id)
-        queue.enqueue(queue.MAKE_PURCHASE_DOCUMENTS, lead_id)
-    return event_id
 
 
 QUESTION_MAX_LENGTH = 2000

@@ -56,8 +56,10 @@ def enqueue_or_raise(job_name: str, *ids: int) -> None:
 
 
 # What else is owed, by the Requeued field that reports it, its job and where it is on record;
-# each finder yields the job's ids (one id, or a tuple of them).
+# each finder yields the job's ids (one id, or a tuple of them). The documents come first: the
+# "paid" e-mail attaches the stored files and waits for them.
 OWED = (
+    ("documents", queue.MAKE_PURCHASE_DOCUMENTS, documents.leads_owed_documents),
     ("seller_emails", queue.SEND_SELLER_EMAIL,
      lambda: history.unsent_seller_emails(tuple(lifecycle.SELLER_EMAILS))),
     ("staff_alerts", queue.ALERT_STAFF, history.unalerted_seller_events),
@@ -65,7 +67,6 @@ OWED = (
     ("erasure_links", queue.SEND_ERASURE_LINK, erasure.links_to_send),
     ("erasures", queue.ERASE_AT_SELLERS_REQUEST, erasure.confirmed_erasures),
     ("purchases", queue.REPORT_PURCHASE, conversions.unreported_purchases),
-    ("documents", queue.MAKE_PURCHASE_DOCUMENTS, documents.leads_owed_documents),
 )  # fmt: skip
 
 

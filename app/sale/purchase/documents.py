@@ -1,7 +1,8 @@
 """The bill of sale and the receipt of a bought lead: rendered from app/templates/documents/ to
-PDF by WeasyPrint in a job (worker.jobs.make_purchase_documents, and the "paid" e-mail before it
-attaches them), never in a request. Each is stored encrypted as the next version of its kind
-(files.add_file), its SHA-256 on the timeline (`document_made`) in the same transaction.
+PDF by WeasyPrint in a job (worker.jobs.make_purchase_documents, queued before the "paid"
+e-mail, which attaches the stored files), never in a request, and once per version. Each is
+stored encrypted as the next version of its kind (files.add_file), its SHA-256 on the timeline
+(`document_made`) in the same transaction.
 
 A document is current when it was made after the last event that put on record anything it
 says (the findings, the signed paperwork, the payment): a staff correction after payment makes
@@ -250,14 +251,22 @@ def local_day(iso: str) -> str:
     return display_date(moment.date().isoformat())
 
 
+class DocumentsNotReady(LookupError):
+    """The documents job has not made the current bill of sale and receipt yet."""
+
+
 def attachments(lead: dict) -> list[tuple[str, bytes]]:
-    """The latest bill of sale and receipt as (file name, PDF) for the "paid" e-mail;
-    LookupError if either is missing, so that e-mail never goes without them."""
+    """The stored bill of sale and receipt as (file name, PDF) for the "paid" e-mail, as the
+    documents job made them (never rendered again here); DocumentsNotReady while either is
+    missing or owed a new version, so that e-mail never goes without them, nor with old ones."""
+    _, owed = document_state(lead["id"])
+    if owed:
+        raise DocumentsNotReady(f"Lead {lead['id']} is owed its {' and '.join(owed)}.")
     found = []
     for kind in files.DOCUMENTS:
         row = files.latest(lead["id"], kind)
         if row is None:
-            raise LookupError(f"Lead {lead['id']} has no {kind} yet.")
+            raise DocumentsNotReady(f"Lead {lead['id']} has no {kind} yet.")
         found.append((file_name(kind, lead["reference"]), files.read(row)))
     return found
 
