@@ -18,7 +18,8 @@ from app.leads import db as leads_db
 from app.leads.cli import leads_command
 from app.locations import routes as locations
 from app.pages import routes as pages
-from app.pictures.variants import images_command
+from app.pictures import images
+from app.pictures.cli import images_command
 from app.privacy import routes as privacy
 from app.rendering import assets, components, islands, layout, page_cache
 from app.rendering.freeze import freeze_command
@@ -68,6 +69,7 @@ def configure(app: Flask, test_config: dict | None) -> None:
     app.config.update(derived_settings(app.config, instance))
     if app.config["ENV_NAME"] == "production":
         check_production_settings(app.config)
+        images.refuse_draft_pictures(images.art_manifest(app))
 
 
 def register_extensions(app: Flask) -> None:

@@ -1,7 +1,8 @@
 """`flask images`: every picture of content/images/ served at every width in AVIF, WebP and JPEG
 with a tiny placeholder and a manifest; pictures whose master is unchanged are skipped; a photo
 dropped in place of a master is cropped around its focus and served instead; bad masters are
-refused with a message naming the file."""
+refused with a message naming the file. `--draft` (bin/run) writes the same files with quicker
+AVIFs, marked as drafts, which a run without it derives again for production."""
 
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageOps, ImageStat
 
-from app.pictures.variants import derive, file_names, read_pictures
-from tests.helpers import ROOT
+from app.pictures.images import DraftPictures, refuse_draft_pictures
+from app.pictures.variants import PLACEHOLDER, derive, file_names, read_manifest, read_pictures
+from tests.helpers import PRODUCTION, ROOT
 
 MASTERS = ROOT / "content" / "images"
 SITE_IMAGES = ROOT / "app" / "static" / "img" / "art"
@@ -309,3 +311,127 @@ def test_force_rewrites_current_pictures(make_app, tmp_path):
     assert forced.exit_code == 0, forced.output
     assert "Derived 2 pictures" in forced.output
     assert all(mtimes(out)[name] > before[name] for name in before)
+
+
+# --- draft pictures (bin/run) -----------------------------------------------------------------
+
+# Production's encoder settings and a source hash made with them, as they were before drafts
+# existed: production pictures, and the hashes in deployed manifests, must not change.
+PRODUCTION_FORMATS = {
+    "avif": {"format": "AVIF", "quality": 50, "speed": 2},  # quality: the picture's avif_quality
+    "webp": {"format": "WEBP", "quality": 80, "method": 4},
+    "jpg": {"format": "JPEG", "quality": 82, "progressive": True, "optimize": True},
+}
+PINNED = "[card]\nsize = [400, 300]\nwidths = [200, 400]\nfocus = [0.5, 0.25]\navif_quality = 50\n"
+PINNED_SOURCE = "54de34fe3effc25a"  # sha256 of the master's bytes and every setting, 16 hex digits
+DRAFTS = (
+    "[card]\nsize = [240, 160]\nwidths = [120, 240]\n[square]\nsize = [160, 160]\nwidths = [160]\n"
+)
+
+
+def test_the_default_derivation_keeps_productions_settings_and_hash(tmp_path):
+    (tmp_path / "images").mkdir()
+    (tmp_path / "images" / "images.toml").write_text(PINNED)
+    (tmp_path / "images" / "card.png").write_bytes(b"not even an image")  # only its bytes count
+    (card,) = read_pictures(tmp_path / "images")
+    assert card.formats() == PRODUCTION_FORMATS
+    assert PLACEHOLDER == {"format": "WEBP", "quality": 40, "method": 4}
+    assert card.source_hash() == PINNED_SOURCE
+    assert card.source_hash(draft=True) != PINNED_SOURCE
+    assert card.formats(draft=True)["avif"]["speed"] > 2  # the only setting drafts change
+    assert {ext: f for ext, f in card.formats(draft=True).items() if ext != "avif"} == {
+        ext: f for ext, f in PRODUCTION_FORMATS.items() if ext != "avif"
+    }
+
+
+@pytest.fixture
+def draft_masters(tmp_path):
+    masters = {"card.png": photograph((300, 160)), "square.jpg": photograph((200, 200))}
+    return write_folder(tmp_path / "images", DRAFTS, masters)
+
+
+def test_a_draft_derivation_writes_every_file_its_manifest_lists(draft_masters, tmp_path):
+    pictures = read_pictures(draft_masters)
+    out = tmp_path / "out"
+    assert derive(pictures, out, workers=1, draft=True) == ["card", "square"]
+    manifest = read_manifest(out)
+    assert manifest == {
+        "images": {
+            picture.name: {
+                "width": picture.width,
+                "height": picture.height,
+                "widths": list(picture.widths),
+                "source": picture.source_hash(draft=True),
+                "draft": True,
+            }
+            for picture in pictures
+        }
+    }
+    listed = {"manifest.json"} | {
+        name
+        for picture, record in manifest["images"].items()
+        for name in file_names(picture, record["widths"])
+    }
+    assert {path.name for path in out.iterdir()} == listed
+    for picture, record in manifest["images"].items():
+        for width in record["widths"]:
+            size = (width, round(width * record["height"] / record["width"]))
+            for ext, fmt in (("avif", "AVIF"), ("webp", "WEBP"), ("jpg", "JPEG")):
+                with Image.open(out / f"{picture}-{width}.{ext}") as im:
+                    assert (im.format, im.size) == (fmt, size), im.filename
+    assert derive(pictures, out, workers=1, draft=True) == []  # drafts are current for drafts
+
+
+def test_a_production_run_after_a_draft_run_derives_every_picture_again(draft_masters, tmp_path):
+    pictures = read_pictures(draft_masters)
+    drafts, production = tmp_path / "drafts", tmp_path / "production"
+    derive(pictures, production, workers=1)
+    derive(pictures, drafts, workers=1, draft=True)
+    draft_files = {path.name: path.read_bytes() for path in drafts.iterdir()}
+
+    assert derive(pictures, drafts, workers=1) == ["card", "square"]
+
+    assert read_manifest(drafts) == read_manifest(production)  # no draft left in it
+    for path in production.iterdir():
+        assert (drafts / path.name).read_bytes() == path.read_bytes(), path.name
+    changed = {name for name, data in draft_files.items() if data != (drafts / name).read_bytes()}
+    assert {name for name in changed if name != "manifest.json"} == {
+        f"{picture.name}-{width}.avif" for picture in pictures for width in picture.widths
+    }  # WebP, JPEG and placeholders of drafts are production's bytes already
+
+
+def test_a_draft_run_keeps_production_pictures_and_a_production_run_never_keeps_drafts(
+    make_app, draft_masters, tmp_path
+):
+    app = make_app(CONTENT_DIR=str(tmp_path))
+    app.static_folder = str(tmp_path / "static")
+    out = tmp_path / "static" / "img" / "art"
+    runner = app.test_cli_runner()
+
+    drafted = runner.invoke(args=["images", "--draft"])
+    assert drafted.exit_code == 0, drafted.output
+    assert "Derived 2 draft pictures" in drafted.output
+    assert "2 of 2 pictures are drafts" in drafted.output
+    produced = runner.invoke(args=["images"])
+    assert "Derived 2 pictures" in produced.output and "are drafts" not in produced.output
+    before = mtimes(out)
+    kept = runner.invoke(args=["images", "--draft"])
+    assert "up to date" in kept.output and "are drafts" not in kept.output
+    assert mtimes(out) == before
+
+    # a manifest that says draft is never taken for production, whatever its source says
+    manifest = read_manifest(out)
+    manifest["images"]["square"]["draft"] = True
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    assert derive(read_pictures(draft_masters), out, workers=1) == ["square"]
+    assert "draft" not in read_manifest(out)["images"]["square"]
+
+
+def test_production_refuses_to_start_on_draft_pictures(make_app, draft_masters, tmp_path):
+    derive(read_pictures(draft_masters), tmp_path, workers=1, draft=True)
+    with pytest.raises(DraftPictures, match="2 pictures .* are development drafts .*card"):
+        refuse_draft_pictures(tmp_path / "manifest.json")
+    derive(read_pictures(draft_masters), tmp_path, workers=1)
+    refuse_draft_pictures(tmp_path / "manifest.json")  # production pictures: no refusal
+    refuse_draft_pictures(tmp_path / "nothing-derived-yet.json")
+    make_app(**PRODUCTION)  # this checkout's own pictures are production's (bin/setup)

@@ -38,6 +38,27 @@ def art_manifest(app: Flask | None = None) -> Path:
     return art_folder(app) / "manifest.json"
 
 
+class DraftPictures(RuntimeError):
+    """Production was asked to serve the quick development pictures of `flask images --draft`."""
+
+
+def refuse_draft_pictures(manifest: Path) -> None:
+    """Production serves production's pictures only: DraftPictures, naming them and the fix, if
+    the manifest lists any draft (bin/run derives drafts; bin/setup and `flask images` do not).
+    No manifest yet is left to the pages, which say to run `flask images`."""
+    try:
+        catalog = json.loads(manifest.read_text(encoding="utf-8"))["images"]
+    except FileNotFoundError:
+        return
+    drafts = sorted(name for name, record in catalog.items() if record.get("draft"))
+    if drafts:
+        raise DraftPictures(
+            f"{len(drafts)} pictures in {manifest.parent} are development drafts "
+            f"({', '.join(drafts[:3])}{', ...' if len(drafts) > 3 else ''}): run "
+            "`flask images` (without --draft) before starting in production."
+        )
+
+
 def images_version() -> int:
     """The manifest's mtime: the memoised catalog and placeholders are keyed by it, so pictures
     derived again are read afresh."""

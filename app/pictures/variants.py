@@ -1,4 +1,5 @@
-"""``flask images``: the files pages serve, derived from the picture masters in content/images/.
+"""The files pages serve, derived from the picture masters in content/images/ (`flask images`,
+app/pictures/cli.py).
 
 content/images/images.toml lists the pictures. For each NAME it reads the master NAME.webp,
 .png, .jpg or .jpeg, crops it to the shape of its `size` around its `focus`, scales it to that
@@ -10,6 +11,22 @@ size and writes into app/static/img/art/, for each of its `widths` w, ``NAME-{w}
 `source` is a hash of the master's bytes, its settings and the encoders' settings: a picture
 whose hash is unchanged and whose files all exist is skipped, so replacing one photo re-derives
 that photo only, and editing code re-derives nothing.
+
+Draft pictures (``flask images --draft``, what ``bin/run`` asks ``bin/setup`` for): the same
+files, names, widths and sizes, with the AVIFs encoded at DRAFT_AVIF_SPEED instead of
+production's speed 2, for a development server that must answer its first page within a minute
+of a fresh clone (issue 28). Measured on this 2-core machine, one 1200x800 hero's four AVIF
+widths take 11.8 s of CPU at speed 2 and 0.33 s at speed 8, while its WebPs take 0.16 s and its
+JPEGs 0.03 s; AVIF at speed 2 is nearly all of the two to three minutes a production run takes,
+so only the AVIF speed changes. WebP and JPEG files, and placeholders, are production's bytes.
+Speed 8 rather than 10: at 10, 32 of the 81 AVIFs grow past their WebPs, so drafts would no
+longer show what production serves (the AVIF the smaller); at 8 none does, each 9-30 % larger
+than production's (median 18 %), and all 24 pictures take about 13 s instead of 6 s at 10.
+
+A draft picture's manifest entry says ``"draft": true`` and its `source` hashes the draft
+settings, so it never passes for a production one: ``flask images`` without --draft (bin/setup,
+so bin/test and a deployment) re-derives every draft picture, and drafts keep production files
+that are already there rather than encode worse ones. Production entries are as they were.
 """
 
 from __future__ import annotations
@@ -19,18 +36,13 @@ import json
 import multiprocessing
 import os
 import threading
-import time
 import tomllib
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 import click
-from flask import current_app
-from flask.cli import with_appcontext
 from PIL import Image, ImageOps, UnidentifiedImageError
-
-from app.pictures.images import art_folder
 
 SETTINGS = "images.toml"
 MASTER_EXTENSIONS = (".webp", ".png", ".jpg", ".jpeg")
@@ -45,6 +57,8 @@ WEBP = {"format": "WEBP", "quality": 80, "method": 4}
 JPEG = {"format": "JPEG", "quality": 82, "progressive": True, "optimize": True}
 PLACEHOLDER = {"format": "WEBP", "quality": 40, "method": 4}
 FORMATS = {"avif": AVIF, "webp": WEBP, "jpg": JPEG}
+# Draft pictures only (see the module's docstring): libavif speed 8, some 35 times faster than 2.
+DRAFT_AVIF_SPEED = 8
 
 
 class PictureError(click.ClickException):
@@ -71,15 +85,20 @@ class Picture:
         """The files `flask images` writes for this picture."""
         return file_names(self.name, self.widths)
 
-    def formats(self) -> dict[str, dict]:
-        """Each file extension with its encoder settings, this picture's AVIF quality in."""
-        return FORMATS | {"avif": AVIF | {"quality": self.avif_quality}}
+    def formats(self, draft: bool = False) -> dict[str, dict]:
+        """Each file extension with its encoder settings, this picture's AVIF quality in (and
+        the quicker AVIF speed of draft pictures)."""
+        avif = AVIF | {"quality": self.avif_quality}
+        if draft:
+            avif |= {"speed": DRAFT_AVIF_SPEED}
+        return FORMATS | {"avif": avif}
 
-    def source_hash(self) -> str:
+    def source_hash(self, draft: bool = False) -> str:
         """What the files are made from: the master's bytes, this picture's settings and the
         encoders' settings (not the code, so a deployment re-derives only what changed)."""
         digest = hashlib.sha256(self.master.read_bytes())
-        settings = [self.width, self.height, self.widths, self.focus, self.formats(), PLACEHOLDER]
+        formats = self.formats(draft)
+        settings = [self.width, self.height, self.widths, self.focus, formats, PLACEHOLDER]
         digest.update(json.dumps([settings, PLACEHOLDER_WIDTH]).encode())
         return digest.hexdigest()[:16]
 
@@ -188,13 +207,13 @@ def _save(im: Image.Image, path: Path, options: dict) -> None:
     os.replace(tmp, path)
 
 
-def write_variants(picture: Picture, out_dir: Path) -> str:
+def write_variants(picture: Picture, out_dir: Path, draft: bool = False) -> str:
     """Write the picture at each width in each format, and its placeholder; return its name."""
     natural = natural_image(picture)
     for width in picture.widths:
         size = (width, picture.scaled_height(width))
         im = natural if size == natural.size else natural.resize(size, Image.Resampling.LANCZOS)
-        for extension, options in picture.formats().items():
+        for extension, options in picture.formats(draft).items():
             _save(im, out_dir / f"{picture.name}-{width}.{extension}", options)
     tiny = natural.resize(
         (PLACEHOLDER_WIDTH, picture.scaled_height(PLACEHOLDER_WIDTH)), Image.Resampling.LANCZOS
@@ -219,6 +238,36 @@ def is_current(picture: Picture, source: str, manifest: dict, out_dir: Path) -> 
     return all((out_dir / name).is_file() for name in picture.file_names())
 
 
+def kept_record(
+    picture: Picture, manifest: dict, out_dir: Path, draft: bool = False
+) -> dict | None:
+    """The manifest entry of a picture whose files may stay, or None when they must be written.
+
+    A production run keeps production files only: an entry marked draft, or whose source is not
+    this picture's production hash, is written again. A draft run also keeps current production
+    files, which are better than the drafts it would encode instead.
+    """
+    wanted = [(picture.source_hash(), False)]
+    if draft:
+        wanted.append((picture.source_hash(draft=True), True))
+    record = (manifest.get("images") or {}).get(picture.name) or {}
+    for source, is_draft in wanted:
+        if bool(record.get("draft")) == is_draft and is_current(picture, source, manifest, out_dir):
+            return manifest_record(picture, source, is_draft)
+    return None
+
+
+def manifest_record(picture: Picture, source: str, draft: bool = False) -> dict:
+    """A picture's manifest entry; draft pictures' say so."""
+    record = {
+        "width": picture.width,
+        "height": picture.height,
+        "widths": list(picture.widths),
+        "source": source,
+    }
+    return (record | {"draft": True}) if draft else record
+
+
 def _pool_context():
     # fork is quickest (nothing to re-import) but only safe from a single-threaded process
     if "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1:
@@ -226,45 +275,41 @@ def _pool_context():
     return multiprocessing.get_context("spawn")
 
 
-def _write_all(pictures: list[Picture], out_dir: Path, workers: int) -> None:
+def _write_all(pictures: list[Picture], out_dir: Path, workers: int, draft: bool) -> None:
     # the biggest pictures first, so the pool's workers finish together
     pictures = sorted(pictures, key=lambda picture: -picture.width * picture.height)
     workers = max(1, min(workers, len(pictures)))
     if workers == 1:
         for picture in pictures:
-            write_variants(picture, out_dir)
+            write_variants(picture, out_dir, draft)
         return
+    count = len(pictures)
     with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
-        list(pool.map(write_variants, pictures, [out_dir] * len(pictures)))
+        list(pool.map(write_variants, pictures, [out_dir] * count, [draft] * count))
 
 
 def derive(
-    pictures: list[Picture], out_dir: Path, force: bool = False, workers: int | None = None
+    pictures: list[Picture],
+    out_dir: Path,
+    force: bool = False,
+    workers: int | None = None,
+    draft: bool = False,
 ) -> list[str]:
     """Write the files of every picture whose source changed (all with force), then the
-    manifest; return the names written."""
+    manifest; return the names written. draft: quicker AVIFs for development (see above)."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     previous = read_manifest(out_dir)
-    sources = {picture.name: picture.source_hash() for picture in pictures}
-    stale = [
-        picture
+    records = {
+        picture.name: None if force else kept_record(picture, previous, out_dir, draft)
         for picture in pictures
-        if force or not is_current(picture, sources[picture.name], previous, out_dir)
-    ]
-    if stale:
-        _write_all(stale, out_dir, workers or os.cpu_count() or 1)
-    manifest = {
-        "images": {
-            picture.name: {
-                "width": picture.width,
-                "height": picture.height,
-                "widths": list(picture.widths),
-                "source": sources[picture.name],
-            }
-            for picture in pictures
-        }
     }
+    stale = [picture for picture in pictures if records[picture.name] is None]
+    if stale:
+        _write_all(stale, out_dir, workers or os.cpu_count() or 1, draft)
+    for picture in stale:
+        records[picture.name] = manifest_record(picture, picture.source_hash(draft), draft)
+    manifest = {"images": records}
     if manifest != previous or stale:
         _remove_dropped_files(previous, pictures, out_dir)
         tmp = out_dir / f".{MANIFEST}.tmp"
@@ -280,34 +325,3 @@ def _remove_dropped_files(previous: dict, pictures: list[Picture], out_dir: Path
         for file_name in file_names(name, record.get("widths", [])):
             if file_name not in wanted:
                 (out_dir / file_name).unlink(missing_ok=True)
-
-
-def content_images_folder() -> Path:
-    """content/images/: the picture masters and images.toml."""
-    return Path(current_app.config["CONTENT_DIR"]) / "images"
-
-
-@click.command("images")
-@click.option("--force", is_flag=True, help="Rewrite every picture's files, even current ones.")
-@click.option(
-    "--workers",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Processes to encode with (default: one per CPU).",
-)
-@with_appcontext
-def images_command(force: bool, workers: int | None) -> None:
-    """Derive the served images (AVIF, WebP, JPEG, placeholders) from content/images/."""
-    source, out_dir = content_images_folder(), art_folder()
-    started = time.perf_counter()
-    pictures = read_pictures(source)
-    written = derive(pictures, out_dir, force=force, workers=workers)
-    for path in unlisted_masters(source, pictures):
-        click.echo(f"Note: {path} has no entry in {source / SETTINGS}, so no page shows it.")
-    if not written:
-        click.echo(f"Images in {out_dir} are up to date with {source}; --force rewrites them.")
-        return
-    click.echo(
-        f"Derived {len(written)} pictures from {source} into {out_dir} "
-        f"in {time.perf_counter() - started:.1f}s: {', '.join(written)}."
-    )
