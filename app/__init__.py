@@ -16,6 +16,7 @@ from app.conversions.cli import conversions_command
 from app.extensions import cache, csrf, limiter
 from app.leads import db as leads_db
 from app.leads.cli import leads_command
+from app.leads.state import State
 from app.locations import routes as locations
 from app.pages import routes as pages
 from app.pictures import images
@@ -116,7 +117,8 @@ def register_blueprints(app: Flask) -> None:
 
 
 def register_template_helpers(app: Flask) -> None:
-    """What templates can use: islands, stylesheets, pictures, icons, `shown`, layout context."""
+    """What templates can use: islands, stylesheets, pictures, icons, the lead states (`State`),
+    `shown`, layout context."""
     app.jinja_env.globals.update(
         island=islands.island,
         island_scripts=assets.island_scripts,
@@ -125,6 +127,7 @@ def register_template_helpers(app: Flask) -> None:
         post_card=components.post_card,
         icon=components.icon,
     )
+    app.jinja_env.globals["State"] = State
     app.jinja_env.filters["shown"] = samples.shown
     app.jinja_env.tests["shown"] = samples.is_shown
     app.context_processor(layout.layout_context)

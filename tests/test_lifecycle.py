@@ -8,6 +8,7 @@ import threading
 import pytest
 
 from app.leads import history, links, reference, schema, storage, store
+from app.leads.state import State
 from app.sale import erasure, lifecycle
 from app.security.tokens import digest
 from tests.helpers import (
@@ -136,8 +137,8 @@ def test_typed_references_are_normalised():
     assert reference.normalise("Jane") == ""
 
 
-@pytest.mark.parametrize("from_state", lifecycle.STATES)
-@pytest.mark.parametrize("to_state", lifecycle.STATES)
+@pytest.mark.parametrize("from_state", list(State))
+@pytest.mark.parametrize("to_state", list(State))
 def test_only_the_designed_moves_are_allowed(app, from_state, to_state):
     lead_id = save_sample_lead(app)
     with app.app_context():

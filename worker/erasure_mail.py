@@ -9,6 +9,7 @@ import secrets
 from email.message import EmailMessage
 
 from app.leads.display import watch_name
+from app.leads.state import State
 from app.sale.erasure import CONFIRM_WITHIN_WORDS, after_sale
 from worker.seller_mail import Letter, letter_message
 
@@ -21,7 +22,7 @@ WHAT_STAYS = (
 
 def asked_when(lead: dict) -> str:
     """When the seller asked: on withdrawing, or after selling us the watch (bought)."""
-    if lead["state"] == "bought":
+    if lead["state"] == State.BOUGHT:
         return f"after selling us your {watch_name(lead)}"
     return f"when you withdrew your {watch_name(lead)}"
 

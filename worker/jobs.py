@@ -8,6 +8,7 @@ from flask import current_app
 
 from app.conversions import events, report
 from app.leads import history, links, store
+from app.leads.state import State
 from app.sale import erasure, lifecycle, pending, retention
 from app.sale.purchase import documents
 from worker import (
@@ -250,7 +251,7 @@ def erase_at_sellers_request(lead_id: int) -> str:
     if held := held_back(lead, mail.smtp_configured(), "erasure e-mail"):
         return held
     mail.deliver(erasure_mail.erased_message(lead))
-    if lead["state"] == "bought":
+    if lead["state"] == State.BOUGHT:
         erasure.erase_sale(lead_id, "seller")
         return "erased; the purchase record is kept"
     erasure.erase(lead_id, "seller")

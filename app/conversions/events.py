@@ -23,6 +23,7 @@ from flask import current_app
 
 from app.leads.db import get_db
 from app.leads.display import business_zone, stored_time
+from app.leads.state import State
 
 CURRENCY = "USD"
 LEAD_VALUE = 1000  # what a lead is worth before anyone knows whether it sells
@@ -83,7 +84,7 @@ def purchase_of(lead: dict) -> Purchase | None:
         get_db()
         .execute(
             "SELECT at, data FROM lead_events WHERE lead_id = ? AND kind = 'state_changed' "
-            "AND json_extract(data, '$.to') = 'bought' ORDER BY id DESC LIMIT 1",
+            f"AND json_extract(data, '$.to') = '{State.BOUGHT}' ORDER BY id DESC LIMIT 1",
             (lead["id"],),
         )
         .fetchone()

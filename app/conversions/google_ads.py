@@ -33,6 +33,7 @@ from flask import current_app
 from app.conversions.events import CURRENCY, Purchase, purchase_from
 from app.leads.db import get_db
 from app.leads.display import business_zone
+from app.leads.state import State
 
 CLICK_COLUMNS = {"gclid": "Google Click ID", "gbraid": "GBRAID", "wbraid": "WBRAID"}
 CLICK_PREFERENCE = ("gclid", "wbraid", "gbraid")
@@ -67,8 +68,9 @@ def eligible_purchases(since: date) -> list[tuple[dict, Purchase]]:
         "SELECT leads.*, lead_events.at AS bought_at, lead_events.data AS bought_data "
         "FROM leads JOIN lead_events ON lead_events.lead_id = leads.id "
         "AND lead_events.kind = 'state_changed' "
-        "AND json_extract(lead_events.data, '$.to') = 'bought' "
-        "WHERE leads.state = 'bought' AND leads.ad_opt_out IS NULL AND leads.erased_at IS NULL "
+        f"AND json_extract(lead_events.data, '$.to') = '{State.BOUGHT}' "
+        f"WHERE leads.state = '{State.BOUGHT}' AND leads.ad_opt_out IS NULL "
+        "AND leads.erased_at IS NULL "
         "AND (coalesce(leads.gclid, '') != '' OR coalesce(leads.gbraid, '') != '' "
         "OR coalesce(leads.wbraid, '') != '')"
     )

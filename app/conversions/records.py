@@ -13,6 +13,7 @@ from flask import current_app
 
 from app.leads.db import get_db, now, transaction
 from app.leads.history import append_event
+from app.leads.state import State
 
 PLATFORMS = ("meta", "ga4")
 EVENTS = ("lead", "purchase")
@@ -98,10 +99,11 @@ def unreported_purchases(bought_before: str | None = None) -> list[int]:
         for _ in platforms
     )
     rows = get_db().execute(
-        "SELECT leads.id FROM leads WHERE leads.state = 'bought' AND leads.erased_at IS NULL "
+        f"SELECT leads.id FROM leads WHERE leads.state = '{State.BOUGHT}' "
+        "AND leads.erased_at IS NULL "
         f"AND ({unsettled}) AND EXISTS (SELECT 1 FROM lead_events WHERE "
         "lead_events.lead_id = leads.id AND lead_events.kind = 'state_changed' "
-        "AND json_extract(lead_events.data, '$.to') = 'bought' AND lead_events.at < ?) "
+        f"AND json_extract(lead_events.data, '$.to') = '{State.BOUGHT}' AND lead_events.at < ?) "
         "ORDER BY leads.id",
         (*platforms, bought_before or "9999"),
     )

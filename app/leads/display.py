@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 
 from flask import current_app
 
+from app.leads.state import State
 from app.rendering.dates import display_date
 
 FIRST_REPLY_PROMISE = timedelta(hours=24)  # the site promises a reply within 24 hours
@@ -83,4 +84,4 @@ def short_age(iso: str, now: datetime | None = None) -> str:
 
 def awaiting_first_reply(lead: dict, now: datetime | None = None) -> bool:
     """A new lead older than the promised 24 hours, with nobody having replied yet."""
-    return lead["state"] == "new" and age(lead["created_at"], now) > FIRST_REPLY_PROMISE
+    return lead["state"] == State.NEW and age(lead["created_at"], now) > FIRST_REPLY_PROMISE

@@ -13,8 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from app.leads.db import get_db
+from app.leads.state import State
 
-STEPS = ("contacted", "quoted", "accepted", "appointment", "offered", "agreed", "bought")  # 1..7
+STEPS = tuple(State)[1:8]  # contacted .. bought: steps 1 to 7
 
 # The landing page's family, from the URL shapes of the page blueprints: / (pages),
 # /sell-watch-<city> (locations), /sell-<brand>-watch (brands), /blog/<slug> (blog).

@@ -22,6 +22,7 @@ from flask import current_app
 from app.leads.db import get_db, now, transaction
 from app.leads.history import append_event
 from app.leads.reference import new_status_token
+from app.leads.state import State
 from app.leads.store import PHOTO_COUNT
 from app.security.tokens import digest
 
@@ -125,7 +126,7 @@ def open_leads_of(email: str) -> list[dict]:
     """Leads of this e-mail address (any case) still under way: not bought, closed or erased."""
     rows = get_db().execute(
         "SELECT * FROM leads WHERE lower(email) = lower(?) AND erased_at IS NULL "
-        "AND state NOT IN ('bought', 'closed') ORDER BY id",
+        f"AND state NOT IN ('{State.BOUGHT}', '{State.CLOSED}') ORDER BY id",
         (email.strip(),),
     )
     return [dict(row) for row in rows]

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from datetime import date, timedelta
 
 from app.leads.db import get_db
+from app.leads.state import State
 from app.leads.store import PHOTO_COUNT
 
 
@@ -142,7 +143,7 @@ def any_state(filters: dict) -> dict:
 def count_holds(filters: dict) -> dict[str, int]:
     """How many bought leads matching `filters` (whatever the tab) are still on hold as of
     filters["today"], and how many no longer are: the hold tabs' counts."""
-    where, params = filter_clause(any_state(filters) | {"state": "bought"})
+    where, params = filter_clause(any_state(filters) | {"state": State.BOUGHT})
     row = (
         get_db()
         .execute(

@@ -24,6 +24,7 @@ from flask import current_app
 from app import queue
 from app.leads import storage, store
 from app.leads.db import get_db, now, transaction
+from app.leads.state import State
 from app.rendering.dates import display_date
 from app.sale.lifecycle import IllegalMove, LeadNotFound, StaleState, check_move
 from app.sale.purchase import files, record
@@ -55,8 +56,8 @@ def drop_purchase(db: sqlite3.Connection, lead_id: int) -> list[str]:
 def erase(lead_id: int, actor: str) -> int:
     """Remove a closed lead's personal data and photo files, keeping a non-personal record;
     returns how many photos were removed. Raises TransitionError unless the lead is closed."""
-    check_erasable(lead_id, "closed")
-    return remove_personal_data(lead_id, actor, "closed", drop_purchase)
+    check_erasable(lead_id, State.CLOSED)
+    return remove_personal_data(lead_id, actor, State.CLOSED, drop_purchase)
 
 
 def erase_sale(lead_id: int, actor: str, whole_record: bool = False) -> int:
@@ -65,11 +66,11 @@ def erase_sale(lead_id: int, actor: str, whole_record: bool = False) -> int:
     details and ID photos go); or, once past it (`whole_record`, the daily retention), blank
     that record too. Returns how many photos were removed; TransitionError unless the lead is
     bought and not erased."""
-    check_erasable(lead_id, "bought")
+    check_erasable(lead_id, State.BOUGHT)
     if whole_record:
-        return remove_personal_data(lead_id, actor, "bought", record.erase_record)
+        return remove_personal_data(lead_id, actor, State.BOUGHT, record.erase_record)
     keep_record = functools.partial(record.forget_after_sale, actor=actor)
-    return remove_personal_data(lead_id, actor, "bought", keep_record)
+    return remove_personal_data(lead_id, actor, State.BOUGHT, keep_record)
 
 
 def erase_inactive(lead_id: int, state: str) -> int:
@@ -77,9 +78,11 @@ def erase_inactive(lead_id: int, state: str) -> int:
     daily retention): closed by the system (`no_response`) if still open, then erased. No
     e-mail announces the closing: the address goes with it, and a send racing the erasure
     could still reach someone whose details we no longer keep."""
-    if state != "closed":
-        check_move(state, "closed", {"reason": "no_response"})
-        moved, _ = store.change_state(lead_id, state, "closed", "system", {"reason": "no_response"})
+    if state != State.CLOSED:
+        check_move(state, State.CLOSED, {"reason": "no_response"})
+        moved, _ = store.change_state(
+            lead_id, state, State.CLOSED, "system", {"reason": "no_response"}
+        )
         if moved is None:
             raise StaleState("This lead changed before it was closed; nothing was erased.", "")
     return erase(lead_id, "system")
@@ -121,7 +124,7 @@ TOKEN_LENGTH = 43  # new_token(): secrets.token_urlsafe(32)
 # was made in: the closure (reopened, or closed again since, voids it) or the sale, which is
 # final (closed_event_id holds whichever it was).
 STANDING = (
-    "leads.state IN ('closed', 'bought') AND leads.erased_at IS NULL "
+    f"leads.state IN ('{State.CLOSED}', '{State.BOUGHT}') AND leads.erased_at IS NULL "
     "AND erasure_requests.closed_event_id = "
     "(SELECT max(id) FROM lead_events WHERE lead_id = leads.id AND kind = 'state_changed')"
 )
@@ -143,7 +146,7 @@ SALE_KEPT = (
 def record_kept_until(lead: dict) -> str | None:
     """The day until which an erased bought lead's purchase record and documents are kept,
     as people read it; None for a lead that is not bought (it keeps no purchase record)."""
-    if lead["state"] != "bought":
+    if lead["state"] != State.BOUGHT:
         return None
     return display_date(record.get(lead["id"])["retain_until"])
 

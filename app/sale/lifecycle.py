@@ -1,4 +1,5 @@
-"""A lead's states and the only moves between them (DESIGN.md, "Lead lifecycle and staff area").
+"""The moves between a lead's states (app/leads/state.py) and what each does (DESIGN.md, "Lead
+lifecycle and staff area").
 
 Every change goes through `transition()`, which checks the move is allowed and carries what it
 needs, then lets the database apply it only if the lead is still in the state the person saw
@@ -15,40 +16,30 @@ from flask import current_app
 from app import queue
 from app.leads import history, store
 from app.leads.db import get_db
+from app.leads.state import State
 from app.sale.purchase import checklist, record
 
-STATES = (
-    "new",
-    "contacted",
-    "quoted",
-    "accepted",
-    "appointment",
-    "offered",
-    "agreed",
-    "bought",
-    "closed",
-)
 STATE_LABELS = {
-    "new": "New",
-    "contacted": "Contacted",
-    "quoted": "Quoted",
-    "accepted": "Quote accepted",
-    "appointment": "Appointment",
-    "offered": "Final offer",
-    "agreed": "Offer accepted",
-    "bought": "Bought",
-    "closed": "Closed",
+    State.NEW: "New",
+    State.CONTACTED: "Contacted",
+    State.QUOTED: "Quoted",
+    State.ACCEPTED: "Quote accepted",
+    State.APPOINTMENT: "Appointment",
+    State.OFFERED: "Final offer",
+    State.AGREED: "Offer accepted",
+    State.BOUGHT: "Bought",
+    State.CLOSED: "Closed",
 }
-MOVES: dict[str, frozenset[str]] = {
-    "new": frozenset({"contacted", "quoted", "closed"}),
-    "contacted": frozenset({"quoted", "closed"}),
-    "quoted": frozenset({"quoted", "accepted", "closed"}),
-    "accepted": frozenset({"appointment", "closed"}),
-    "appointment": frozenset({"appointment", "offered", "closed"}),
-    "offered": frozenset({"offered", "agreed", "closed"}),
-    "agreed": frozenset({"bought", "closed"}),
-    "bought": frozenset(),
-    "closed": frozenset({"contacted"}),
+MOVES: dict[State, frozenset[State]] = {
+    State.NEW: frozenset({State.CONTACTED, State.QUOTED, State.CLOSED}),
+    State.CONTACTED: frozenset({State.QUOTED, State.CLOSED}),
+    State.QUOTED: frozenset({State.QUOTED, State.ACCEPTED, State.CLOSED}),
+    State.ACCEPTED: frozenset({State.APPOINTMENT, State.CLOSED}),
+    State.APPOINTMENT: frozenset({State.APPOINTMENT, State.OFFERED, State.CLOSED}),
+    State.OFFERED: frozenset({State.OFFERED, State.AGREED, State.CLOSED}),
+    State.AGREED: frozenset({State.BOUGHT, State.CLOSED}),
+    State.BOUGHT: frozenset(),
+    State.CLOSED: frozenset({State.CONTACTED}),
 }
 CLOSE_REASONS = {
     "seller_declined": "Seller declined",
@@ -58,24 +49,24 @@ CLOSE_REASONS = {
 }
 APPOINTMENT_MODES = {"office": "Office visit", "collection": "Insured collection"}
 # What each move must carry (the forms ask for it; this is the last check before the database).
-REQUIRED: dict[str, tuple[str, ...]] = {
-    "quoted": ("amount_low", "amount_high", "valid_until"),
-    "appointment": ("date", "time", "mode", "place"),
-    "offered": ("amount", "valid_until"),
-    "bought": ("amount", "paid_on", "method", "confirmation"),
-    "closed": ("reason",),
+REQUIRED: dict[State, tuple[str, ...]] = {
+    State.QUOTED: ("amount_low", "amount_high", "valid_until"),
+    State.APPOINTMENT: ("date", "time", "mode", "place"),
+    State.OFFERED: ("amount", "valid_until"),
+    State.BOUGHT: ("amount", "paid_on", "method", "confirmation"),
+    State.CLOSED: ("reason",),
 }
 # The e-mail (worker/seller_mail.py) a seller is sent when their lead enters each state.
 SELLER_EMAILS = {
-    "quoted": "quote",
-    "appointment": "appointment",
-    "offered": "offer",
-    "agreed": "paperwork",
-    "bought": "completed",
-    "closed": "closed",
+    State.QUOTED: "quote",
+    State.APPOINTMENT: "appointment",
+    State.OFFERED: "offer",
+    State.AGREED: "paperwork",
+    State.BOUGHT: "completed",
+    State.CLOSED: "closed",
 }
 # What the purchase record must hold before a move (app/sale/purchase/checklist.py).
-PREREQUISITES = {"offered": checklist.BEFORE_OFFER, "bought": checklist.BEFORE_PURCHASE}
+PREREQUISITES = {State.OFFERED: checklist.BEFORE_OFFER, State.BOUGHT: checklist.BEFORE_PURCHASE}
 
 
 class TransitionError(ValueError):
@@ -109,24 +100,24 @@ def allowed_moves(state: str) -> frozenset[str]:
 
 def check_move(from_state: str, to_state: str, data: dict) -> None:
     """Raise IllegalMove or MissingDetails unless the move is allowed and carries what it needs."""
-    if to_state not in STATES:
+    if to_state not in STATE_LABELS:
         raise IllegalMove(f"“{to_state}” is not a lead state.")
     if to_state not in allowed_moves(from_state):
         raise IllegalMove(
             f"A lead that is {STATE_LABELS[from_state]} cannot move to {STATE_LABELS[to_state]}."
         )
     missing = [key for key in REQUIRED.get(to_state, ()) if data.get(key) in (None, "")]
-    if from_state == "closed" and not data.get("note"):
+    if from_state == State.CLOSED and not data.get("note"):
         missing.append("note")
     if missing:
         raise MissingDetails(f"{STATE_LABELS[to_state]} needs: {', '.join(missing)}.")
-    if to_state == "closed" and data["reason"] not in CLOSE_REASONS:
+    if to_state == State.CLOSED and data["reason"] not in CLOSE_REASONS:
         raise MissingDetails(f"“{data['reason']}” is not a reason for closing a lead.")
-    if to_state == "quoted" and int(data["amount_low"]) > int(data["amount_high"]):
+    if to_state == State.QUOTED and int(data["amount_low"]) > int(data["amount_high"]):
         raise MissingDetails("The low end of the quote is above the high end.")
-    if to_state == "appointment" and data["mode"] not in APPOINTMENT_MODES:
+    if to_state == State.APPOINTMENT and data["mode"] not in APPOINTMENT_MODES:
         raise MissingDetails(f"“{data['mode']}” is not a kind of appointment.")
-    if to_state == "bought" and data["method"] not in record.PAYMENT_METHODS:
+    if to_state == State.BOUGHT and data["method"] not in record.PAYMENT_METHODS:
         raise MissingDetails(f"“{data['method']}” is not a payment method we use.")
 
 
@@ -137,7 +128,7 @@ def put_on_record(lead_id: int, to_state: str, actor: str, data: dict) -> None:
     lacking = checklist.missing(record.get(lead_id), PREREQUISITES.get(to_state, ()))
     if lacking:
         raise MissingDetails(f"{STATE_LABELS[to_state]} needs first: {'; '.join(lacking)}.")
-    if to_state == "bought":
+    if to_state == State.BOUGHT:
         record.record_payment(get_db(), lead_id, actor, data)
 
 
@@ -171,7 +162,7 @@ def transition(lead_id: int, to_state: str, actor: str, data: dict, expected_sta
     current_app.logger.info(
         "Lead %s: %s -> %s by %s (event %s).", lead_id, expected_state, to_state, actor, event_id
     )
-    if expected_state == "agreed" and to_state == "closed":
+    if expected_state == State.AGREED and to_state == State.CLOSED:
         record.discard_paperwork(lead_id, "system")
     queue_what_follows(lead_id, to_state, actor, event_id)
     return event_id
@@ -182,13 +173,13 @@ def queue_what_follows(lead_id: int, to_state: str, actor: str, event_id: int) -
     "paid" e-mail that attaches them, the seller's e-mail for the new state, staff's alert of a
     seller's own move, and a purchase's report to the ad platforms (never for an opted-out
     seller)."""
-    if to_state == "bought":
+    if to_state == State.BOUGHT:
         queue.enqueue(queue.MAKE_PURCHASE_DOCUMENTS, lead_id)
     if to_state in SELLER_EMAILS:
         queue.enqueue(queue.SEND_SELLER_EMAIL, lead_id, event_id)
     if actor == "seller":
         queue.enqueue(queue.ALERT_STAFF, lead_id, event_id)
-    if to_state == "bought":
+    if to_state == State.BOUGHT:
         queue.enqueue(queue.REPORT_PURCHASE, lead_id)
 
 

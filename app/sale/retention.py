@@ -34,6 +34,7 @@ from app import queue
 from app.leads import audit
 from app.leads.db import get_db, immediate_transaction, transaction, truncate_wal
 from app.leads.display import business_today
+from app.leads.state import State
 from app.sale import erasure
 from app.sale.lifecycle import TransitionError
 from app.sale.purchase import record
@@ -133,7 +134,7 @@ def inactive_leads() -> list[dict]:
     months = current_app.config["LEAD_RETENTION_MONTHS"]
     cutoff = months_before(datetime.now(UTC), months).isoformat(timespec="seconds")
     return rows(
-        "SELECT id AS lead_id, state, last_activity_at FROM leads WHERE state != 'bought' "
+        f"SELECT id AS lead_id, state, last_activity_at FROM leads WHERE state != '{State.BOUGHT}' "
         "AND erased_at IS NULL AND last_activity_at < ? ORDER BY id",
         cutoff,
     )

@@ -16,6 +16,7 @@ from app.leads.display import (
     usd,
 )
 from app.leads.history import latest_change
+from app.leads.state import State
 from app.privacy.choice import DESCRIPTIONS as OPT_OUT_DESCRIPTIONS
 from app.rendering.dates import display_date
 from app.sale import lifecycle
@@ -81,19 +82,19 @@ def actor_name(actor: str, staff_names: dict[str, str]) -> str:
 def state_title(data: dict) -> str:
     """A state change's title on the timeline, e.g. 'Quote revised' or 'Closed: Not a fit'."""
     before, after = data["from"], data["to"]
-    if after in ("accepted", "agreed"):
-        what = "quote" if after == "accepted" else "final offer"
+    if after in (State.ACCEPTED, State.AGREED):
+        what = "quote" if after == State.ACCEPTED else "final offer"
         return f"Seller accepted the {what}" + ACCEPTED_VIA.get(data.get("via"), "")
-    if after == "closed":
+    if after == State.CLOSED:
         return f"Closed: {lifecycle.CLOSE_REASONS.get(data.get('reason'), 'no reason')}"
-    if before == "closed":
+    if before == State.CLOSED:
         return "Reopened"
     titles = {
-        "contacted": ("Marked contacted", "Marked contacted"),
-        "quoted": ("Preliminary quote sent", "Quote revised"),
-        "appointment": ("Appointment booked", "Appointment rebooked"),
-        "offered": ("Final offer recorded", "Final offer revised"),
-        "bought": ("Bought", "Bought"),
+        State.CONTACTED: ("Marked contacted", "Marked contacted"),
+        State.QUOTED: ("Preliminary quote sent", "Quote revised"),
+        State.APPOINTMENT: ("Appointment booked", "Appointment rebooked"),
+        State.OFFERED: ("Final offer recorded", "Final offer revised"),
+        State.BOUGHT: ("Bought", "Bought"),
     }
     return titles[after][before == after]
 
@@ -101,18 +102,18 @@ def state_title(data: dict) -> str:
 def state_details(data: dict) -> list[tuple[str, str]]:
     """A state change's amounts, dates, appointment or erasure request, as (label, value) pairs."""
     after = data["to"]
-    if after == "quoted":
+    if after == State.QUOTED:
         return [("Amount", quote_amount(data)), ("Valid until", display_date(data["valid_until"]))]
-    if after == "appointment":
+    if after == State.APPOINTMENT:
         start = appointment_start(data)
         return [
             ("When", f"{display_date(data['date'])}, {clock(start)}"),
             ("Kind", lifecycle.APPOINTMENT_MODES.get(data["mode"], data["mode"])),
             ("Place", data.get("place", "(erased)")),
         ]
-    if after == "offered":
+    if after == State.OFFERED:
         return offer_details(data)
-    if after == "bought":
+    if after == State.BOUGHT:
         return [("Paid", usd(data["amount"])), ("Payment date", display_date(data["paid_on"]))]
     if data.get("erasure_requested"):
         # Done by the seller's own confirmation, from the link e-mailed to them (erasure.py).
@@ -230,15 +231,15 @@ def entries(events: list[dict], staff_names: dict[str, str]) -> list[Entry]:
 # The seller's view of the same events (the status page): the road a sale takes, in plain words.
 
 SELLER_STEPS = (
-    ("new", "Received"),
-    ("contacted", "Under review"),
-    ("quoted", "Preliminary quote"),
-    ("appointment", "Appointment"),
-    ("offered", "Final offer"),
-    ("bought", "Completed"),
+    (State.NEW, "Received"),
+    (State.CONTACTED, "Under review"),
+    (State.QUOTED, "Preliminary quote"),
+    (State.APPOINTMENT, "Appointment"),
+    (State.OFFERED, "Final offer"),
+    (State.BOUGHT, "Completed"),
 )
 # Where each state stands on that road (a quote accepted is still the quote's step).
-STEP_OF_STATE = {"accepted": "quoted", "agreed": "offered", "closed": None} | {
+STEP_OF_STATE = {State.ACCEPTED: State.QUOTED, State.AGREED: State.OFFERED, State.CLOSED: None} | {
     state: state for state, _ in SELLER_STEPS
 }
 SELLER_CLOSE_REASONS = {
@@ -264,7 +265,7 @@ def reached_on(events: list[dict]) -> dict[str, str]:
     reached = {}
     for event in events:
         if event["kind"] == "submitted":
-            reached.setdefault("new", event["at"])
+            reached.setdefault(State.NEW, event["at"])
         elif event["kind"] == "state_changed":
             reached.setdefault(event["data"]["to"], event["at"])
     return {state: display_date(at[:10]) for state, at in reached.items()}
@@ -290,14 +291,14 @@ def seller_steps(state: str, events: list[dict]) -> list[Step]:
         data = latest_change(events, step_state)
         details = state_details(data) if data and status != "upcoming" else []
         steps.append(Step(label, status, reached.get(step_state, ""), details))
-    if state == "accepted":
+    if state == State.ACCEPTED:
         steps[2].label = "Preliminary quote accepted"
-    if state == "agreed":
+    if state == State.AGREED:
         steps[4].label = "Offer accepted: paperwork"
-    if state == "closed":
-        data = latest_change(events, "closed") or {}
+    if state == State.CLOSED:
+        data = latest_change(events, State.CLOSED) or {}
         reason = SELLER_CLOSE_REASONS.get(data.get("reason"), "Your enquiry is closed")
-        if data.get("reason") == "seller_declined" and data.get("from") == "offered":
+        if data.get("reason") == "seller_declined" and data.get("from") == State.OFFERED:
             reason = "You declined our final offer"
-        steps.append(Step("Closed", "current", reached.get("closed", ""), [("Why", reason)]))
+        steps.append(Step("Closed", "current", reached.get(State.CLOSED, ""), [("Why", reason)]))
     return steps

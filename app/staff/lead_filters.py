@@ -14,6 +14,7 @@ from werkzeug.datastructures import MultiDict
 
 from app.leads.display import business_today
 from app.leads.reference import normalise
+from app.leads.state import State
 from app.sale import lifecycle
 
 PER_PAGE = 25
@@ -54,7 +55,7 @@ class LeadQuery:
         state = args.get("state", "")
         page = args.get("page", "1")
         return cls(
-            state=state if state in lifecycle.STATES or state in HOLD_TABS else "",
+            state=state if state in tuple(State) or state in HOLD_TABS else "",
             q=" ".join(args.get("q", "").split())[:SEARCH_LENGTH],
             brand=args.get("brand", "")[:100],
             source=args.get("source", "")[:200],
@@ -71,7 +72,7 @@ class LeadQuery:
         source = {"": None, NO_CAMPAIGN: ""}.get(self.source, self.source)
         hold = self.state if self.state in HOLD_TABS and with_state else ""
         return {
-            "state": ("bought" if hold else self.state) if with_state else "",
+            "state": (State.BOUGHT if hold else self.state) if with_state else "",
             "hold": hold,
             "today": business_today().isoformat(),
             "text": self.q,
@@ -107,6 +108,6 @@ def tabs(counts: dict[str, int], holds: dict[str, int]) -> list[tuple[str, str, 
     """(tab, label, count) per tab: All, then every state in lifecycle order, with the hold
     tabs after Bought."""
     states = [(s, label, counts.get(s, 0)) for s, label in lifecycle.STATE_LABELS.items()]
-    after = [s for s, _, _ in states].index("bought") + 1
+    after = [s for s, _, _ in states].index(State.BOUGHT) + 1
     held = [(tab, label, holds.get(tab, 0)) for tab, label in HOLD_TABS.items()]
     return [("", "All", sum(counts.values())), *states[:after], *held, *states[after:]]

@@ -26,6 +26,7 @@ from wtforms.validators import AnyOf, InputRequired, Length, ValidationError
 
 from app.forms.fields import dollars, not_in_future, not_in_past, options, words
 from app.leads import display
+from app.leads.state import State
 from app.sale import lifecycle
 from app.sale.purchase.record import PAYMENT_METHODS
 
@@ -37,7 +38,7 @@ DIFFERENCES = "Differences from the preliminary quote (optional)"
 class MoveForm(FlaskForm):
     """A form that moves the lead to `to_state` with the details it collected."""
 
-    expected_state = HiddenField(validators=[InputRequired(), AnyOf(lifecycle.STATES)])
+    expected_state = HiddenField(validators=[InputRequired(), AnyOf(tuple(State))])
     to_state = ""
 
     def target(self) -> str:
@@ -52,7 +53,7 @@ class MoveForm(FlaskForm):
 class ContactedForm(MoveForm):
     """Mark the lead contacted, with an optional note."""
 
-    to_state = "contacted"
+    to_state = State.CONTACTED
     note = words("Note (optional)", description="How you reached the seller, what was said.")
 
     def details(self) -> dict:
@@ -69,7 +70,7 @@ class ReopenForm(ContactedForm):
 class QuoteForm(MoveForm):
     """A preliminary quote: an amount or range, how long it holds, a message to the seller."""
 
-    to_state = "quoted"
+    to_state = State.QUOTED
     amount_low = dollars("Amount, or low end of a range (USD)")
     amount_high = dollars("High end of the range (USD, optional)", required=False)
     valid_until = DateField(
@@ -109,11 +110,11 @@ class AnswerForm(MoveForm):
 
     answer = answer_field("quote")
     note = words("Note (optional)")
-    accepted_to = "accepted"
+    accepted_to = State.ACCEPTED
 
     def target(self) -> str:
         """An accepted quote (or offer) moves the lead on; a declined one closes it."""
-        return self.accepted_to if self.answer.data == "accepted" else "closed"
+        return self.accepted_to if self.answer.data == "accepted" else State.CLOSED
 
     def details(self) -> dict:
         """By phone, the reason when declined, and the note if any."""
@@ -126,7 +127,7 @@ class AnswerForm(MoveForm):
 class AppointmentForm(MoveForm):
     """Book the authentication appointment: when, what kind and where."""
 
-    to_state = "appointment"
+    to_state = State.APPOINTMENT
     date = DateField("Date", validators=[InputRequired(), not_in_past])
     time = TimeField("Time", validators=[InputRequired()])
     mode = RadioField(
@@ -169,7 +170,7 @@ class OfferForm(MoveForm):
     """The final offer: amount, validity, each difference from the quote with its reason, and
     an optional message to the seller."""
 
-    to_state = "offered"
+    to_state = State.OFFERED
     amount = dollars("Final offer (USD)")
     valid_until = DateField(
         "Valid until",
@@ -191,13 +192,13 @@ class AnswerOfferForm(AnswerForm):
     """The seller's answer to the final offer, given by phone."""
 
     answer = answer_field("offer")
-    accepted_to = "agreed"
+    accepted_to = State.AGREED
 
 
 class BoughtForm(MoveForm):
     """The watch is bought: the payment's amount, method, date and the bank's confirmation."""
 
-    to_state = "bought"
+    to_state = State.BOUGHT
     amount = dollars("Amount paid (USD)")
     method = RadioField(
         "Method", choices=options(PAYMENT_METHODS), default="ach", validators=[InputRequired()]
@@ -224,7 +225,7 @@ class BoughtForm(MoveForm):
 class CloseForm(MoveForm):
     """Close the lead with a reason and an optional note."""
 
-    to_state = "closed"
+    to_state = State.CLOSED
     reason = SelectField(
         "Reason", choices=options(lifecycle.CLOSE_REASONS), validators=[InputRequired()]
     )
@@ -266,12 +267,12 @@ class Action:
         state = lead["state"]
         moves = lifecycle.allowed_moves(state)
         by_name = {
-            "answer": state == "quoted",
-            "answer_offer": state == "offered",
-            "contacted": "contacted" in moves and state != "closed",
-            "reopen": state == "closed",
+            "answer": state == State.QUOTED,
+            "answer_offer": state == State.OFFERED,
+            "contacted": State.CONTACTED in moves and state != State.CLOSED,
+            "reopen": state == State.CLOSED,
             "note": True,
-            "erase": state in ("closed", "bought"),
+            "erase": state in (State.CLOSED, State.BOUGHT),
         }
         return by_name.get(self.name, getattr(self.form, "to_state", "") in moves)
 

@@ -17,6 +17,7 @@ from flask_wtf.csrf import CSRFError
 
 from app import errors
 from app.leads.display import business_today
+from app.leads.state import State
 from app.rendering.dates import display_date
 from app.sale.purchase import authentication, files, register
 from app.sale.purchase import record as purchases
@@ -44,7 +45,7 @@ def take_step(lead_id: int, name: str):
     lead = inbox.lead_or_404(lead_id)
     form = purchase_panel.FORMS[name](prefix=name)
     if not form.validate():
-        if name == "verify_id" and lead["state"] == "agreed":
+        if name == "verify_id" and lead["state"] == State.AGREED:
             return paperwork_page(lead, form, 400)
         if purchase_panel.offered(name, lead, purchases.get(lead_id) or {}):
             return inbox.lead_page(lead, failed=(name, form), status=400)

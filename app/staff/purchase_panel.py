@@ -15,6 +15,7 @@ from wtforms.validators import DataRequired, InputRequired, Length, ValidationEr
 
 from app.forms.fields import not_in_future, options, words
 from app.leads.display import business_today, local_time, usd
+from app.leads.state import State
 from app.rendering.dates import display_date
 from app.sale.purchase import authentication, checklist, files, record
 from app.sale.purchase.authentication import AT_AUTHENTICATION, REGISTER_RESULTS
@@ -132,7 +133,7 @@ def offered(name: str, lead: dict, purchase: dict) -> bool:
     if name == "register_check":
         return authenticating
     signed, verified = purchase.get("signed_at"), purchase.get("id_verified_at")
-    return name == "verify_id" and lead["state"] == "agreed" and bool(signed) and not verified
+    return name == "verify_id" and lead["state"] == State.AGREED and bool(signed) and not verified
 
 
 FORMS = {"findings": FindingsForm, "register_check": RegisterCheckForm, "verify_id": VerifyIdForm}
@@ -250,7 +251,7 @@ def panel(lead: dict, names: dict[str, str], failed: tuple[str, object] | None =
         "findings": findings_facts(purchase, names) if purchase.get("serial_number") else [],
         "register": register_facts(purchase, names) if purchase.get("register_result") else [],
         "paperwork": paperwork_facts(purchase, names) if paperwork_kept(purchase) else [],
-        "checklist": checklist.status(purchase) if lead["state"] == "agreed" else [],
+        "checklist": checklist.status(purchase) if lead["state"] == State.AGREED else [],
         "payment": payment_facts(purchase, names) if purchase.get("paid_on") else [],
         "documents": files.files_of(lead["id"], files.DOCUMENTS),
         "hold": hold_label(purchase),

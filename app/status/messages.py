@@ -1,6 +1,7 @@
 """What the status page and the lost-link form tell a seller, written once here (the photo
 picker's messages are app/photos/messages.py)."""
 
+from app.leads.state import State
 from app.sale.erasure import CONFIRM_WITHIN_WORDS
 
 LINK_SENT = (
@@ -16,22 +17,22 @@ LEAD_TOO_MANY = (
 
 # What the page's "What happens now" box says the seller's next step is, at each state.
 NEXT_STEPS = {
-    "new": "A specialist is reviewing your details and photos. We reply within 24 hours of "
+    State.NEW: "A specialist is reviewing your details and photos. We reply within 24 hours of "
     "your submission, by e-mail or phone.",
-    "contacted": "We are looking at your watch and may call or e-mail you with a question.",
-    "quoted": "Accept the preliminary quote below to book your authentication, or decline it. "
+    State.CONTACTED: "We are looking at your watch and may call or e-mail you with a question.",
+    State.QUOTED: "Accept the preliminary quote below to book your authentication, or decline it. "
     "Questions first? Ask us below or call us before the quote expires.",
-    "accepted": "Thank you for accepting. We will contact you to book your authentication "
+    State.ACCEPTED: "Thank you for accepting. We will contact you to book your authentication "
     "appointment.",
-    "appointment": "Your authentication appointment is booked. Add it to your calendar below; "
+    State.APPOINTMENT: "Your authentication appointment is booked. Add it to your calendar below; "
     "to change it, reply to our e-mail or call us.",
-    "offered": "Our final offer is below, with what it rests on. Accept it to complete the "
+    State.OFFERED: "Our final offer is below, with what it rests on. Accept it to complete the "
     "sale paperwork here, or decline it and we return your watch to you at our expense. "
     "Questions first? Ask us below or call us.",
-    "agreed": "Thank you for accepting our final offer. Complete the sale paperwork below: "
+    State.AGREED: "Thank you for accepting our final offer. Complete the sale paperwork below: "
     "once it is signed and we have checked it, we pay you by bank transfer.",
-    "bought": "We have paid for your watch. Thank you for selling with us.",
-    "closed": "This enquiry is closed. If you change your mind, call us and we will pick it up "
+    State.BOUGHT: "We have paid for your watch. Thank you for selling with us.",
+    State.CLOSED: "This enquiry is closed. If you change your mind, call us and we will pick it up "
     "again.",
 }
 

@@ -10,6 +10,7 @@ from flask import Blueprint, Response, abort, current_app, render_template, requ
 
 from app.leads import history
 from app.leads.display import usd, watch_name
+from app.leads.state import State
 from app.photos import messages as photo_messages
 from app.sale.purchase import files, paperwork, record, rules
 from app.security.client import client_address
@@ -23,8 +24,8 @@ USER_AGENT_LENGTH = 500
 NAME_PLACEHOLDER = "[your full legal name]"
 # The seller's answers to the final offer: the move, what it carries, and what the page says.
 OFFER_ANSWERS = {
-    "accept": ("agreed", {"via": "status_page"}, messages.OFFER_ACCEPTED),
-    "decline": ("closed", {"reason": "seller_declined"}, messages.OFFER_DECLINED),
+    "accept": (State.AGREED, {"via": "status_page"}, messages.OFFER_ACCEPTED),
+    "decline": (State.CLOSED, {"reason": "seller_declined"}, messages.OFFER_DECLINED),
 }
 
 
@@ -34,10 +35,10 @@ def answer_offer(token: str):
     accepted; declining closes the enquiry and the watch goes back at our expense)."""
     lead = routes.lead_for(token)
     answer = OFFER_ANSWERS.get(request.form.get("answer", ""))
-    if answer is None or lead["state"] != "offered":
+    if answer is None or lead["state"] != State.OFFERED:
         return routes.refuse(token, messages.NOT_NOW, 409)
     to_state, data, said = answer
-    if to_state == "agreed" and sale.offer_expired(history.lead_events(lead["id"])):
+    if to_state == State.AGREED and sale.offer_expired(history.lead_events(lead["id"])):
         return routes.refuse(token, messages.EXPIRED_OFFER, 409)
     return routes.act(token, lead, to_state, data, said)
 
@@ -110,7 +111,7 @@ def document(token: str, name: str):
     other lead, state, name or missing file."""
     lead = routes.lead_for(token)
     kind = sale.DOCUMENTS.get(name)
-    row = files.latest(lead["id"], kind) if kind and lead["state"] == "bought" else None
+    row = files.latest(lead["id"], kind) if kind and lead["state"] == State.BOUGHT else None
     if row is None:
         abort(404)
     try:

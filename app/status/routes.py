@@ -25,6 +25,7 @@ from app.errors import wants_json
 from app.extensions import limiter
 from app.leads import history, links, store
 from app.leads.display import appointment_start, watch_name
+from app.leads.state import State
 from app.photos import intake
 from app.photos import messages as photo_messages
 from app.photos.forms import AddPhotosForm, chosen_files, photo_limits, photo_room
@@ -153,7 +154,7 @@ def page(token: str):
     """The seller's status page: where the sale stands, the next step and the forms open to them."""
     lead = lead_for(token)
     events = history.lead_events(lead["id"])
-    appointment = history.latest_change(events, "appointment")
+    appointment = history.latest_change(events, State.APPOINTMENT)
     is_open = lead["state"] in OPEN_STATES
     room = photo_room(lead["photo_count"])
     return render_template(
@@ -163,8 +164,8 @@ def page(token: str):
         watch=watch_name(lead),
         steps=timeline.seller_steps(lead["state"], events),
         next_step=messages.NEXT_STEPS[lead["state"]],
-        has_appointment=lead["state"] == "appointment" and appointment is not None,
-        can_answer_quote=lead["state"] == "quoted",
+        has_appointment=lead["state"] == State.APPOINTMENT and appointment is not None,
+        can_answer_quote=lead["state"] == State.QUOTED,
         sale=sale.view(lead, events),
         is_open=is_open,
         can_erase=lead["state"] in SELLER_ERASABLE_STATES,
@@ -191,18 +192,18 @@ def add_photos_props(token: str, room: int) -> dict:
 
 # The seller's actions while the sale is open (not bought or closed): the state they act from,
 # the move, and what the page then says.
-OPEN_STATES = frozenset(lifecycle.STATES) - {"bought", "closed"}
+OPEN_STATES = frozenset(State) - {State.BOUGHT, State.CLOSED}
 # From the appointment on, the watch may be with us: its return needs the seller's details.
-SELLER_ERASABLE_STATES = frozenset({"new", "contacted", "quoted", "accepted"})
+SELLER_ERASABLE_STATES = frozenset({State.NEW, State.CONTACTED, State.QUOTED, State.ACCEPTED})
 ANSWERS = {
     "accept": (
-        "accepted",
+        State.ACCEPTED,
         {"via": "status_page"},
         "Thank you: you have accepted our preliminary quote. We will contact you to book your "
         "appointment.",
     ),
     "decline": (
-        "closed",
+        State.CLOSED,
         {"reason": "seller_declined"},
         "You have declined our preliminary quote, and we have closed your enquiry.",
     ),
@@ -216,7 +217,7 @@ def back_to(token: str | None) -> Response:
 
 def quote_expired(events: list[dict]) -> bool:
     """Whether the latest preliminary quote is missing or past its valid-until date."""
-    return sale.has_expired(history.latest_change(events, "quoted"))
+    return sale.has_expired(history.latest_change(events, State.QUOTED))
 
 
 @bp.post("/status/<token>/quote")
@@ -225,10 +226,10 @@ def answer_quote(token: str):
     accepted)."""
     lead = lead_for(token)
     answer = ANSWERS.get(request.form.get("answer", ""))
-    if answer is None or lead["state"] != "quoted":
+    if answer is None or lead["state"] != State.QUOTED:
         return refuse(token, messages.NOT_NOW, 409)
     to_state, data, said = answer
-    if to_state == "accepted" and quote_expired(history.lead_events(lead["id"])):
+    if to_state == State.ACCEPTED and quote_expired(history.lead_events(lead["id"])):
         return refuse(token, messages.EXPIRED_QUOTE, 409)
     return act(token, lead, to_state, data, said)
 
@@ -244,12 +245,12 @@ def withdraw(token: str):
     if request.form.get("confirm") != "yes":
         return refuse(token, "Tick the box to withdraw.", 422)
     if request.form.get("erase") != "yes":
-        return act(token, lead, "closed", {"reason": "withdrawn"}, messages.WITHDRAWN)
+        return act(token, lead, State.CLOSED, {"reason": "withdrawn"}, messages.WITHDRAWN)
     if lead["state"] not in SELLER_ERASABLE_STATES:
         return refuse(token, messages.ERASE_AFTER_RETURN, 409)
     data = {"reason": "withdrawn", "erasure_requested": True}
     try:
-        event_id = lifecycle.transition(lead["id"], "closed", "seller", data, lead["state"])
+        event_id = lifecycle.transition(lead["id"], State.CLOSED, "seller", data, lead["state"])
     except lifecycle.TransitionError:
         return refuse(token, messages.NOT_NOW, 409)
     erasure.ask_seller_to_confirm(lead["id"], event_id)
@@ -263,7 +264,7 @@ def erase_after_sale(token: str):
     """After the sale, ask us to delete what the law does not make us keep; as with a
     withdrawal, nothing goes until the seller confirms it from the link e-mailed to them."""
     lead = lead_for(token)
-    if lead["state"] != "bought":
+    if lead["state"] != State.BOUGHT:
         return refuse(token, messages.NOT_NOW, 409)
     if request.form.get("confirm") != "yes":
         return refuse(token, messages.TICK_TO_DELETE, 422)
@@ -328,9 +329,9 @@ def appointment_file(token: str):
     bookings = [
         event
         for event in events
-        if event["kind"] == "state_changed" and event["data"]["to"] == "appointment"
+        if event["kind"] == "state_changed" and event["data"]["to"] == State.APPOINTMENT
     ]
-    if lead["state"] != "appointment" or not bookings:
+    if lead["state"] != State.APPOINTMENT or not bookings:
         abort(404)
     data = bookings[-1]["data"] | {"sequence": bookings[-1]["id"]}  # as in the e-mail's copy
     body = invitation(lead, data, appointment_start(data))

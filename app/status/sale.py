@@ -11,6 +11,7 @@ from datetime import date
 
 from app.leads.display import business_today, local_time, quote_amount, usd
 from app.leads.history import latest_change
+from app.leads.state import State
 from app.rendering.dates import display_date
 from app.sale.purchase import files, paperwork, record
 from app.status import messages
@@ -45,7 +46,7 @@ def has_expired(change: dict | None) -> bool:
 
 def offer_expired(events: list[dict]) -> bool:
     """Whether the latest final offer is missing or past its valid-until date."""
-    return has_expired(latest_change(events, "offered"))
+    return has_expired(latest_change(events, State.OFFERED))
 
 
 def findings(purchase: dict | None) -> list[tuple[str, str]]:
@@ -70,7 +71,7 @@ def differs(offer: dict, quote: dict) -> bool:
 
 def final_offer(events: list[dict], purchase: dict | None) -> FinalOffer | None:
     """The latest final offer, or None if there is none."""
-    offer, quote = latest_change(events, "offered"), latest_change(events, "quoted")
+    offer, quote = latest_change(events, State.OFFERED), latest_change(events, State.QUOTED)
     if offer is None:
         return None
     shown = FinalOffer(
@@ -103,7 +104,7 @@ def is_signed(purchase: dict | None) -> bool:
 
 def paperwork_refusal(lead: dict) -> str | None:
     """Why the paperwork cannot be signed now, or None while the lead waits for it."""
-    if lead["state"] != "agreed":
+    if lead["state"] != State.AGREED:
         return messages.NO_PAPERWORK_NOW
     return messages.ALREADY_SIGNED if is_signed(record.get(lead["id"])) else None
 
@@ -118,12 +119,12 @@ def documents(lead_id: int) -> list[dict] | None:
 def view(lead: dict, events: list[dict]) -> dict:
     """The purchase's part of the status page, for the lead's state."""
     state, purchase = lead["state"], record.get(lead["id"])
-    signed = state == "agreed" and is_signed(purchase)
+    signed = state == State.AGREED and is_signed(purchase)
     return {
-        "offer": final_offer(events, purchase) if state == "offered" else None,
-        "paperwork_due": state == "agreed" and not signed,
+        "offer": final_offer(events, purchase) if state == State.OFFERED else None,
+        "paperwork_due": state == State.AGREED and not signed,
         "signed": signed_summary(purchase) if signed else None,
         "next_step": messages.PAPERWORK_SIGNED_NEXT if signed else "",
         "bought": state == "bought",
-        "documents": documents(lead["id"]) if state == "bought" else None,
+        "documents": documents(lead["id"]) if state == State.BOUGHT else None,
     }

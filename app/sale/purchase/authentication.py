@@ -16,11 +16,12 @@ from PIL import Image
 
 from app.leads.db import immediate_transaction, now
 from app.leads.history import append_event
+from app.leads.state import State
 from app.sale.purchase import crypto, files, record
 from app.sale.purchase.paperwork import ID_PHOTO_ERRORS
 
 # From the appointment until the watch is bought (an accepted offer still takes corrections).
-AT_AUTHENTICATION = ("appointment", "offered", "agreed")
+AT_AUTHENTICATION = (State.APPOINTMENT, State.OFFERED, State.AGREED)
 FINDINGS = (
     "model_reference",
     "serial_number",
@@ -131,7 +132,7 @@ def verify_id(lead_id: int, actor: str) -> int:
     paperwork (with the ID) is signed."""
     with immediate_transaction() as db:
         lead, purchase = lead_and_record(db, lead_id)
-        if lead["erased_at"] or lead["state"] != "agreed":
+        if lead["erased_at"] or lead["state"] != State.AGREED:
             raise Refused(
                 "The ID is verified after the seller accepts the final offer and before the "
                 "watch is bought; this lead is not at that point. Nothing was changed."

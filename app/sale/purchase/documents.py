@@ -28,6 +28,7 @@ from app.leads.display import (
     watch_name,
 )
 from app.leads.history import append_event
+from app.leads.state import State
 from app.rendering.dates import display_date
 from app.rendering.layout import site_info
 from app.sale.purchase import files, paperwork, record
@@ -40,12 +41,12 @@ FILE_NAMES = {"bill_of_sale": "bill-of-sale", "receipt": "receipt"}
 LAST_CHANGE = (
     "(SELECT max(change.id) FROM lead_events AS change WHERE change.lead_id = leads.id AND "
     "(change.kind IN ('authentication_recorded', 'paperwork_signed') OR "
-    "(change.kind = 'state_changed' AND json_extract(change.data, '$.to') = 'bought')))"
+    f"(change.kind = 'state_changed' AND json_extract(change.data, '$.to') = '{State.BOUGHT}')))"
 )
 # A bought lead whose record is still kept: the only kind that has documents made.
 KEPT_PURCHASE = (
-    "leads.state = 'bought' AND leads.erased_at IS NULL AND EXISTS (SELECT 1 FROM purchases "
-    "WHERE purchases.lead_id = leads.id AND purchases.record_erased_at IS NULL)"
+    f"leads.state = '{State.BOUGHT}' AND leads.erased_at IS NULL AND EXISTS (SELECT 1 "
+    "FROM purchases WHERE purchases.lead_id = leads.id AND purchases.record_erased_at IS NULL)"
 )
 # The kinds of document made since then, gathered by `{}` (a lead's row in scope as `leads`).
 MADE_SINCE_CHANGE = (

@@ -21,6 +21,7 @@ from app.leads import history
 from app.leads.db import immediate_transaction, now
 from app.leads.display import usd, watch_name
 from app.leads.history import latest_change
+from app.leads.state import State
 from app.sale.purchase import crypto, files, record
 
 pillow_heif.register_heif_opener()
@@ -49,7 +50,7 @@ ID_PHOTO_ERRORS = (UnidentifiedImageError, Image.DecompressionBombError, SyntaxE
 # UPDATE that signs it, so two posts at once sign once).
 SIGNABLE = (
     "signed_at IS NULL AND EXISTS (SELECT 1 FROM leads WHERE leads.id = purchases.lead_id "
-    "AND leads.state = 'agreed' AND leads.erased_at IS NULL)"
+    f"AND leads.state = '{State.AGREED}' AND leads.erased_at IS NULL)"
 )
 
 
@@ -63,7 +64,7 @@ class UnreadablePhoto(ValueError):
 
 def agreed_price(lead_id: int) -> int | None:
     """The final offer the seller accepted (the latest one: an accepted offer is not revised)."""
-    offer = latest_change(history.lead_events(lead_id), "offered")
+    offer = latest_change(history.lead_events(lead_id), State.OFFERED)
     return int(offer["amount"]) if offer else None
 
 

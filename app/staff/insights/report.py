@@ -9,6 +9,7 @@ from datetime import UTC, date, datetime
 from app.content import queries
 from app.leads import insights
 from app.leads.display import FIRST_REPLY_PROMISE, usd
+from app.leads.state import State
 from app.sale import lifecycle
 from app.staff.insights.query import BREAKDOWN_LABELS, SEGMENT_LABELS, InsightsQuery, Period
 
@@ -114,7 +115,7 @@ def reply_figure(timings: insights.Timings) -> tuple[str, str, str]:
 
 def key_figures(funnel: insights.Funnel, timings: insights.Timings) -> list[tuple[str, str, str]]:
     """(label, value, note) of the figures shown above the charts."""
-    bought = funnel.steps["bought"]
+    bought = funnel.steps[State.BOUGHT]
     nothing_bought = timings.median_bought_value is None
     return [
         ("Leads", f"{funnel.leads:,}", "received in the period"),
