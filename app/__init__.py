@@ -8,7 +8,6 @@ from flask import Flask
 
 from app import errors, queue, staff, status
 from app.blog import routes as blog
-from app.brands import routes as brands
 from app.config import config_class, derived_settings, settings_from_environment, typed_settings
 from app.config_checks import check_production_settings
 from app.content import loader, queries, samples
@@ -17,7 +16,6 @@ from app.extensions import cache, csrf, limiter
 from app.leads import db as leads_db
 from app.leads.cli import leads_command
 from app.leads.state import State
-from app.locations import routes as locations
 from app.pages import routes as pages
 from app.pictures import images
 from app.pictures.cli import images_command
@@ -30,7 +28,6 @@ from app.sale.purchase.cli import purchases_command
 from app.security import cross_site, headers
 from app.security.logs import hide_link_tokens
 from app.sell import routes as sell
-from app.sitemap import routes as sitemap
 from app.staff import conversions as staff_conversions
 from app.staff import inbox
 from app.staff import purchase as staff_purchase
@@ -92,12 +89,9 @@ def register_blueprints(app: Flask) -> None:
     effect), then the hooks of the two private areas."""
     blueprints = (
         pages.bp,
-        locations.bp,
-        brands.bp,
         blog.bp,
         sell.bp,
         privacy.bp,
-        sitemap.bp,
         staff_routes.bp,
         inbox.bp,
         staff_purchase.bp,

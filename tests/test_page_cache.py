@@ -27,7 +27,7 @@ def renders(app):
 
 def test_second_request_is_served_without_rendering(client, renders):
     first = client.get("/sell-watch-boston")
-    assert "locations/city.html" in renders
+    assert "pages/city.html" in renders
     renders.clear()
     second = client.get("/sell-watch-boston")
     assert renders == []
@@ -107,7 +107,7 @@ def test_rederived_images_are_seen_at_once(app, renders, tmp_path):
     redrawn.write_bytes((art / "manifest.json").read_bytes())
     os.replace(redrawn, art / "manifest.json")
     client.get("/sell-rolex-watch")
-    assert "brands/brand.html" in renders
+    assert "pages/brand.html" in renders
 
 
 def test_cache_hits_still_refuse_untrusted_hosts(make_app):

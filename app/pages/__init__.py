@@ -1,1 +1,2 @@
-"""Home, authentication services and the legal pages."""
+"""The public pages: home, authentication services, the legal pages, the city and brand landing
+pages, the sitemap and robots.txt."""

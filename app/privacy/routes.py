@@ -1,72 +1,16 @@
-"""/privacy-choices: "Do Not Sell or Share My Personal Information". A plain form (CSRF token,
-Post/Redirect/Get) opts the visitor out of sharing with advertising platforms, or back in; the
-choice lives in a first-party cookie (app/privacy/choice.py). The page shows each visitor their
-own state, so it is never page-cached or frozen."""
+"""The privacy choices' area: /privacy-choices, served by app/privacy/views.py."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, make_response, redirect, render_template, request
+from flask import Blueprint
 from flask_wtf.csrf import CSRFError
 
 from app import errors
-from app.privacy.choice import chose_opt_out, forget_opt_out, remember_opt_out, sends_gpc
-from app.rendering import seo
-from app.rendering.layout import site_info
+from app.privacy import views
 
 bp = Blueprint("privacy", __name__)
 
-PATH = "/privacy-choices"
-OPT_OUT, OPT_IN = "opt-out", "opt-in"
-CONFIRMATIONS = {
-    OPT_OUT: "Saved: you have opted out of sharing on this browser.",
-    OPT_IN: "Saved: you have opted back in on this browser.",
-}
-PAGE_EXPIRED = "This page was open too long, so your choice was not saved. Please choose again."
+bp.get(views.PATH)(views.choices)
+bp.post(views.PATH)(views.save_choice)
 
-
-def choices_page(error: str | None = None, status: int = 200):
-    """The page in this visitor's state (GPC on, opted out here, or neither); never stored by
-    a browser or a cache, since another visitor's state differs."""
-    meta = seo.PageMeta(
-        title=f"Your Privacy Choices | {site_info()['name']}",
-        description=(
-            "Opt out of the sharing of your information with advertising platforms: what it "
-            "means on this site, and how Global Privacy Control is honored."
-        ),
-        path=PATH,
-        noindex=True,
-    )
-    html = render_template(
-        "privacy/choices.html",
-        meta=meta,
-        gpc=sends_gpc(request),
-        opted_out=chose_opt_out(request),
-        error=error,
-    )
-    response = make_response(html, status)
-    response.headers["Cache-Control"] = "private, no-store"
-    return response
-
-
-@bp.get(PATH)
-def choices():
-    """The visitor's privacy choices and what they mean."""
-    return choices_page()
-
-
-@bp.post(PATH)
-def save_choice():
-    """Remember the choice in its cookie, then show the page again, confirming it."""
-    choice = request.form.get("choice", "")
-    if choice not in CONFIRMATIONS:
-        abort(400)
-    response = redirect(PATH, code=303)
-    if choice == OPT_OUT:
-        remember_opt_out(response)
-    else:
-        forget_opt_out(response)
-    flash(CONFIRMATIONS[choice])
-    return response
-
-
-errors.word(bp, CSRFError, PAGE_EXPIRED, lambda message, status: choices_page(message, status))
+errors.word(bp, CSRFError, views.PAGE_EXPIRED, views.choices_page)

@@ -32,7 +32,7 @@ FBC = re.compile(r"fb\.[0-2]\.([0-9]{13})\.[A-Za-z0-9_-]{10,512}")
 FBP = re.compile(r"fb\.[0-2]\.[0-9]{13}\.[0-9]{1,20}")
 MILLIS = re.compile(r"[0-9]{13}")
 # The blueprints of the pages anyone may land on (app/__init__.py registers them).
-PUBLIC_BLUEPRINTS = {"pages", "locations", "brands", "blog", "sell", "privacy"}
+PUBLIC_BLUEPRINTS = {"pages", "blog", "sell", "privacy"}
 LANDING_PATH = re.compile(r"/(?!/)[A-Za-z0-9/._~%-]{0,299}")
 HOST_LABEL = r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
 HOSTNAME = re.compile(rf"(?=.{{1,253}}$){HOST_LABEL}(?:\.{HOST_LABEL})*")

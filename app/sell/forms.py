@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import current_app
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, MultipleFileField, StringField, TextAreaField
+from wtforms import BooleanField, HiddenField, MultipleFileField, StringField, TextAreaField
 
 from app.photos import messages
 from app.photos.forms import PhotoLimits
@@ -117,6 +117,24 @@ class SellForm(FlaskForm):
         ],
     )
     photos = MultipleFileField("Photos", validators=[PhotoLimits()])
+    # Outside the island: where the visit came from, as the page's hidden fields and the island's
+    # FormData carry it (checked and cleaned by app/sell/submission.py and attribution.py, never
+    # a reason to refuse a seller), and the honeypot no person sees.
+    utm_source = HiddenField()
+    utm_medium = HiddenField()
+    utm_campaign = HiddenField()
+    utm_content = HiddenField()
+    utm_term = HiddenField()
+    metaEventId = HiddenField()
+    adOptOut = HiddenField()
+    fbc = HiddenField()
+    gclid = HiddenField()
+    gbraid = HiddenField()
+    wbraid = HiddenField()
+    google_click_seen = HiddenField()
+    landing_page = HiddenField()
+    referrer_host = HiddenField()
+    website = StringField()
 
     RULE_FIELDS = (
         "fullName",
@@ -128,6 +146,32 @@ class SellForm(FlaskForm):
         "watchCondition",
         "additionalDetails",
     )
+
+    VISIT_FIELDS = (
+        "utm_source",
+        "utm_medium",
+        "utm_campaign",
+        "utm_content",
+        "utm_term",
+        "metaEventId",
+        "adOptOut",
+        "fbc",
+        "gclid",
+        "gbraid",
+        "wbraid",
+        "google_click_seen",
+        "landing_page",
+        "referrer_host",
+    )
+
+    def is_spam(self) -> bool:
+        """People never see the honeypot field; form-filling bots usually fill it."""
+        return bool((self.website.data or "").strip())
+
+    def visit_values(self) -> dict[str, str]:
+        """The visit's hidden fields as posted (each "" when absent), for the submission to
+        check and clean."""
+        return {name: self[name].data or "" for name in self.VISIT_FIELDS}
 
     def photo_room(self) -> int:
         """A new submission has room for PHOTO_MAX_COUNT photos."""

@@ -1,110 +1,25 @@
-"""/sell: the island posts here asking for JSON, the plain form posts here for HTML."""
+"""The sell form's area: /sell (its page and both ways of posting it), its thank-you page and the
+old address, served by app/sell/views.py; posts are limited per client (SELL_RATELIMIT)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from flask import (
-    Blueprint,
-    current_app,
-    jsonify,
-    make_response,
-    redirect,
-    render_template,
-    request,
-    session,
-    url_for,
-)
-from flask.typing import ResponseReturnValue
+from flask import Blueprint, current_app
 from flask_wtf.csrf import CSRFError
 
 from app import errors
-from app.errors import wants_json
 from app.extensions import limiter
-from app.photos.forms import chosen_files
-from app.photos.intake import NotSaved
-from app.photos.messages import NOT_SAVED, UPLOAD_TOO_LARGE, message
-from app.rendering import seo
-from app.rendering.layout import site_info
-from app.sell.forms import BRANDS, SellForm
-from app.sell.messages import FAILURE, SESSION_EXPIRED, SUCCESS, TOO_MANY_REQUESTS
-from app.sell.submission import Submission, is_spam
-from app.sell.submit import submit_lead
-from app.sell.views import form_page
+from app.photos.messages import UPLOAD_TOO_LARGE, message
+from app.sell import views
+from app.sell.messages import SESSION_EXPIRED, TOO_MANY_REQUESTS
 
 bp = Blueprint("sell", __name__)
 limiter.limit(lambda: current_app.config["SELL_RATELIMIT"], methods=["POST"])(bp)
 
-
-def answer_failure(message: str, status: int, keep_values: bool = False):
-    """A refused request as JSON for the island, or as the form page with the message."""
-    if wants_json():
-        return jsonify(success=False, error=message, errors={}), status
-    return form_again(keep_values)(message, status)
+bp.route("/sell", methods=["GET", "POST"])(views.form)
+bp.get("/sell/thanks")(views.thanks)
+bp.get("/sell-form")(views.old_form_url)
 
 
-@bp.route("/sell", methods=["GET", "POST"])
-def form():
-    """Show the sell form (brand preselected by ?brand=) or take a submission; spam is ignored."""
-    form = SellForm()
-    if request.method == "GET":
-        if request.args.get("brand") in BRANDS:
-            form.watchBrand.data = request.args["brand"]
-        return form_page(form)
-    if is_spam(request.form):
-        return answer_success()
-    if not form.validate():
-        failure = message(FAILURE)
-        if wants_json():
-            return jsonify(success=False, error=failure, errors=form.first_errors()), 422
-        dropped = bool(chosen_files(form.photos.data))
-        return form_page(form, error=failure, photos_dropped=dropped, status=422)
-    try:
-        reference = submit_lead(Submission.from_request(form, request))
-    except NotSaved:
-        return answer_failure(message(NOT_SAVED), 503, keep_values=True)
-    return answer_success(reference)
-
-
-def answer_success(reference: str | None = None):
-    """The island gets the reference in its JSON; the plain form's thank-you page reads it from
-    the session (not the URL, which analytics tags on that page would see)."""
-    if wants_json():
-        return jsonify(success=True, error=None, errors={}, reference=reference)
-    session["reference"] = reference
-    return redirect(url_for("sell.thanks"), code=303)
-
-
-@bp.get("/sell/thanks")
-def thanks():
-    """The plain form's thank-you page, with the reference the session holds; never cached."""
-    meta = seo.PageMeta(
-        title=f"Thank You | {site_info()['name']}",
-        description="Your watch details have reached us. We reply within 24 hours.",
-        path="/sell/thanks",
-        noindex=True,
-    )
-    page = render_template(
-        "sell/thanks.html", meta=meta, message=SUCCESS, reference=session.get("reference")
-    )
-    response = make_response(page)
-    response.headers["Cache-Control"] = "no-store"
-    return response
-
-
-@bp.get("/sell-form")
-def old_form_url():
-    """Older article links point here; the form lives at /sell."""
-    return redirect("/sell", code=301)
-
-
-def form_again(keep_values: bool) -> Callable[[str, int], ResponseReturnValue]:
-    """The sell page showing a refusal; the seller's typed values kept, or not."""
-    return lambda message, status: form_page(
-        SellForm() if keep_values else SellForm(formdata=None), error=message, status=status
-    )
-
-
-errors.word(bp, 413, lambda: message(UPLOAD_TOO_LARGE), form_again(keep_values=False))
-errors.word(bp, 429, lambda: message(TOO_MANY_REQUESTS), form_again(keep_values=False))
-errors.word(bp, CSRFError, SESSION_EXPIRED, form_again(keep_values=True))
+errors.word(bp, 413, lambda: message(UPLOAD_TOO_LARGE), views.form_again(keep_values=False))
+errors.word(bp, 429, lambda: message(TOO_MANY_REQUESTS), views.form_again(keep_values=False))
+errors.word(bp, CSRFError, SESSION_EXPIRED, views.form_again(keep_values=True))

@@ -1,4 +1,5 @@
-"""A seller's submission, read from the request once: everything `submit_lead` needs.
+"""A seller's submission: read from the posted form once (`Submission`), then saved with its
+photos and its work queued (`submit_lead`), one path for the island and the plain form alike.
 
 The plain form and the island post the same fields; the campaign parameters and the event id
 also come from the page's own URL (GET), so both readers live here.
@@ -11,10 +12,14 @@ import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from flask import Request
+from flask import Request, current_app
 from werkzeug.datastructures import FileStorage
 
+from app import queue
+from app.leads import storage, store
 from app.photos.forms import chosen_files
+from app.photos.intake import keep_photos
+from app.photos.uploads import discard_uploads
 from app.privacy.choice import opt_out
 from app.security.client import client_address
 from app.sell.attribution import clean_fields, lead_columns, utc_now
@@ -23,14 +28,8 @@ from app.sell.forms import SellForm
 SOURCE = "USA Website"
 UTM_KEYS = ("utm_source", "utm_medium", "utm_campaign", "utm_content", "utm_term")
 EVENT_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
-HONEYPOT = "website"
 FIELD_LENGTH = 200
 USER_AGENT_LENGTH = 500
-
-
-def is_spam(posted: Mapping) -> bool:
-    """People never see the honeypot field; form-filling bots usually fill it."""
-    return bool(posted.get(HONEYPOT, "").strip())
 
 
 def campaign_values(source: Mapping) -> dict[str, str]:
@@ -67,17 +66,17 @@ class Submission:
     @classmethod
     def from_request(cls, form: SellForm, request: Request) -> Submission:
         """A validated form plus where it came from."""
-        now = utc_now()
+        now, posted = utc_now(), form.visit_values()
         return cls(
             fields=form.lead_fields(),
             photos=chosen_files(form.photos.data),
-            utm={key: value or None for key, value in campaign_values(request.form).items()},
-            event_id=event_id_from(request.form),
+            utm={key: value or None for key, value in campaign_values(posted).items()},
+            event_id=event_id_from(posted),
             client_ip=client_address(),
             user_agent=request.headers.get("User-Agent", "")[:USER_AGENT_LENGTH],
             ga_client_id=ga_client_id(request.cookies),
-            ad_opt_out=opt_out(request, request.form.get("adOptOut", "")),
-            attribution=lead_columns(clean_fields(request.form, now), request.cookies, now),
+            ad_opt_out=opt_out(request, posted["adOptOut"]),
+            attribution=lead_columns(clean_fields(posted, now), request.cookies, now),
         )
 
     def lead_record(self) -> dict:
@@ -93,3 +92,21 @@ class Submission:
             **self.utm,
             **self.attribution,
         }
+
+
+def submit_lead(submission: Submission) -> str:
+    """Save a valid submission (photos first, then the lead) and queue its work once; returns
+    the lead's reference (the first one's, for the same submit sent twice).
+
+    All or nothing: if a photo cannot be written or the lead cannot be committed, the photos
+    already written are removed and NotSaved (app/photos/intake.py) tells the route to say so.
+    """
+    record = submission.lead_record()
+    saved = keep_photos(submission.photos, lambda photos: (store.save_lead(record, photos), photos))
+    (lead_id, created), photos = saved
+    if not created:
+        discard_uploads(photos, storage.incoming_dir())
+        current_app.logger.info("Lead %s submitted again; kept the first.", lead_id)
+    else:
+        queue.enqueue(queue.PROCESS_LEAD, lead_id)
+    return store.get_lead(lead_id)["reference"]

@@ -1,95 +1,94 @@
-"""Rendering the sell page: the island's props come from the form, never from a copy."""
+"""/sell: the island posts here asking for JSON, the plain form posts here for HTML (the URLs are
+app/sell/routes.py's)."""
 
 from __future__ import annotations
 
-from flask import current_app, make_response, render_template, request
-from werkzeug.datastructures import MultiDict
-from werkzeug.exceptions import RequestEntityTooLarge
+from collections.abc import Callable
 
-from app.photos.forms import photo_limits
-from app.privacy.choice import opt_out
+from flask import (
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask.typing import ResponseReturnValue
+
+from app.errors import wants_json
+from app.photos.forms import chosen_files
+from app.photos.intake import NotSaved
+from app.photos.messages import NOT_SAVED, message
 from app.rendering import seo
 from app.rendering.layout import site_info
-from app.sell.attribution import clean_fields, page_fields, utc_now
-from app.sell.forms import BRANDS, CONDITIONS, SellForm
-from app.sell.messages import island_messages
-from app.sell.submission import campaign_values, event_id_from
+from app.sell.forms import BRANDS, SellForm
+from app.sell.messages import FAILURE, SUCCESS
+from app.sell.page import form_page
+from app.sell.submission import Submission, submit_lead
 
 
-def island_props(form: SellForm, error: str | None, photos_dropped: bool) -> dict:
-    """Everything the SellForm island renders from; no per-session secret (CSRF is a meta tag)."""
-    return {
-        "action": "/sell",
-        "fields": form.rules(),
-        "brands": BRANDS,
-        "conditions": CONDITIONS,
-        "photos": photo_limits(),
-        "messages": island_messages(),
-        "values": form.values(),
-        "errors": form.first_errors(),
-        "formError": error,
-        "photosDropped": photos_dropped,
-    }
+def answer_failure(message: str, status: int, keep_values: bool = False):
+    """A refused request as JSON for the island, or as the form page with the message."""
+    if wants_json():
+        return jsonify(success=False, error=message, errors={}), status
+    return form_again(keep_values)(message, status)
 
 
-def posted_fields() -> MultiDict:
-    """The posted fields, or none when the body was refused for its size."""
+def form():
+    """Show the sell form (brand preselected by ?brand=) or take a submission; spam is ignored."""
+    form = SellForm()
+    if request.method == "GET":
+        if request.args.get("brand") in BRANDS:
+            form.watchBrand.data = request.args["brand"]
+        return form_page(form)
+    if form.is_spam():
+        return answer_success()
+    if not form.validate():
+        failure = message(FAILURE)
+        if wants_json():
+            return jsonify(success=False, error=failure, errors=form.first_errors()), 422
+        dropped = bool(chosen_files(form.photos.data))
+        return form_page(form, error=failure, photos_dropped=dropped, status=422)
     try:
-        return request.form
-    except RequestEntityTooLarge:
-        return MultiDict()
+        reference = submit_lead(Submission.from_request(form, request))
+    except NotSaved:
+        return answer_failure(message(NOT_SAVED), 503, keep_values=True)
+    return answer_success(reference)
 
 
-def hidden_values() -> dict:
-    """Fields outside the island: campaign parameters and click ids (from this URL, or the page
-    of this site that linked here, or as posted), the landing page and referrer host, and a
-    server-made event id, so the plain form has them all and a repeated plain submit is one
-    lead. The island replaces the campaign fields with what the browser kept for the visit."""
-    if request.method == "POST":
-        posted = posted_fields()
-        fields = campaign_values(posted) | {"metaEventId": event_id_from(posted)}
-        return fields | clean_fields(posted, utc_now())
-    referer = request.headers.get("Referer", "")
-    params, attribution = page_fields(request.args, referer, utc_now())
-    return campaign_values(params) | {"metaEventId": event_id_from(request.args)} | attribution
+def answer_success(reference: str | None = None):
+    """The island gets the reference in its JSON; the plain form's thank-you page reads it from
+    the session (not the URL, which analytics tags on that page would see)."""
+    if wants_json():
+        return jsonify(success=True, error=None, errors={}, reference=reference)
+    session["reference"] = reference
+    return redirect(url_for("sell.thanks"), code=303)
 
 
-def advertising_ids() -> dict:
-    """The Meta pixel's and the Google tag's ids for the page: none for a visitor who opted out
-    (GPC or the privacy choices page), so neither script nor the noscript image is there."""
-    if opt_out(request):
-        return {"meta_pixel_id": "", "ga4_measurement_id": ""}
-    config = current_app.config
-    return {
-        "meta_pixel_id": config["META_PIXEL_ID"],
-        "ga4_measurement_id": config["GA4_MEASUREMENT_ID"],
-    }
-
-
-def form_page(
-    form: SellForm,
-    *,
-    error: str | None = None,
-    photos_dropped: bool = False,
-    status: int = 200,
-):
-    """The /sell page; never cacheable, as it carries a CSRF token."""
+def thanks():
+    """The plain form's thank-you page, with the reference the session holds; never cached."""
     meta = seo.PageMeta(
-        title=f"Sell Your Luxury Watch: Free Valuation | {site_info()['name']}",
-        description=(
-            "Tell us about your watch and send a few photos: a preliminary quote within "
-            "24 hours, no fees, no obligation."
-        ),
-        path="/sell",
-        structured_data=[seo.breadcrumbs(("Sell Your Watch", "/sell"))],
+        title=f"Thank You | {site_info()['name']}",
+        description="Your watch details have reached us. We reply within 24 hours.",
+        path="/sell/thanks",
+        noindex=True,
     )
-    html = render_template(
-        "sell/form.html",
-        meta=meta,
-        props=island_props(form, error, photos_dropped),
-        hidden=hidden_values(),
-        **advertising_ids(),
+    page = render_template(
+        "sell/thanks.html", meta=meta, message=SUCCESS, reference=session.get("reference")
     )
-    response = make_response(html, status)
-    response.headers["Cache-Control"] = "private, no-store"
+    response = make_response(page)
+    response.headers["Cache-Control"] = "no-store"
     return response
+
+
+def old_form_url():
+    """Older article links point here; the form lives at /sell."""
+    return redirect("/sell", code=301)
+
+
+def form_again(keep_values: bool) -> Callable[[str, int], ResponseReturnValue]:
+    """The sell page showing a refusal; the seller's typed values kept, or not."""
+    return lambda message, status: form_page(
+        SellForm() if keep_values else SellForm(formdata=None), error=message, status=status
+    )

@@ -1,1 +1,0 @@
-"""Brand landing pages: /sell-<brand>-watch."""

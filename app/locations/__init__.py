@@ -1,1 +1,0 @@
-"""City landing pages: /sell-watch-<slug>."""

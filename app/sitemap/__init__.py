@@ -1,1 +1,0 @@
-"""/sitemap.xml and /robots.txt: every indexable page, for search engines."""
