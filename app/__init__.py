@@ -13,6 +13,7 @@ from app.config_checks import check_production_settings
 from app.content import loader, queries, samples
 from app.conversions.cli import conversions_command
 from app.extensions import cache, csrf, limiter
+from app.forms import rules
 from app.leads import db as leads_db
 from app.leads.cli import leads_command
 from app.leads.state import State
@@ -28,14 +29,8 @@ from app.sale.purchase.cli import purchases_command
 from app.security import cross_site, headers
 from app.security.logs import hide_link_tokens
 from app.sell import routes as sell
-from app.staff import conversions as staff_conversions
-from app.staff import inbox
-from app.staff import purchase as staff_purchase
 from app.staff import routes as staff_routes
 from app.staff.cli import staff_command
-from app.staff.insights import routes as insights
-from app.status import erasure as status_erasure
-from app.status import purchase as status_purchase
 from app.status import routes as status_routes
 
 
@@ -93,13 +88,7 @@ def register_blueprints(app: Flask) -> None:
         sell.bp,
         privacy.bp,
         staff_routes.bp,
-        inbox.bp,
-        staff_purchase.bp,
-        staff_conversions.bp,
-        insights.bp,
         status_routes.bp,
-        status_erasure.bp,
-        status_purchase.bp,
         errors.bp,
     )
     for blueprint in blueprints:
@@ -112,7 +101,7 @@ def register_blueprints(app: Flask) -> None:
 
 def register_template_helpers(app: Flask) -> None:
     """What templates can use: islands, stylesheets, pictures, icons, the lead states (`State`),
-    `shown`, layout context."""
+    a form control's attributes from its rules, `shown`, layout context."""
     app.jinja_env.globals.update(
         island=islands.island,
         island_scripts=assets.island_scripts,
@@ -122,6 +111,7 @@ def register_template_helpers(app: Flask) -> None:
         icon=components.icon,
     )
     app.jinja_env.globals["State"] = State
+    app.jinja_env.globals["control_attributes"] = rules.html_attributes
     app.jinja_env.filters["shown"] = samples.shown
     app.jinja_env.tests["shown"] = samples.is_shown
     app.context_processor(layout.layout_context)

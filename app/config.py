@@ -85,7 +85,7 @@ class Config:
     GA4_MEASUREMENT_ID = ""
     GA4_API_SECRET = ""
     GA4_API_URL = "https://www.google-analytics.com/mp/collect"
-    # Purchases reported back (app/conversions/, app/conversions/report.py): the value is the price
+    # Purchases reported back (app/conversions/, app/conversions/send.py): the value is the price
     # paid, or `margin`: CONVERSION_MARGIN_PERCENT of it; the Google Ads file's conversion name.
     CONVERSION_VALUE = "price"
     CONVERSION_MARGIN_PERCENT = 15.0

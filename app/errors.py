@@ -170,10 +170,12 @@ def not_found_response(
     return render_template(template, meta=meta), 404
 
 
-@bp.get("/404")
 def not_found_page():
     """Where unknown city slugs are redirected: the not-found page, with status 404."""
     return not_found_response()
+
+
+bp.get("/404")(not_found_page)
 
 
 def init_app(app: Flask) -> None:

@@ -79,7 +79,7 @@ def test_the_tool_refuses_an_unknown_picture_name(tmp_path):
 STARTUP = """
 import json, sys
 from app import create_app
-import worker.jobs, worker.photos, worker.mail, app.conversions.report
+import worker.jobs, worker.photos, worker.mail, app.conversions.send
 app = create_app({"ENV_NAME": "testing"})
 with app.test_request_context():
     app.jinja_env.globals["picture"]("hero-watch", "alt")

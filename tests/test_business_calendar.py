@@ -13,9 +13,9 @@ from wtforms.validators import ValidationError
 
 from app.forms.fields import not_in_future, not_in_past
 from app.leads.display import business_today
-from app.sale.purchase.rules import FIELDS
 from app.staff.lead_forms import BoughtForm
-from app.status.sale import has_expired
+from app.status.purchase_view import has_expired
+from tests.data.paperwork import VALID, checked_form
 
 AHEAD, BEHIND = "Pacific/Kiritimati", "Etc/GMT+12"  # UTC+14 and UTC-12
 
@@ -77,7 +77,10 @@ def test_an_offer_stays_open_through_its_last_day_on_the_business_calendar(calen
 
 
 def test_the_sellers_id_may_expire_on_the_business_today(calendar_app, zone):
-    expiry, today = FIELDS["id_expires_on"], zone_today(zone)
-    with calendar_app.app_context():
-        assert expiry.problem(today.isoformat()) is None
-        assert "expired" in expiry.problem((today - timedelta(days=1)).isoformat())
+    today = zone_today(zone)
+    with calendar_app.test_request_context():
+        form = checked_form(calendar_app, VALID | {"id_expires_on": today.isoformat()})
+        assert form.id_expires_on.errors == []
+        yesterday = (today - timedelta(days=1)).isoformat()
+        form = checked_form(calendar_app, VALID | {"id_expires_on": yesterday})
+        assert "expired" in form.id_expires_on.errors[0]

@@ -7,7 +7,7 @@ import io
 
 from app.leads import export, search, store
 from app.leads.db import transaction
-from app.leads.schema.insights import SEARCH_COLUMNS, search_values
+from app.leads.schema.progress_tables import SEARCH_COLUMNS, search_values
 from app.sale import erasure, lifecycle
 from tests.helpers import database_at_version, save_sample_lead
 

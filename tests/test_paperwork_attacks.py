@@ -16,11 +16,11 @@ from app.leads import history, storage, store
 from app.leads.db import transaction
 from app.sale import lifecycle
 from app.sale.purchase import files, paperwork, record
-from app.sale.purchase.rules import check
 from tests.data.paperwork import (
     SECRETS,
     VALID,
     agreed_lead,
+    checked_form,
     id_photo,
     offered_lead,
     page_csrf,
@@ -71,11 +71,11 @@ def test_two_signings_at_once_sign_once_and_leave_no_stray_file(app):
     photos = {"id_front": id_photo(1), "id_back": id_photo(2)}
     signer = {"ip": "203.0.113.9", "user_agent": "test"}
     with app.test_request_context():
-        outcome = check(VALID, {})
+        values = checked_form(app, VALID).values()
         lead = store.get_lead(lead_id)
-        paperwork.sign(lead, outcome.values, photos, signer)
+        paperwork.sign(lead, values, photos, signer)
         with pytest.raises(paperwork.NotSignable):  # the page both posts came from: still agreed
-            paperwork.sign(lead, outcome.values, photos, signer)
+            paperwork.sign(lead, values, photos, signer)
     assert len(stored_files(app)) == 2
     assert len(signing_events(app, lead_id)) == 1
 

@@ -22,7 +22,7 @@ import pytest
 from app.config import ConfigError
 from app.content import queries
 from app.conversions import events, records
-from app.conversions.report import ReportIncomplete
+from app.conversions.send import ReportIncomplete
 from app.leads import history, store
 from app.leads.db import transaction
 from app.leads.history import append_event

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from flask import current_app
 
-from app.conversions import events, report
+from app.conversions import events, send
 from app.leads import history, links, store
 from app.leads.state import State
 from app.sale import erasure, lifecycle, pending, retention
@@ -91,17 +91,17 @@ def notify_staff(lead_id: int) -> str:
 
 def send_conversions(lead_id: int) -> str:
     """Report the form's Lead to Meta and GA4 (each only when configured), once per platform
-    (app/conversions/report.py), then mark the step done; never for a lead whose seller opted out,
+    (app/conversions/send.py), then mark the step done; never for a lead whose seller opted out,
     which the timeline records with how they did. A failed send raises, so it is retried."""
     lead = load_lead(lead_id)
     if lead["conversions_sent_at"]:
         return "already done"
-    statuses = report.report(lead, events.lead_event(lead))
-    if how := report.opted_out(lead):
+    statuses = send.report(lead, events.lead_event(lead))
+    if how := send.opted_out(lead):
         store.mark_done(lead_id, "conversions_sent_at", {"withheld": how})
         return f"not sent: the seller opted out ({how})"
     store.mark_done(lead_id, "conversions_sent_at")
-    return report.summary(statuses)
+    return send.summary(statuses)
 
 
 def report_purchase(lead_id: int) -> str:
@@ -113,8 +113,8 @@ def report_purchase(lead_id: int) -> str:
     purchase = events.purchase_of(lead)
     if purchase is None:
         return "not bought"
-    statuses = report.report(lead, events.purchase_event(lead, purchase))
-    return report.summary(statuses)
+    statuses = send.report(lead, events.purchase_event(lead, purchase))
+    return send.summary(statuses)
 
 
 def confirm_to_seller(lead_id: int) -> str:

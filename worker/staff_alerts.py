@@ -12,7 +12,7 @@ from flask import current_app
 
 from app.leads import audit
 from app.leads.display import local_time
-from app.staff import store, throttle
+from app.staff import queries, throttle
 from worker import mail
 
 CEILING_REACHED = "sign_in_ceiling_reached"
@@ -49,7 +49,7 @@ def send_ceiling_alert(entry_id: int) -> str:
     if not mail.is_configured():
         current_app.logger.warning("STAFF_EMAIL/SMTP_HOST not set, no sign-in alert.")
         return "not configured"
-    staff = store.staff_by_id(entry["staff_id"])
+    staff = queries.staff_by_id(entry["staff_id"])
     mail.deliver(ceiling_message(entry, staff))
     audit.record(ALERT_SENT, staff["id"], data={"entry": entry_id})
     return "sent"

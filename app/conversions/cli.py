@@ -1,5 +1,5 @@
 """`flask conversions`: the Google Ads offline-conversions file, printed for whoever runs the
-server (staff download the same file from the staff area, app/staff/conversions.py)."""
+server (staff download the same file from the staff area, app/staff/views/conversions.py)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """What each ad platform was told about each lead: the `conversions` table (one row per lead,
-platform and event, made by app/leads/schema/conversions.py) and the lead's timeline.
+platform and event, made by app/leads/schema/conversion_tables.py) and the lead's timeline.
 
 A row is the last outcome of reporting one event (the form's Lead, the Purchase) to one
 platform. Every outcome is written with its timeline event in one transaction, and a settled

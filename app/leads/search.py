@@ -2,7 +2,7 @@
 `flask leads list`, with the seller-waiting flag and photo counts the list shows.
 
 Each page stays quick at 100,000 leads (bench/insights.py): a search of three characters or
-more goes through the trigram index `leads_search` (app/leads/schema/insights.py) instead of
+more goes through the trigram index `leads_search` (app/leads/schema/progress_tables.py) instead of
 reading every lead, the filters use the brand, campaign and received-at indexes, a page's
 expensive columns are computed for its 25 leads only, and the export reads one lead at a time.
 """

@@ -5,7 +5,7 @@ Only requests the app answers itself read it here (the sell form, the choices pa
 shared by every visitor (the page cache, `flask freeze`) cannot, so there the browser decides:
 components/shared/tracking.js reads the same cookie and `navigator.globalPrivacyControl`.
 An opted-out visitor gets no Meta pixel and no Google tag, and their lead is marked so that
-nothing about it is ever sent to either (app/conversions/report.py).
+nothing about it is ever sent to either (app/conversions/send.py).
 """
 
 from __future__ import annotations

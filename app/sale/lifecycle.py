@@ -9,8 +9,6 @@ clear refusal instead of a double transition. Every change is also an event on t
 
 from __future__ import annotations
 
-import unicodedata
-
 from flask import current_app
 
 from app import queue
@@ -183,19 +181,9 @@ def queue_what_follows(lead_id: int, to_state: str, actor: str, event_id: int) -
         queue.enqueue(queue.REPORT_PURCHASE, lead_id)
 
 
-QUESTION_MAX_LENGTH = 2000
-
-
 def ask_question(lead_id: int, text: str) -> int:
-    """A seller's question from their status page: on the timeline, and e-mailed to staff.
-    Trimmed and NFC-normalised, as the sell form's text is."""
-    text = unicodedata.normalize("NFC", text.strip())
-    if not text:
-        raise MissingDetails("Please write your question.")
-    if len(text) > QUESTION_MAX_LENGTH:
-        raise MissingDetails(
-            f"Please keep your question under {QUESTION_MAX_LENGTH:,} characters, or call us."
-        )
+    """A seller's question from their status page (checked by its form): on the timeline, and
+    e-mailed to staff."""
     event_id = history.add_event(lead_id, "seller", "question", {"message": text})
     queue.enqueue(queue.ALERT_STAFF, lead_id, event_id)
     return event_id

@@ -6,9 +6,7 @@ from flask import current_app
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, HiddenField, MultipleFileField, StringField, TextAreaField
 
-from app.photos import messages
-from app.photos.forms import PhotoLimits
-from app.sell.rules import (
+from app.forms.rules import (
     Choice,
     EmailAddress,
     Letters,
@@ -19,6 +17,8 @@ from app.sell.rules import (
     YearRange,
     clean_text,
 )
+from app.photos import messages
+from app.photos.forms import PhotoLimits
 
 BRANDS = [
     "Rolex",

@@ -6,7 +6,7 @@ Other packages build staff pages on `auth.staff_required` and `auth.current_staf
 
 from flask import Flask, Response, request
 
-from app.staff import sessions, tokens
+from app.staff import recovery_codes, sessions
 
 
 def private_headers(response: Response) -> Response:
@@ -24,4 +24,4 @@ def init_app(app: Flask) -> None:
     sessions.init_app(app)
     app.after_request(private_headers)
     with app.app_context():
-        tokens.rekey_stored_codes()
+        recovery_codes.rekey_stored_codes()

@@ -19,8 +19,8 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from flask import current_app
 
 from app.security.tokens import digest, new_token
-from app.staff import store, totp
-from app.staff.tokens import new_recovery_code, recovery_code_hash
+from app.staff import queries, totp
+from app.staff.recovery_codes import new_recovery_code, recovery_code_hash
 
 PASSWORD_MIN_LENGTH = 12
 PASSWORD_MAX_LENGTH = 256
@@ -83,16 +83,16 @@ def add_account(email: str, name: str) -> tuple[dict, str]:
     email = email.strip()
     if "@" not in email or not name.strip():
         raise AccountError("Give an e-mail address and a name.")
-    if store.staff_by_email(email):
+    if queries.staff_by_email(email):
         raise AccountError(f"{email} already has an account.")
     token = new_token()
-    staff_id = store.insert_staff(email, name.strip(), digest(token), enrolment_deadline())
-    return store.staff_by_id(staff_id), enrolment_link(token)
+    staff_id = queries.insert_staff(email, name.strip(), digest(token), enrolment_deadline())
+    return queries.staff_by_id(staff_id), enrolment_link(token)
 
 
 def find_account(email: str) -> dict:
     """The account with this e-mail, or AccountError if there is none."""
-    staff = store.staff_by_email(email.strip())
+    staff = queries.staff_by_email(email.strip())
     if staff is None:
         raise AccountError(f"No staff account for {email}.")
     return staff
@@ -101,15 +101,15 @@ def find_account(email: str) -> dict:
 def reset_account(staff: dict) -> str:
     """End every session, forget password, TOTP and recovery codes; a new enrolment link."""
     token = new_token()
-    store.restart_enrolment(staff["id"], digest(token), enrolment_deadline())
-    store.end_sessions_of(staff["id"])
+    queries.restart_enrolment(staff["id"], digest(token), enrolment_deadline())
+    queries.end_sessions_of(staff["id"])
     return enrolment_link(token)
 
 
 def disable_account(staff: dict) -> None:
     """Stop the account from signing in and end all its sessions."""
-    store.disable_staff(staff["id"])
-    store.end_sessions_of(staff["id"])
+    queries.disable_staff(staff["id"])
+    queries.end_sessions_of(staff["id"])
 
 
 def status(staff: dict) -> str:
@@ -124,7 +124,7 @@ def status(staff: dict) -> str:
 
 def account_enrolling(token: str) -> dict | None:
     """The account an unexpired, unused enrolment link belongs to."""
-    staff = store.staff_by_enrol_token(digest(token))
+    staff = queries.staff_by_enrol_token(digest(token))
     if staff is None or staff["disabled_at"] or staff["enrolled_at"]:
         return None
     if staff["enrol_expires_at"] < datetime.now(UTC).isoformat(timespec="seconds"):
@@ -137,14 +137,14 @@ def set_password(staff: dict, password: str) -> None:
     problem = password_problem(password)
     if problem:
         raise AccountError(problem)
-    store.set_password_hash(staff["id"], hasher().hash(password))
+    queries.set_password_hash(staff["id"], hasher().hash(password))
 
 
 def pending_totp_secret(staff: dict) -> str:
     """The encrypted secret being enrolled: made once, kept while the page is reloaded."""
     if not staff["totp_secret"]:
         staff["totp_secret"] = totp.new_encrypted_secret()
-        store.set_totp_secret(staff["id"], staff["totp_secret"])
+        queries.set_totp_secret(staff["id"], staff["totp_secret"])
     return staff["totp_secret"]
 
 
@@ -154,7 +154,7 @@ def confirm_totp(staff: dict, code: str) -> list[str]:
     if step is None:
         raise AccountError("That code is not right. Check the app's clock and try the next code.")
     codes = [new_recovery_code() for _ in range(RECOVERY_CODE_COUNT)]
-    store.finish_enrolment(staff["id"], [recovery_code_hash(code) for code in codes], step)
+    queries.finish_enrolment(staff["id"], [recovery_code_hash(code) for code in codes], step)
     return codes
 
 
@@ -163,7 +163,7 @@ def confirm_totp(staff: dict, code: str) -> list[str]:
 
 def check_password(email: str, password: str) -> dict | None:
     """The enrolled, enabled account with this e-mail and password; the same work either way."""
-    staff = store.staff_by_email(email.strip())
+    staff = queries.staff_by_email(email.strip())
     usable = bool(staff and staff["enrolled_at"] and not staff["disabled_at"])
     stand_in = stand_in_hash(current_app.config["STAFF_PASSWORD_PROFILE"])  # made on first use
     stored = staff["password_hash"] if usable and staff["password_hash"] else stand_in
@@ -174,5 +174,5 @@ def check_password(email: str, password: str) -> dict | None:
     if not usable:
         return None
     if hasher().check_needs_rehash(stored):
-        store.set_password_hash(staff["id"], hasher().hash(password))
+        queries.set_password_hash(staff["id"], hasher().hash(password))
     return staff

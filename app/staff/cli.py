@@ -11,7 +11,7 @@ import click
 from flask.cli import AppGroup
 
 from app.leads import audit
-from app.staff import accounts, store
+from app.staff import accounts, queries
 
 staff_command = AppGroup("staff", help="Manage staff accounts and read the audit log.")
 
@@ -41,7 +41,7 @@ def add_command(email: str, name: str) -> None:
 @staff_command.command("list")
 def list_command() -> None:
     """Every account: status, open sessions, last sign-in."""
-    rows = store.all_staff()
+    rows = queries.all_staff()
     if not rows:
         click.echo("No staff accounts yet. Add one with: flask staff add EMAIL --name NAME")
         return
@@ -57,7 +57,7 @@ def list_command() -> None:
 def revoke_command(email: str) -> None:
     """End every session of the account at once."""
     staff = account_or_exit(email)
-    ended = store.end_sessions_of(staff["id"])
+    ended = queries.end_sessions_of(staff["id"])
     audit.record("sessions_revoked", staff["id"], data={"via": "cli", "sessions": ended})
     click.echo(f"Ended {ended} sessions of {staff['email']}.")
 
@@ -111,7 +111,7 @@ def audit_command(lead_id: int | None, email: str | None, verify: bool) -> None:
         verify_audit_log()
         return
     staff_id = account_or_exit(email)["id"] if email else None
-    emails = {staff["id"]: staff["email"] for staff in store.all_staff()}
+    emails = {staff["id"]: staff["email"] for staff in queries.all_staff()}
     rows = audit.entries(lead_id=lead_id, staff_id=staff_id)
     if not rows:
         click.echo("No audit entries match.")

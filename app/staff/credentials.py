@@ -10,9 +10,9 @@ from functools import partial
 
 from app.leads import audit
 from app.security.client import client_address
-from app.staff import accounts, sessions, store
+from app.staff import accounts, queries, sessions
+from app.staff.recovery_codes import new_recovery_code, recovery_code_hash
 from app.staff.signin import throttled_check
-from app.staff.tokens import new_recovery_code, recovery_code_hash
 
 WRONG_CURRENT_PASSWORD = "Your current password is not right. Nothing was changed."
 
@@ -28,7 +28,7 @@ def change_password(current: str, new: str) -> str | None:
         audit.record("password_change_refused", staff["id"], address=client_address())
         return WRONG_CURRENT_PASSWORD
     accounts.set_password(staff, new)
-    ended = store.end_sessions_of(staff["id"], keep=row["id"])
+    ended = queries.end_sessions_of(staff["id"], keep=row["id"])
     audit.record("password_changed", staff["id"], address=client_address(), data={"ended": ended})
     return None
 
@@ -37,6 +37,6 @@ def renew_recovery_codes() -> list[str]:
     """New recovery codes for the signed-in member, replacing every old one: shown once."""
     staff = sessions.load()["staff"]
     codes = [new_recovery_code() for _ in range(accounts.RECOVERY_CODE_COUNT)]
-    store.replace_recovery_codes(staff["id"], [recovery_code_hash(code) for code in codes])
+    queries.replace_recovery_codes(staff["id"], [recovery_code_hash(code) for code in codes])
     audit.record("recovery_codes_renewed", staff["id"], address=client_address())
     return codes

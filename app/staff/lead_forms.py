@@ -100,7 +100,7 @@ def answer_field(what: str) -> RadioField:
     """The seller's answer to a quote or a final offer: accepted or declined."""
     return RadioField(
         "Seller's answer",
-        choices=options({"accepted": f"Accepted the {what}", "declined": f"Declined the {what}"}),
+        choices=options({"accept": f"Accepted the {what}", "decline": f"Declined the {what}"}),
         validators=[InputRequired(message="Choose the seller's answer.")],
     )
 
@@ -114,12 +114,12 @@ class AnswerForm(MoveForm):
 
     def target(self) -> str:
         """An accepted quote (or offer) moves the lead on; a declined one closes it."""
-        return self.accepted_to if self.answer.data == "accepted" else State.CLOSED
+        return self.accepted_to if self.answer.data == "accept" else State.CLOSED
 
     def details(self) -> dict:
         """By phone, the reason when declined, and the note if any."""
         data = {"via": "phone"}
-        if self.answer.data == "declined":
+        if self.answer.data == "decline":
             data["reason"] = "seller_declined"
         return data | ({"note": self.note.data} if self.note.data else {})
 

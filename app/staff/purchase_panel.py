@@ -1,7 +1,7 @@
 """The purchase panel of a lead's page: the forms staff fill in at the authentication (findings,
 the stolen-watch register check, the ID check) and what the purchase record holds, as staff
 read it. Identity and bank numbers appear here by their last 4 characters only; the full
-paperwork is a page of its own behind re-authentication (app/staff/purchase.py).
+paperwork is a page of its own behind re-authentication (app/staff/views/purchase.py).
 """
 
 from __future__ import annotations

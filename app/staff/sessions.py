@@ -15,7 +15,7 @@ from flask import Flask, Response, current_app, g, request, session
 
 from app.security.client import client_address
 from app.security.tokens import digest, new_token
-from app.staff import store
+from app.staff import queries
 
 DEV_COOKIE = "staff"
 PRODUCTION_COOKIE = "__Host-staff"  # the prefix makes browsers demand Secure, Path=/, no Domain
@@ -52,15 +52,15 @@ def load() -> dict | None:
         return g.staff_session
     g.staff_session = None
     token = request.cookies.get(cookie_name())
-    row = store.session_by_token(digest(token)) if token else None
+    row = queries.session_by_token(digest(token)) if token else None
     if row is None:
         return None
-    staff = store.staff_by_id(row["staff_id"])
+    staff = queries.staff_by_id(row["staff_id"])
     if is_expired(row) or staff is None or staff["disabled_at"] or not staff["enrolled_at"]:
-        store.end_session(row["id"])
+        queries.end_session(row["id"])
         g.staff_cookie = ""
         return None
-    store.touch_session(row["id"])
+    queries.touch_session(row["id"])
     g.staff_session = row | {"staff": staff}
     return g.staff_session
 
@@ -72,24 +72,24 @@ def begin(staff: dict, aal: int) -> None:
     session.pop("csrf_token", None)
     token = new_token()
     user_agent = request.headers.get("User-Agent", "")[:300]
-    store.insert_session(digest(token), staff["id"], aal, client_address(), user_agent)
+    queries.insert_session(digest(token), staff["id"], aal, client_address(), user_agent)
     g.staff_cookie = token
-    g.staff_session = store.session_by_token(digest(token)) | {"staff": staff}
+    g.staff_session = queries.session_by_token(digest(token)) | {"staff": staff}
 
 
 def end_current() -> None:
     """Sign out: the session ends on the server and the cookie is cleared."""
     token = request.cookies.get(cookie_name())
-    row = store.session_by_token(digest(token)) if token else None
+    row = queries.session_by_token(digest(token)) if token else None
     if row:
-        store.end_session(row["id"])
+        queries.end_session(row["id"])
     g.staff_session = None
     g.staff_cookie = ""
 
 
 def mark_verified() -> None:
     """Both factors were just given again (before export or erasure)."""
-    store.mark_verified(g.staff_session["id"])
+    queries.mark_verified(g.staff_session["id"])
 
 
 def recently_verified(minutes: int) -> bool:

@@ -15,8 +15,8 @@ from typing import TypeVar
 from app import queue
 from app.leads import audit
 from app.security.client import client_address
-from app.staff import accounts, sessions, store, throttle, totp
-from app.staff.tokens import recovery_code_hash
+from app.staff import accounts, queries, sessions, throttle, totp
+from app.staff.recovery_codes import recovery_code_hash
 
 T = TypeVar("T")
 WRONG_PASSWORD = "That e-mail and password do not match an account that can sign in."
@@ -54,14 +54,14 @@ def second_factor(staff: dict, code: str) -> str | None:
     """'totp' or 'recovery' when `code` is an unused valid code of either kind, else None."""
     if totp.accept_code(staff, code):
         return "totp"
-    if store.claim_recovery_code(staff["id"], recovery_code_hash(code)):
+    if queries.claim_recovery_code(staff["id"], recovery_code_hash(code)):
         return "recovery"
     return None
 
 
 def with_password(email: str, password: str) -> str | None:
     """First step: on success a new aal1 session replaces any session the browser had."""
-    known = store.staff_by_email(email.strip())
+    known = queries.staff_by_email(email.strip())
     known_id = known["id"] if known else None
     check = partial(accounts.check_password, email, password)
     staff = throttled_check("password", email, known_id, check)

@@ -27,7 +27,7 @@ from datetime import UTC, datetime
 
 from app.leads.db import immediate_transaction
 from app.security.tokens import digest
-from app.staff import store
+from app.staff import queries
 
 ACCOUNT_FREE_TRIES = 3  # per account and address
 ADDRESS_FREE_TRIES = 10  # an office shares one address
@@ -116,11 +116,13 @@ def begin(kind: str, account: str, address: str) -> Attempt:
     at = time.time()
     checked = counters(kind, account, address, at)
     with immediate_transaction() as db:
-        states = store.throttle_states(db, [counter.key for counter in checked])
+        states = queries.throttle_states(db, [counter.key for counter in checked])
         seconds = max(counter.wait(states.get(counter.key), at) for counter in checked)
         if seconds:
             raise Wait(seconds)
-        counts = store.add_failures(db, [counter.key for counter in checked], at, at - FORGET_AFTER)
+        counts = queries.add_failures(
+            db, [counter.key for counter in checked], at, at - FORGET_AFTER
+        )
     previous = {key: (state or {}).get("last_failure") for key, state in states.items()}
     return Attempt(checked, at, previous, counts[checked[-1].key])
 
@@ -129,6 +131,6 @@ def succeeded(attempt: Attempt) -> None:
     """A right answer clears the account's count from this address, and takes this attempt back
     from the address's count and the account's ceiling."""
     account_here, *others = attempt.counters
-    store.clear_failures(account_here.key)
+    queries.clear_failures(account_here.key)
     for counter in others:
-        store.take_back_failure(counter.key, attempt.at, attempt.previous.get(counter.key))
+        queries.take_back_failure(counter.key, attempt.at, attempt.previous.get(counter.key))

@@ -17,7 +17,7 @@ from cryptography.fernet import Fernet
 from flask import current_app
 from markupsafe import Markup
 
-from app.staff import keys, store
+from app.staff import keys, queries
 
 STEP_SECONDS = 30
 DRIFT_STEPS = 1
@@ -84,4 +84,4 @@ def accept_code(staff: dict, code: str) -> bool:
     if not staff.get("totp_secret"):
         return False
     step = matching_step(staff["totp_secret"], code)
-    return step is not None and store.claim_totp_step(staff["id"], step)
+    return step is not None and queries.claim_totp_step(staff["id"], step)

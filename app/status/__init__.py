@@ -5,29 +5,16 @@ The token (192 random bits) is the only key: it is stored as a SHA-256 hash, loo
 hash, kept out of request logs (app/security/logs.py) and never sent on as a referrer. An unknown,
 altered, expired (180 days after the link was issued) or revoked token and an erased lead all
 get the site's one 404 page (app/leads/links.py). Nothing here is page-cached, stored by
-browsers or indexed.
+browsers or indexed. The area's URLs are routes.py's, its views views.py's.
 """
 
 from flask import Flask, Response, request
-
-from app.rendering import seo
-from app.rendering.layout import site_info
 
 PRIVATE_HEADERS = {
     "Cache-Control": "no-store",
     "X-Robots-Tag": "noindex, nofollow",
     "Referrer-Policy": "no-referrer",
 }
-
-
-def private_meta(title: str, description: str) -> seo.PageMeta:
-    """A seller's page: never indexed, and its canonical address, /status, leaves any token out."""
-    return seo.PageMeta(
-        title=f"{title} | {site_info()['name']}",
-        description=description,
-        path="/status",
-        noindex=True,
-    )
 
 
 def private_headers(response: Response) -> Response:

@@ -1,7 +1,9 @@
-"""The status page's per-lead limit: questions and photo uploads for one lead, from every client
-together, so rotating addresses (a botnet, a phone hopping networks, IPv6 privacy addresses) do
-not multiply what anyone holding a link can send staff. It sits beside the per-client limit in
-app/status/routes.py (STATUS_ACTION_RATELIMIT); this one is STATUS_ACTION_LEAD_RATELIMIT.
+"""The seller's pages' request limits. The lost-link form is limited per client address
+(STATUS_LINK_RATELIMIT) and per e-mail address asked for (STATUS_LINK_EMAIL_RATELIMIT), so no one
+can have a seller's inbox flooded; the question and photo forms per client address
+(STATUS_ACTION_RATELIMIT), so no one can flood staff's, and per lead from every client together
+(STATUS_ACTION_LEAD_RATELIMIT), so rotating addresses (a botnet, a phone hopping networks, IPv6
+privacy addresses) do not multiply what anyone holding a link can send staff.
 
 Its key is the lead's id, never the token: the counters live in Redis, which must not hold a
 key to a seller's page. A request whose link opens no lead is not counted here; it gets the one
@@ -16,6 +18,24 @@ from app.extensions import limiter
 from app.leads import links
 from app.rendering.layout import site_info
 from app.status import messages
+from app.status.forms import LostLinkForm
+
+
+def setting(name: str):
+    """A limit read from the app's settings when a request is checked."""
+    return lambda: current_app.config[name]
+
+
+def asked_address() -> str:
+    """The e-mail address the lost-link form asks for, as the key of its own limit."""
+    return (LostLinkForm().email.data or "").lower()
+
+
+limit_lost_link = limiter.limit(setting("STATUS_LINK_RATELIMIT"), methods=["POST"])
+limit_lost_link_per_address = limiter.limit(
+    setting("STATUS_LINK_EMAIL_RATELIMIT"), methods=["POST"], key_func=asked_address
+)
+limit_seller_action = limiter.limit(setting("STATUS_ACTION_RATELIMIT"))
 
 
 def lead_id_of_request() -> int | None:
@@ -49,7 +69,7 @@ def too_many_message() -> str:
 
 # One budget for questions and photos together (a shared limit): each of them e-mails staff.
 limit_seller_action_per_lead = limiter.shared_limit(
-    lambda: current_app.config["STATUS_ACTION_LEAD_RATELIMIT"],
+    setting("STATUS_ACTION_LEAD_RATELIMIT"),
     scope="status-action",
     key_func=lead_key,
     exempt_when=opens_no_lead,

@@ -39,11 +39,18 @@ NEXT_STEPS = {
 UNKNOWN_LINK = "This link does not open an enquiry."
 OUT_OF_DATE = "Nothing was changed: this page was out of date. Please try again."
 
+NO_QUESTION = "Please write your question."
+QUESTION_TOO_LONG = "Please keep your question under 2,000 characters, or call us."
 QUESTION_SENT = (
     "Thank you: your question is with our team, and we will answer by e-mail or phone within "
     "24 hours."
 )
 
+QUOTE_ACCEPTED = (
+    "Thank you: you have accepted our preliminary quote. We will contact you to book your "
+    "appointment."
+)
+QUOTE_DECLINED = "You have declined our preliminary quote, and we have closed your enquiry."
 EXPIRED_QUOTE = (
     "This preliminary quote has expired, so it can no longer be accepted here. Please call us "
     "and we will look at your watch again."
@@ -55,12 +62,13 @@ ERASE_AFTER_RETURN = (
 )
 NOT_NOW = "Your sale has moved on since this page was opened. Here is where it stands now."
 
+TICK_TO_WITHDRAW = "Tick the box to withdraw."
 WITHDRAWN = "You have withdrawn your watch, and we have closed your enquiry."
 ERASURE_LINK_SENT = (
     f"{WITHDRAWN} We have e-mailed you a link to confirm that we should delete your details and "
     f"photos: it works once, for {CONFIRM_WITHIN_WORDS}. Nothing is deleted until you follow it."
 )
-# The e-mailed link's pages (app/status/erasure.py): the same refusal whatever is wrong with it.
+# The e-mailed link's pages: the same refusal whatever is wrong with it.
 ERASURE_LINK_REFUSED = (
     "A link to confirm a deletion works once, for "
     f"{CONFIRM_WITHIN_WORDS}, and only while the enquiry stays closed. To have your details "
@@ -77,7 +85,7 @@ ERASURE_CONFIRMED = (
     "to confirm it. After that, the links in our e-mails stop working."
 )
 
-# The purchase on record (app/status/purchase.py): the final offer, the paperwork, the documents.
+# The purchase on record: the final offer, the paperwork, the documents.
 OFFER_ACCEPTED = (
     "Thank you: you have accepted our final offer. Complete the sale paperwork now: once it is "
     "signed and we have checked it, we pay you by bank transfer."

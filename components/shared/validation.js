@@ -1,4 +1,4 @@
-// Runs the sell form's rules exactly as the server does (app/sell/rules.py describes them):
+// Runs the sell form's rules exactly as the server does (app/forms/rules.py describes them):
 // values are trimmed and NFC-normalised first, lengths count code points, and a field stops
 // at its first failing rule, so browser and server always show the same message.
 export function normalise(value) {

@@ -14,6 +14,7 @@ from app.leads.reference import new_status_token
 from app.sale import lifecycle
 from app.sale.purchase import record
 from app.security.tokens import digest
+from app.status.paperwork_form import PaperworkForm
 from tests.data.photos import photo_bytes
 from tests.helpers import business_today, csrf_token, post_multipart, sample_lead
 
@@ -113,3 +114,15 @@ def post_paperwork(client, token: str, changes: dict | None = None, photos=None,
     for name, (content, filename) in (chosen if photos is None else photos).items():
         data.add(name, FileStorage(io.BytesIO(content), filename=filename))
     return post_multipart(client, f"/status/{token}/paperwork", data, headers=headers)
+
+
+def checked_form(app, fields: dict, photos: dict | None = None):
+    """The paperwork form as the server checks a post of `fields` and `photos` {field: bytes}
+    (no CSRF token: what is checked here is the form's own rules); validated, its cleaned values
+    and clean ID photos ready. Call inside `app.test_request_context()`."""
+    data = MultiDict(fields)
+    for name, content in (photos or {}).items():
+        data.add(name, FileStorage(io.BytesIO(content), filename=f"{name}.jpg"))
+    form = PaperworkForm(formdata=data, meta={"csrf": False})
+    form.validate()
+    return form

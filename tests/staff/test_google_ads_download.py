@@ -17,7 +17,7 @@ PATH = "/staff/conversions/google-ads.csv"
 
 def test_the_download_has_the_endpoint_the_dashboard_links_to(app):
     with app.test_request_context():
-        assert url_for("conversions.google_ads", since="2026-01-01") == PATH + "?since=2026-01-01"
+        assert url_for("staff.google_ads", since="2026-01-01") == PATH + "?since=2026-01-01"
 
 
 def test_anonymous_visitors_are_sent_to_sign_in_and_get_no_file(app, add_lead):

@@ -173,7 +173,7 @@ def test_working_a_lead_from_new_to_bought_with_plain_forms(app, signed_in, add_
             },
             "quoted",
         ),
-        ("answer", {"answer": "accepted"}, "accepted"),
+        ("answer", {"answer": "accept"}, "accepted"),
         (
             "appointment",
             {
@@ -193,7 +193,7 @@ def test_working_a_lead_from_new_to_bought_with_plain_forms(app, signed_in, add_
     }
     after_findings = [
         ("offer", offer, "offered"),
-        ("answer_offer", {"answer": "accepted"}, "agreed"),
+        ("answer_offer", {"answer": "accept"}, "agreed"),
     ]
     paid = {"amount": "9100", "method": "wire", "paid_on": "2020-02-04", "confirmation": "W-77"}
     for action, fields, state in before_offer:

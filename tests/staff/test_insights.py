@@ -13,14 +13,14 @@ from datetime import date
 
 import pytest
 
-from app.leads import insights
 from app.leads.db import transaction
 from app.leads.history import append_event
 from app.sale import lifecycle
+from app.staff.insights import counts
 from app.staff.insights.query import InsightsQuery, Period
 from tests.helpers import database_at_version
 
-WEEK = insights.Window("2025-03-03", "2025-03-10")  # Monday 3 to Sunday 9 March 2025
+WEEK = counts.Window("2025-03-03", "2025-03-10")  # Monday 3 to Sunday 9 March 2025
 PATH = ("contacted", "quoted", "accepted", "appointment", "offered", "agreed")
 
 
@@ -88,7 +88,7 @@ def append_event_at(lead_id: int, at: str, kind: str, data: dict) -> None:
 
 def test_funnel_counts_each_lead_at_every_step_it_reached_in_the_period(app, known_week):
     with app.app_context():
-        funnel = insights.funnel(WEEK)
+        funnel = counts.funnel(WEEK)
     assert funnel.leads == 5
     assert funnel.steps == {
         "contacted": 3,  # the lead quoted without a call counts, and so does the closed one
@@ -104,7 +104,7 @@ def test_funnel_counts_each_lead_at_every_step_it_reached_in_the_period(app, kno
 
 def test_medians_of_price_first_reply_and_time_to_payment(app, known_week):
     with app.app_context():
-        timings = insights.timings(WEEK, due_before="2026-01-01T00:00:00+00:00")
+        timings = counts.timings(WEEK, due_before="2026-01-01T00:00:00+00:00")
     assert timings.median_bought_value == 15_000
     assert timings.median_reply_hours == pytest.approx(3.5)  # 1, 2, 5 and 30 hours
     assert (timings.replied_in_time, timings.reply_due) == (3, 5)  # the silent lead is late
@@ -113,15 +113,15 @@ def test_medians_of_price_first_reply_and_time_to_payment(app, known_week):
 
 def test_a_lead_still_within_its_24_hours_counts_neither_way(app, known_week):
     with app.app_context():
-        timings = insights.timings(WEEK, due_before="2025-03-06T00:00:00+00:00")
+        timings = counts.timings(WEEK, due_before="2025-03-06T00:00:00+00:00")
     assert (timings.replied_in_time, timings.reply_due) == (3, 4)  # the silent one has time
 
 
 def test_a_real_state_change_reaches_the_dashboard_in_the_same_transaction(app, add_lead):
     lead_id = add_lead()
     with app.app_context():
-        window = insights.Window("2000-01-01", "2999-01-01")
-        assert insights.funnel(window).steps["contacted"] == 0
+        window = counts.Window("2000-01-01", "2999-01-01")
+        assert counts.funnel(window).steps["contacted"] == 0
         lifecycle.transition(
             lead_id,
             "quoted",
@@ -129,7 +129,7 @@ def test_a_real_state_change_reaches_the_dashboard_in_the_same_transaction(app, 
             {"amount_low": 9000, "amount_high": 9000, "valid_until": "2030-01-01"},
             "new",
         )
-        funnel, timings = insights.funnel(window), insights.timings(window, "2999-01-01")
+        funnel, timings = counts.funnel(window), counts.timings(window, "2999-01-01")
     assert (funnel.steps["contacted"], funnel.steps["quoted"], funnel.steps["accepted"]) == (
         1,
         1,
@@ -165,8 +165,8 @@ def test_leads_older_than_the_dashboard_are_counted_from_their_timeline(make_app
     db.close()
     app = make_app(LEADS_DB=path)  # migrated as the app starts
     with app.app_context():
-        funnel = insights.funnel(WEEK)
-        timings = insights.timings(WEEK, "2026-01-01T00:00:00+00:00")
+        funnel = counts.funnel(WEEK)
+        timings = counts.timings(WEEK, "2026-01-01T00:00:00+00:00")
     assert (funnel.leads, funnel.steps["contacted"], funnel.steps["quoted"]) == (1, 1, 0)
     assert timings.median_reply_hours == pytest.approx(4)
 
@@ -228,8 +228,8 @@ BREAKDOWNS = {
 @pytest.mark.parametrize("by", BREAKDOWNS)
 def test_each_breakdown_groups_the_leads_by_where_they_came_from(app, sources, by):
     with app.app_context():
-        rows = insights.breakdown(WEEK, by)
-    names = insights.BREAKDOWNS[by]
+        rows = counts.breakdown(WEEK, by)
+    names = counts.BREAKDOWNS[by]
     groups = {tuple(row[name] for name in names): (row["leads"], row["bought"]) for row in rows}
     assert groups == BREAKDOWNS[by]
     assert rows[0]["leads"] == max(leads for leads, _ in groups.values())  # most leads first
@@ -271,8 +271,8 @@ def test_a_week_runs_monday_to_sunday_and_a_month_first_to_last_day(app, known_w
     assert (week.window().start, week.window().end) == ("2025-03-03", "2025-03-10")
     assert (march.window().start, march.window().end) == ("2025-03-01", "2025-04-01")
     with app.app_context():
-        assert insights.funnel(week.window()).leads == 5  # not Sunday 2 nor Monday 10
-        assert insights.funnel(march.window()).leads == 7
+        assert counts.funnel(week.window()).leads == 5  # not Sunday 2 nor Monday 10
+        assert counts.funnel(march.window()).leads == 7
     assert Period("month", date(2024, 12, 1)).following() == Period("month", date(2025, 1, 1))
     assert Period("week", date(2025, 3, 3)).previous() == Period("week", date(2025, 2, 24))
 

@@ -259,8 +259,8 @@ def test_a_difference_without_its_reason_is_refused(app, signed_in):
 @pytest.mark.parametrize(
     ("answer", "state", "title"),
     [
-        ("accepted", "agreed", "Seller accepted the final offer (by phone)"),
-        ("declined", "closed", "Closed: Seller declined"),
+        ("accept", "agreed", "Seller accepted the final offer (by phone)"),
+        ("decline", "closed", "Closed: Seller declined"),
     ],
 )
 def test_the_sellers_answer_to_the_final_offer_by_phone(app, signed_in, answer, state, title):
@@ -274,7 +274,7 @@ def test_the_sellers_answer_to_the_final_offer_by_phone(app, signed_in, answer, 
     with app.app_context():
         change = history.lead_events(lead_id)[-1]["data"]
     assert change["via"] == "phone"
-    assert change.get("reason") == (None if answer == "accepted" else "seller_declined")
+    assert change.get("reason") == (None if answer == "accept" else "seller_declined")
 
 
 # The ID check

@@ -4,7 +4,7 @@ the app starts and keep working."""
 
 import hashlib
 
-from app.staff import tokens
+from app.staff import recovery_codes
 from tests.helpers import Staff
 
 
@@ -29,10 +29,10 @@ def test_stored_recovery_codes_are_not_their_sha256_and_need_the_key_to_check(
         digest in value for value in stored for digest in plain_digests(account.recovery_codes)
     )
     with staff.app.app_context():
-        assert tokens.recovery_code_hash(account.recovery_codes[0]) in stored
+        assert recovery_codes.recovery_code_hash(account.recovery_codes[0]) in stored
     other_key = make_app(STAFF_TOTP_KEY="another key of thirty-two characters or more")
     with other_key.app_context():
-        assert tokens.recovery_code_hash(account.recovery_codes[0]) not in stored
+        assert recovery_codes.recovery_code_hash(account.recovery_codes[0]) not in stored
 
 
 def test_a_recovery_code_still_signs_in_once_stored_keyed(staff, account, app):

@@ -12,9 +12,8 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
-from app.leads.schema.conversions import CONVERSIONS
-from app.leads.schema.insights import DASHBOARD_AND_SEARCH
-from app.leads.schema.leads import (
+from app.leads.schema.conversion_tables import CONVERSIONS
+from app.leads.schema.lead_tables import (
     AD_OPT_OUT,
     BASE_TABLES,
     CLICK_IDS,
@@ -29,8 +28,9 @@ from app.leads.schema.leads import (
     give_photo_ids,
     give_references,
 )
-from app.leads.schema.purchases import PURCHASES
-from app.leads.schema.staff import STAFF_TABLES, chain_audit_log
+from app.leads.schema.progress_tables import DASHBOARD_AND_SEARCH
+from app.leads.schema.purchase_tables import PURCHASES
+from app.leads.schema.staff_tables import STAFF_TABLES, chain_audit_log
 from app.leads.schema.steps import run
 
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (

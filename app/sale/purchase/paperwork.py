@@ -1,5 +1,7 @@
 """The seller's sale paperwork (DESIGN.md, "The purchase on record"): the declaration they sign
-and its exact text, their ID's photos made safe to keep, and the signing itself, once.
+and its exact text, what their details must be (who may issue their ID, a routing number's
+checksum, a signature that is their legal name, their age), their ID's photos made safe to keep,
+and the signing itself, once. The form that collects it is app/status/paperwork_form.py.
 
 The filled declaration is not stored: its SHA-256 is. `declaration_text()` makes the same text
 from the same record every time, so the bill of sale (documents.py) re-makes it and proves it
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+from datetime import date
 
 import pillow_heif
 from flask import current_app
@@ -19,10 +22,11 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 from app import queue
 from app.leads import history
 from app.leads.db import immediate_transaction, now
-from app.leads.display import usd, watch_name
+from app.leads.display import business_today, usd, watch_name
 from app.leads.history import latest_change
 from app.leads.state import State
 from app.sale.purchase import crypto, files, record
+from app.sale.purchase.record import years_later
 
 pillow_heif.register_heif_opener()
 
@@ -52,6 +56,60 @@ SIGNABLE = (
     "signed_at IS NULL AND EXISTS (SELECT 1 FROM leads WHERE leads.id = purchases.lead_id "
     f"AND leads.state = '{State.AGREED}' AND leads.erased_at IS NULL)"
 )
+
+
+US_STATES = {
+    "AL": "Alabama", "AK": "Alaska", "AZ": "Arizona", "AR": "Arkansas", "CA": "California",
+    "CO": "Colorado", "CT": "Connecticut", "DE": "Delaware", "DC": "District of Columbia",
+    "FL": "Florida", "GA": "Georgia", "HI": "Hawaii", "ID": "Idaho", "IL": "Illinois",
+    "IN": "Indiana", "IA": "Iowa", "KS": "Kansas", "KY": "Kentucky", "LA": "Louisiana",
+    "ME": "Maine", "MD": "Maryland", "MA": "Massachusetts", "MI": "Michigan", "MN": "Minnesota",
+    "MS": "Mississippi", "MO": "Missouri", "MT": "Montana", "NE": "Nebraska", "NV": "Nevada",
+    "NH": "New Hampshire", "NJ": "New Jersey", "NM": "New Mexico", "NY": "New York",
+    "NC": "North Carolina", "ND": "North Dakota", "OH": "Ohio", "OK": "Oklahoma",
+    "OR": "Oregon", "PA": "Pennsylvania", "RI": "Rhode Island", "SC": "South Carolina",
+    "SD": "South Dakota", "TN": "Tennessee", "TX": "Texas", "UT": "Utah", "VT": "Vermont",
+    "VA": "Virginia", "WA": "Washington", "WV": "West Virginia", "WI": "Wisconsin",
+    "WY": "Wyoming",
+}  # fmt: skip
+STATE_IDS = ("drivers_license", "state_id")
+UNITED_STATES = "United States"
+US_NAMES = {"us", "usa", "u.s.", "u.s.a.", "united states", "united states of america"}
+ADULT_AGE = 18
+
+
+def issuer_for(id_type: str, typed: str) -> str | None:
+    """Who issued the ID, as the record keeps it: a state's name for a driver's license or
+    state ID card, the United States for a US passport, the country typed for another; None
+    when the two do not fit together."""
+    is_us = typed.casefold() in US_NAMES
+    if id_type in STATE_IDS:
+        by_name = {name.casefold(): name for name in US_STATES.values()}
+        return US_STATES.get(typed.upper()) or by_name.get(typed.casefold())
+    if id_type == "us_passport":
+        return UNITED_STATES if is_us or not typed else None
+    return typed if typed and not is_us else None
+
+
+def aba_checksum_holds(digits: str) -> bool:
+    """The ABA routing number's check digit: 3(d1+d4+d7) + 7(d2+d5+d8) + (d3+d6+d9) ≡ 0 mod 10."""
+    d = [int(c) for c in digits]
+    return (3 * (d[0] + d[3] + d[6]) + 7 * (d[1] + d[4] + d[7]) + d[2] + d[5] + d[8]) % 10 == 0
+
+
+def same_name(typed: str, legal: str) -> bool:
+    """Whether a typed signature is the legal name, ignoring case and spaces."""
+    return "".join(typed.split()).casefold() == "".join(legal.split()).casefold()
+
+
+def adult_on(day: date, birth: date) -> bool:
+    """Whether someone born on `birth` is ADULT_AGE or older on `day`."""
+    return years_later(birth, ADULT_AGE) <= day
+
+
+def latest_adult_birth() -> date:
+    """The latest date of birth of someone ADULT_AGE or older today."""
+    return years_later(business_today(), -ADULT_AGE)
 
 
 class NotSignable(LookupError):

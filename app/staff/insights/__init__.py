@@ -1,2 +1,2 @@
 """The staff dashboard at /staff/insights: which leads became watches bought, by period and by
-where they came from (routes.py), read through app/leads/insights.py."""
+where they came from (its views are app/staff/views/insights.py), counted by counts.py."""

@@ -8,8 +8,8 @@ from datetime import date, timedelta
 
 from werkzeug.datastructures import MultiDict
 
-from app.leads import insights
 from app.rendering.dates import display_date
+from app.staff.insights import counts
 from app.staff.lead_filters import NO_CAMPAIGN
 
 PERIOD_KINDS = {"week": "Week", "month": "Month"}
@@ -122,9 +122,9 @@ class InsightsQuery:
             segment=segment,
         )
 
-    def window(self) -> insights.Window:
+    def window(self) -> counts.Window:
         """The leads this query reads (NO_CAMPAIGN in the query string stands for '')."""
-        return insights.Window(
+        return counts.Window(
             start=self.period.start.isoformat(),
             end=self.period.end.isoformat(),
             segment={name: "" if value == NO_CAMPAIGN else value for name, value in self.segment},

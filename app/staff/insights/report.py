@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
 from app.content import queries
-from app.leads import insights
 from app.leads.display import FIRST_REPLY_PROMISE, usd
 from app.leads.state import State
 from app.sale import lifecycle
+from app.staff.insights import counts
 from app.staff.insights.query import BREAKDOWN_LABELS, SEGMENT_LABELS, InsightsQuery, Period
 
 LANDING_LABELS = {
@@ -28,7 +28,7 @@ NONE_LABELS = {
     "brand": "No brand",
     "city": "Not a city page",
 }
-STEP_LABELS = {"leads": "Leads"} | {step: lifecycle.STATE_LABELS[step] for step in insights.STEPS}
+STEP_LABELS = {"leads": "Leads"} | {step: lifecycle.STATE_LABELS[step] for step in counts.STEPS}
 
 
 def percent(part: int, whole: int) -> float | None:
@@ -85,7 +85,7 @@ class Step:
     from_leads: float | None
 
 
-def funnel_steps(funnel: insights.Funnel) -> list[Step]:
+def funnel_steps(funnel: counts.Funnel) -> list[Step]:
     """Leads, then every step, each with its rate from the step before and from all leads."""
     counts = {"leads": funnel.leads} | funnel.steps
     steps, previous = [], funnel.leads
@@ -104,7 +104,7 @@ def bought_value_figure(amount: int) -> tuple[str, str, str]:
     return ("Bought value", f"${amount / 1_000_000:.1f}M", f"{usd(amount)} paid for the watches")
 
 
-def reply_figure(timings: insights.Timings) -> tuple[str, str, str]:
+def reply_figure(timings: counts.Timings) -> tuple[str, str, str]:
     """The median first reply, with how often the promised 24 hours were kept."""
     if not timings.reply_due:
         return ("First reply", shown_hours(timings.median_reply_hours), "no lead due a reply yet")
@@ -113,7 +113,7 @@ def reply_figure(timings: insights.Timings) -> tuple[str, str, str]:
     return ("First reply", shown_hours(timings.median_reply_hours), f"median; {kept}")
 
 
-def key_figures(funnel: insights.Funnel, timings: insights.Timings) -> list[tuple[str, str, str]]:
+def key_figures(funnel: counts.Funnel, timings: counts.Timings) -> list[tuple[str, str, str]]:
     """(label, value, note) of the figures shown above the charts."""
     bought = funnel.steps[State.BOUGHT]
     nothing_bought = timings.median_bought_value is None
@@ -155,8 +155,8 @@ def trend(period: Period, counts: dict[str, tuple[int, int]]) -> list[Day]:
 
 def breakdown_rows(rows: list[dict], by: str) -> list[dict]:
     """The breakdown's rows with their label, the group to narrow to, and the conversion."""
-    cities = city_names() if "city" in insights.BREAKDOWNS[by] else {}
-    names = insights.BREAKDOWNS[by]
+    cities = city_names() if "city" in counts.BREAKDOWNS[by] else {}
+    names = counts.BREAKDOWNS[by]
     shown = []
     for row in rows:
         group = {name: row[name] for name in names}
@@ -194,13 +194,13 @@ def build(query: InsightsQuery, now: datetime | None = None) -> Report:
     """Run the dashboard's queries for `query` and shape their numbers for the page."""
     window = query.window()
     due_before = (now or datetime.now(UTC)) - FIRST_REPLY_PROMISE
-    funnel = insights.funnel(window)
-    timings = insights.timings(window, due_before.isoformat(timespec="seconds"))
+    funnel = counts.funnel(window)
+    timings = counts.timings(window, due_before.isoformat(timespec="seconds"))
     return Report(
         steps=funnel_steps(funnel),
         figures=key_figures(funnel, timings),
-        days=trend(query.period, insights.daily(window)),
-        groups=breakdown_rows(insights.breakdown(window, query.by), query.by),
+        days=trend(query.period, counts.daily(window)),
+        groups=breakdown_rows(counts.breakdown(window, query.by), query.by),
     )
 
 
@@ -223,13 +223,13 @@ def table_rows(name: str, query: InsightsQuery, report: Report) -> list[list]:
         header = ["day", "leads", "bought"]
         rows = [[d.day.isoformat(), d.leads, d.bought] for d in report.days]
     else:
-        names = insights.BREAKDOWNS[query.by]
-        header = [*names, "leads", *insights.STEPS, "percent_bought", "bought_value_usd"]
+        names = counts.BREAKDOWNS[query.by]
+        header = [*names, "leads", *counts.STEPS, "percent_bought", "bought_value_usd"]
         rows = [
             [
                 *(g[n] for n in names),
                 g["leads"],
-                *(g[s] for s in insights.STEPS),
+                *(g[s] for s in counts.STEPS),
                 rate(g["converted"]),
                 g["bought_value"],
             ]

@@ -1,6 +1,6 @@
 """What the seller's status page shows of the purchase on record: the final offer and what it
 rests on, the paperwork to sign or signed, and the documents once paid. Read by the page
-(app/status/routes.py) and by the purchase's own routes (app/status/purchase.py); nothing here
+(app/status/pages.py) and by the purchase's own views (app/status/views.py); nothing here
 shows more of an ID or bank number, or of the serial number, than its last 4 characters.
 """
 
@@ -42,6 +42,11 @@ def ending(value: str | None) -> str:
 def has_expired(change: dict | None) -> bool:
     """Whether a quote or offer is missing or past its valid-until date."""
     return change is None or date.fromisoformat(change["valid_until"]) < business_today()
+
+
+def quote_expired(events: list[dict]) -> bool:
+    """Whether the latest preliminary quote is missing or past its valid-until date."""
+    return has_expired(latest_change(events, State.QUOTED))
 
 
 def offer_expired(events: list[dict]) -> bool:
@@ -125,6 +130,6 @@ def view(lead: dict, events: list[dict]) -> dict:
         "paperwork_due": state == State.AGREED and not signed,
         "signed": signed_summary(purchase) if signed else None,
         "next_step": messages.PAPERWORK_SIGNED_NEXT if signed else "",
-        "bought": state == "bought",
+        "bought": state == State.BOUGHT,
         "documents": documents(lead["id"]) if state == State.BOUGHT else None,
     }

@@ -2,9 +2,9 @@
 breakdowns of the leads received in a period.
 
 Every query is a range of the `leads_created` index joined by primary key to `lead_progress`,
-the summary the timeline's triggers keep (app/leads/schema/insights.py), so a period costs the
-leads it holds, not the whole table, and no event's JSON is parsed here. Periods are UTC days,
-as in the inbox. A lead counts at a step when it reached that step or a later one: a quote
+the summary the timeline's triggers keep (app/leads/schema/progress_tables.py), so a period
+costs the leads it holds, not the whole table, and no event's JSON is parsed here. Periods are
+UTC days, as in the inbox. A lead counts at a step when it reached that step or a later one: a quote
 sent before any call still counts as contacted, so each step holds the one after it.
 """
 

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 CONVERSIONS = (
-    # One row per lead, platform and event: the server-side event jobs (app/conversions/report.py)
+    # One row per lead, platform and event: the server-side event jobs (app/conversions/send.py)
     # look here before they send, so a retry or a requeue never reports an event twice. `status`
     # is the last outcome: sent; failed (the job is retried, `flask leads requeue` tries again);
     # too_late (past the platform's window: never sent); opted_out (the seller said no: never

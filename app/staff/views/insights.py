@@ -9,17 +9,14 @@ import csv
 import io
 from datetime import UTC, datetime
 
-from flask import Blueprint, Response, abort, request
+from flask import Response, abort, request
 
 from app.leads.display import usd
 from app.leads.export import cell
-from app.staff.auth import guard_blueprint, record, staff_required
+from app.staff.auth import record, staff_required
 from app.staff.insights import charts, report
 from app.staff.insights.query import BREAKDOWN_LABELS, PERIOD_KINDS, InsightsQuery, Period
-from app.staff.views import page
-
-bp = Blueprint("insights", __name__, url_prefix="/staff")
-bp.before_request(guard_blueprint)
+from app.staff.pages import page
 
 
 def read_query() -> InsightsQuery:
@@ -27,7 +24,6 @@ def read_query() -> InsightsQuery:
     return InsightsQuery.from_args(request.args, datetime.now(UTC).date())
 
 
-@bp.get("/insights")
 @staff_required
 def dashboard():
     """The dashboard for the query string's period, breakdown and segment."""
@@ -51,9 +47,8 @@ def dashboard():
     )
 
 
-@bp.get("/insights/<table>.csv")
 @staff_required
-def download(table: str):
+def dashboard_table(table: str):
     """One of the dashboard's tables as CSV, for the same query; audited."""
     if table not in report.TABLES:
         abort(404)

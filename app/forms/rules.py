@@ -1,15 +1,19 @@
-"""Validation rules that run in WTForms and describe themselves to the browser.
+"""Validation rules that run in WTForms and describe themselves to the browser, for every form.
 
 Each rule is a WTForms validator (stopping at the first failure, so a field has one message)
-and also a small JSON description the SellForm island checks with the same semantics
-(components/shared/validation.js). The form is therefore the one source of every rule and
-message of SPEC §5; the island never has its own copy.
+that also describes itself: as a small JSON description the SellForm island checks with the
+same semantics (components/shared/validation.js), and as the HTML attributes a plain form's
+control gets (`html()`: required, maxlength, min, max), so the browser checks what it can before
+a round trip. A form is therefore the one source of every rule and message of its fields (the
+sell form's are SPEC §5's); neither the island nor a template has its own copy. Rules only the
+server can run (`in_browser = False`) check what no attribute can say, such as a checksum.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from datetime import date
 
 from email_validator import EmailNotValidError, validate_email
@@ -46,6 +50,10 @@ class Rule:
     def describe(self) -> dict:
         """The rule as JSON for the island: its kind, value and message."""
         return {"kind": self.kind, "value": self.value, "message": self.message}
+
+    def html(self) -> dict:
+        """The HTML attributes that let a browser check this rule itself (none by default)."""
+        return {}
 
 
 class Optional(Rule):
@@ -93,6 +101,24 @@ class MaxLength(MinLength):
     def passes(self, value: str) -> bool:
         """Whether the value has at most `length` characters."""
         return len(value) <= self.length
+
+    def html(self) -> dict:
+        """maxlength: the browser stops typing at the limit."""
+        return {"maxlength": self.length}
+
+
+class Required(Rule):
+    """A value must be given (a ticked box for a checkbox); the field's own words for a blank."""
+
+    kind = "required"
+
+    def passes(self, value) -> bool:
+        """Whether anything was given."""
+        return bool(value)
+
+    def html(self) -> dict:
+        """required: the browser asks for it before sending."""
+        return {"required": True}
 
 
 class Pattern(Rule):
@@ -206,3 +232,80 @@ class EmailAddress(Rule):
         if address is None:
             raise StopValidation(self.message)
         field.data = address
+
+
+class Check(Rule):
+    """A check only the server runs (a checksum, two fields that must agree): `test` says
+    whether the value passes."""
+
+    kind = "check"
+    in_browser = False
+
+    def __init__(self, test: Callable[[str], bool], message: str):
+        super().__init__(message)
+        self.test = test
+
+    def passes(self, value: str) -> bool:
+        """Whether `test` accepts the value."""
+        return self.test(value)
+
+
+def iso_date(value: str) -> date | None:
+    """A YYYY-MM-DD date (what a date input sends), or None."""
+    try:
+        return date.fromisoformat(value) if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value) else None
+    except ValueError:
+        return None
+
+
+class IsoDate(Rule):
+    """A full date as date inputs send it (YYYY-MM-DD)."""
+
+    kind = "date"
+    in_browser = False
+
+    def passes(self, value: str) -> bool:
+        """Whether the value is a real date written YYYY-MM-DD."""
+        return iso_date(value) is not None
+
+
+class NotAfter(Rule):
+    """A date (checked by IsoDate before it) on or before `latest()`, worked out when it is
+    checked or drawn: today, or the last birthday of someone just old enough."""
+
+    kind = "max"
+    in_browser = False
+    attribute = "max"
+
+    def __init__(self, bound: Callable[[], date], message: str):
+        super().__init__(message)
+        self.bound = bound
+
+    def passes(self, value: str) -> bool:
+        """Whether the date is within the bound."""
+        return iso_date(value) <= self.bound()
+
+    def html(self) -> dict:
+        """max (or min): the date picker offers no day past the bound."""
+        return {self.attribute: self.bound().isoformat()}
+
+
+class NotBefore(NotAfter):
+    """A date (checked by IsoDate before it) on or after `earliest()`."""
+
+    kind = "min"
+    attribute = "min"
+
+    def passes(self, value: str) -> bool:
+        """Whether the date is within the bound."""
+        return iso_date(value) >= self.bound()
+
+
+def html_attributes(field) -> dict:
+    """A field's attributes for a plain form: what its rules tell the browser, then its own
+    render_kw (presentation: autocomplete, inputmode, a looser pattern for typed separators)."""
+    attributes = {}
+    for rule in field.validators:
+        if isinstance(rule, Rule):
+            attributes |= rule.html()
+    return attributes | dict(field.render_kw or {})

@@ -12,10 +12,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from flask import Blueprint, Response, abort, request, url_for
-from flask_wtf.csrf import CSRFError
+from flask import Response, abort, request, url_for
 
-from app import errors
 from app.leads.display import business_today
 from app.leads.state import State
 from app.rendering.dates import display_date
@@ -24,14 +22,11 @@ from app.sale.purchase import record as purchases
 from app.sale.purchase.authentication import Refused
 from app.sale.purchase.documents import PDF
 from app.sale.purchase.paperwork import ID_TYPES
-from app.staff import inbox, purchase_panel
-from app.staff.auth import guard_blueprint, record, require_recent_auth, staff_required
+from app.staff import purchase_panel
+from app.staff.auth import record, require_recent_auth, staff_required
+from app.staff.pages import page
 from app.staff.purchase_panel import REGISTER_DAYS, RegisterPeriodForm, id_verified
-from app.staff.views import FORM_EXPIRED, form_expired, page
-
-bp = Blueprint("purchase", __name__, url_prefix="/staff")
-bp.before_request(guard_blueprint)
-errors.word(bp, CSRFError, FORM_EXPIRED, form_expired)
+from app.staff.views import inbox
 
 OUT_OF_DATE = "That form was out of date; nothing was changed."
 
@@ -59,21 +54,18 @@ def take_step(lead_id: int, name: str):
     return inbox.back(lead_id, form.done)
 
 
-@bp.post("/leads/<int:lead_id>/findings")
 @staff_required
 def findings(lead_id: int):
     """The authentication's findings, from the lead page."""
     return take_step(lead_id, "findings")
 
 
-@bp.post("/leads/<int:lead_id>/register-check")
 @staff_required
 def register_check(lead_id: int):
     """A stolen-watch register check with its certificate, from the lead page."""
     return take_step(lead_id, "register_check")
 
 
-@bp.post("/leads/<int:lead_id>/id-verified")
 @require_recent_auth
 def verify_id(lead_id: int):
     """The seller's ID compared with the seller, from the paperwork page (which shows it)."""
@@ -142,7 +134,6 @@ def paperwork_page(lead: dict, form=None, status: int = 200):
     )
 
 
-@bp.get("/leads/<int:lead_id>/paperwork")
 @require_recent_auth
 def paperwork(lead_id: int):
     """The seller's paperwork in full; every view is audited."""
@@ -174,7 +165,6 @@ def id_photo(lead: dict, row: dict) -> Response:
     return file_answer(lead, row)
 
 
-@bp.get("/leads/<int:lead_id>/purchase-files/<public_id>")
 @staff_required
 def purchase_file(lead_id: int, public_id: str):
     """A file of the lead's purchase: an ID photo (re-authentication), the register's
@@ -199,7 +189,6 @@ def register_period() -> RegisterPeriodForm:
     return RegisterPeriodForm(request.args or None, date_from=first, date_to=today)
 
 
-@bp.get("/register")
 @require_recent_auth
 def register_page():
     """The transaction register: a period, its purchases at a glance and the CSV download."""
@@ -209,9 +198,7 @@ def register_page():
     first, last = form.date_from.data, form.date_to.data
     rows = register.purchases_paid(first, last)
     record("register_viewed", data=register.period_facts(first, last, len(rows)))
-    download = url_for(
-        "purchase.register_csv", date_from=first.isoformat(), date_to=last.isoformat()
-    )
+    download = url_for("staff.register_csv", date_from=first.isoformat(), date_to=last.isoformat())
     period = f"{display_date(first.isoformat())} to {display_date(last.isoformat())}"
     return page(
         "purchase/register.html",
@@ -223,7 +210,6 @@ def register_page():
     )
 
 
-@bp.get("/register.csv")
 @require_recent_auth
 def register_csv():
     """The register of the period as CSV; every download audited."""

@@ -1,5 +1,5 @@
 """The staff download of the Google Ads offline-conversions file (app/conversions/google_ads.py):
-`/staff/conversions/google-ads.csv?since=YYYY-MM-DD`, endpoint `conversions.google_ads`.
+`/staff/conversions/google-ads.csv?since=YYYY-MM-DD`, endpoint `staff.google_ads`.
 
 The file holds Google click ids, each pointing to one person's browser, so it is guarded as the
 leads export is: both factors again within STAFF_REAUTH_MINUTES, and every download audited.
@@ -9,13 +9,10 @@ from __future__ import annotations
 
 from datetime import date
 
-from flask import Blueprint, Response, abort, request
+from flask import Response, abort, request
 
 from app.conversions import google_ads as upload
-from app.staff.auth import guard_blueprint, record, require_recent_auth
-
-bp = Blueprint("conversions", __name__, url_prefix="/staff/conversions")
-bp.before_request(guard_blueprint)
+from app.staff.auth import record, require_recent_auth
 
 
 def requested_since() -> date:
@@ -30,7 +27,6 @@ def requested_since() -> date:
         abort(400)
 
 
-@bp.get("/google-ads.csv")
 @require_recent_auth
 def google_ads():
     """The Google Ads upload file of purchases since a day, as a download; audited."""

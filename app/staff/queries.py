@@ -3,7 +3,8 @@ accounts, recovery codes, sessions and sign-in throttling.
 
 Secrets are never stored as given: passwords as argon2id hashes, the TOTP secret encrypted,
 session ids and enrolment tokens as SHA-256 digests (they are long random values, so a fast hash
-is enough and lets a lookup use an index), recovery codes as a keyed HMAC (app/staff/tokens.py).
+is enough and lets a lookup use an index), recovery codes as a keyed HMAC
+(app/staff/recovery_codes.py).
 """
 
 from __future__ import annotations

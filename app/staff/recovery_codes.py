@@ -15,7 +15,7 @@ import hmac
 import secrets
 
 from app.security.tokens import digest
-from app.staff import keys, store
+from app.staff import keys, queries
 
 RECOVERY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i to misread
 KEYED_PREFIX = "hmac-sha256:"
@@ -48,8 +48,8 @@ def rekey_stored_codes() -> int:
     """Re-key codes an earlier release stored as plain SHA-256; how many. Safe to run at every
     start, in several processes at once: each row changes only from its unkeyed value."""
     rekeyed = 0
-    for row in store.unkeyed_recovery_codes(KEYED_PREFIX):
-        rekeyed += store.replace_recovery_code_hash(
+    for row in queries.unkeyed_recovery_codes(KEYED_PREFIX):
+        rekeyed += queries.replace_recovery_code_hash(
             row["id"], row["code_hash"], keyed(row["code_hash"])
         )
     return rekeyed

@@ -12,7 +12,6 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from flask import (
-    Blueprint,
     Response,
     abort,
     flash,
@@ -21,28 +20,21 @@ from flask import (
     stream_with_context,
     url_for,
 )
-from flask_wtf.csrf import CSRFError
 
-from app import errors
 from app.leads import display, export, history, links, search, storage, store
 from app.sale import erasure, lifecycle, timeline
 from app.sale.erasure import record_kept_until
 from app.staff import purchase_panel
-from app.staff import store as staff_store
+from app.staff import queries as staff_queries
 from app.staff.auth import (
     current_staff,
-    guard_blueprint,
     record,
     require_recent_auth,
     staff_required,
 )
 from app.staff.lead_filters import HOLD_TABS, NO_CAMPAIGN, PER_PAGE, LeadQuery, tabs
 from app.staff.lead_forms import ACTIONS, Action, MoveForm
-from app.staff.views import FORM_EXPIRED, form_expired, page
-
-bp = Blueprint("inbox", __name__, url_prefix="/staff")
-bp.before_request(guard_blueprint)
-errors.word(bp, CSRFError, FORM_EXPIRED, form_expired)
+from app.staff.pages import page
 
 PHOTO_TYPES = {".jpg": "image/jpeg", ".webp": "image/webp"}  # what the photo worker writes
 PHOTO_HEADERS = {
@@ -60,7 +52,7 @@ def actor() -> str:
 
 def staff_names() -> dict[str, str]:
     """Each staff actor (`staff:<id>`) with the person's name, for the timeline."""
-    return {f"staff:{staff['id']}": staff["name"] for staff in staff_store.all_staff()}
+    return {f"staff:{staff['id']}": staff["name"] for staff in staff_queries.all_staff()}
 
 
 def lead_or_404(lead_id: int) -> dict:
@@ -74,7 +66,6 @@ def lead_or_404(lead_id: int) -> dict:
 # The list
 
 
-@bp.get("/leads")
 @staff_required
 def leads():
     """The leads list for the query string's tab, search, filters and page."""
@@ -115,7 +106,6 @@ def list_row(lead: dict, now: datetime) -> dict:
 # One lead
 
 
-@bp.get("/leads/<int:lead_id>")
 @staff_required
 def lead(lead_id: int):
     """A lead's page; every view is audited."""
@@ -171,8 +161,8 @@ def photo_props(lead_id: int) -> list[dict]:
             {
                 "id": photo["public_id"],
                 "label": f"Photo {photo['position']}",
-                "full": url_for("inbox.lead_photo", **urls) if ready else None,
-                "thumb": url_for("inbox.lead_photo_thumb", **urls) if ready else None,
+                "full": url_for("staff.lead_photo", **urls) if ready else None,
+                "thumb": url_for("staff.lead_photo_thumb", **urls) if ready else None,
                 "width": photo["width"],
                 "height": photo["height"],
                 "thumbWidth": 320,
@@ -183,7 +173,6 @@ def photo_props(lead_id: int) -> list[dict]:
     return props
 
 
-@bp.post("/leads/<int:lead_id>/<action_name>")
 @staff_required
 def act(lead_id: int, action_name: str):
     """One action from the lead's page. Moves are checked by lifecycle.transition against the
@@ -210,7 +199,7 @@ def act(lead_id: int, action_name: str):
 def back(lead_id: int, message: str, category: str = "message"):
     """Post/Redirect/Get: to the lead's page, with a message."""
     flash(message, category)
-    return redirect(url_for("inbox.lead", lead_id=lead_id), code=303)
+    return redirect(url_for("staff.lead", lead_id=lead_id), code=303)
 
 
 def apply_move(lead: dict, action: Action, form: MoveForm):
@@ -229,7 +218,6 @@ def apply_move(lead: dict, action: Action, form: MoveForm):
     return back(lead["id"], done + (" The seller is being e-mailed." if email else ""))
 
 
-@bp.post("/leads/<int:lead_id>/links/revoke")
 @staff_required
 def revoke_links(lead_id: int):
     """Every status link of the lead stops working at once (a forwarded or leaked link, or the
@@ -249,7 +237,6 @@ def revoke_links(lead_id: int):
 # Erasure: both factors again, then the reference typed to confirm
 
 
-@bp.route("/leads/<int:lead_id>/erase", methods=["GET", "POST"])
 @require_recent_auth
 def erase(lead_id: int):
     """Erase a closed lead's personal data once its reference is typed to confirm; or a bought
@@ -313,7 +300,6 @@ def send_photo(lead_id: int, photo_id: str, column: str) -> Response:
     return response
 
 
-@bp.get("/leads/<int:lead_id>/photos/<photo_id>")
 @staff_required
 def lead_photo(lead_id: int, photo_id: str):
     """A lead's full-size photo; every view is audited."""
@@ -322,7 +308,6 @@ def lead_photo(lead_id: int, photo_id: str):
     return response
 
 
-@bp.get("/leads/<int:lead_id>/photos/<photo_id>/thumb")
 @staff_required
 def lead_photo_thumb(lead_id: int, photo_id: str):
     """A lead's photo thumbnail (unlike the full photo, not audited)."""
@@ -332,7 +317,6 @@ def lead_photo_thumb(lead_id: int, photo_id: str):
 # Export: the current filter as CSV, after both factors again
 
 
-@bp.get("/export")
 @require_recent_auth
 def export_leads():
     """The leads matching the current filter as a CSV download, audited. Streamed a few

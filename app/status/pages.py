@@ -1,0 +1,128 @@
+"""The seller's pages as they are drawn: the status page, the sale paperwork, the lost-link form
+and the erasure link's page. Each is private: never indexed, and its canonical address, /status,
+leaves any token out."""
+
+from __future__ import annotations
+
+from flask import render_template
+
+from app.leads import history
+from app.leads.display import usd, watch_name
+from app.leads.state import State
+from app.photos import messages as photo_messages
+from app.photos.forms import photo_limits, photo_room
+from app.rendering import seo
+from app.rendering.layout import site_info
+from app.sale import erasure, timeline
+from app.sale.purchase import paperwork, record
+from app.status import messages, purchase_view
+from app.status.forms import QUESTION_MAX_LENGTH
+from app.status.paperwork_form import PHOTO_HINT, PHOTO_TYPES, TYPE_AGAIN, PaperworkForm
+
+NAME_PLACEHOLDER = "[your full legal name]"
+# The seller's actions while the sale is open (not bought or closed).
+OPEN_STATES = frozenset(State) - {State.BOUGHT, State.CLOSED}
+# From the appointment on, the watch may be with us: its return needs the seller's details.
+SELLER_ERASABLE_STATES = frozenset({State.NEW, State.CONTACTED, State.QUOTED, State.ACCEPTED})
+
+
+def private_meta(title: str, description: str) -> seo.PageMeta:
+    """A seller's page: never indexed, and its canonical address, /status, leaves any token out."""
+    return seo.PageMeta(
+        title=f"{title} | {site_info()['name']}",
+        description=description,
+        path="/status",
+        noindex=True,
+    )
+
+
+def status_page(lead: dict, token: str) -> str:
+    """The seller's status page: where the sale stands, the next step and the forms open to them."""
+    events = history.lead_events(lead["id"])
+    appointment = history.latest_change(events, State.APPOINTMENT)
+    is_open = lead["state"] in OPEN_STATES
+    room = photo_room(lead["photo_count"])
+    return render_template(
+        "status/page.html",
+        meta=private_meta("Your sale", "Where your watch sale stands."),
+        lead=lead,
+        watch=watch_name(lead),
+        steps=timeline.seller_steps(lead["state"], events),
+        next_step=messages.NEXT_STEPS[lead["state"]],
+        has_appointment=lead["state"] == State.APPOINTMENT and appointment is not None,
+        can_answer_quote=lead["state"] == State.QUOTED,
+        sale=purchase_view.view(lead, events),
+        is_open=is_open,
+        can_erase=lead["state"] in SELLER_ERASABLE_STATES,
+        after_sale=erasure.after_sale(lead),
+        photo_props=add_photos_props(token, room) if is_open and room else None,
+        question_max_length=QUESTION_MAX_LENGTH,
+        token=token,
+    )
+
+
+def add_photos_props(token: str, room: int) -> dict:
+    """The AddPhotos island's props: the sell form's picker, with room for `room` more."""
+    return {
+        "action": f"/status/{token}/photos",
+        "photos": photo_limits(max_count=room),
+        "messages": photo_messages.picker_messages()
+        | {
+            "tooManyPhotos": photo_messages.message(photo_messages.MORE_PHOTOS, room=room),
+            "noPhotos": photo_messages.NO_PHOTOS_CHOSEN,
+            "failure": photo_messages.message(photo_messages.PHOTOS_NOT_TAKEN),
+        },
+    }
+
+
+def declaration_preview(lead: dict, legal_name: str) -> str:
+    """The declaration as it will be signed, with the name typed so far (or a placeholder)."""
+    purchase = record.get(lead["id"]) or {}
+    return paperwork.declaration_text(lead, purchase | {"legal_name": legal_name})
+
+
+def paperwork_page(token: str, lead: dict, form: PaperworkForm | None = None, status: int = 200):
+    """The paperwork form, empty, or drawn again after a refusal with each message by its field
+    and without the secret fields."""
+    form = form or PaperworkForm(formdata=None)
+    refused = form.first_errors()
+    if refused:
+        form.forget_secrets()
+    page = render_template(
+        "status/paperwork.html",
+        meta=private_meta("Sale paperwork", "Sign the paperwork for the sale of your watch."),
+        lead=lead,
+        watch=watch_name(lead),
+        price=usd(paperwork.agreed_price(lead["id"]) or 0),
+        token=token,
+        form=form,
+        errors=refused,
+        photo_types=PHOTO_TYPES,
+        photo_hint=photo_messages.message(PHOTO_HINT),
+        us_states=paperwork.US_STATES,
+        id_types=paperwork.ID_TYPES,
+        type_again=TYPE_AGAIN if refused else "",
+        declaration=declaration_preview(lead, form.legal_name.data or NAME_PLACEHOLDER),
+    )
+    return page, status
+
+
+def lost_link_page(error: str = "", status: int = 200):
+    """The lost-link form page, with an error message and its status when there is one."""
+    meta = private_meta(
+        "Find your status link", "Have the link to follow your watch sale e-mailed to you again."
+    )
+    return render_template("status/lost_link.html", meta=meta, error=error), status
+
+
+def erasure_page(status: int = 200, **words):
+    """The erasure link's page in one of its three forms: the confirmation, the refusal, or done."""
+    meta = private_meta("Delete your details", "Confirm the deletion of your details and photos.")
+    return render_template("status/erasure.html", meta=meta, **words), status
+
+
+def erasure_refused():
+    """The one answer to every erasure link that cannot erase anything: it says what to do."""
+    return erasure_page(
+        404, refusal=messages.ERASURE_LINK_REFUSED.format(phone=site_info()["phone"])
+    )
