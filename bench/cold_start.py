@@ -3,8 +3,8 @@
 Why it matters: a new instance behind a load balancer, or a restart after a deploy, serves
 nothing until then. The time covers Python imports, create_app(), the workers' boot and the
 first render of / (which also creates the embedded V8 context of the island renderer).
-Each run starts a fresh master on a fresh port; the median of a few runs is reported (issue 5
-sets no target for it).
+Each run starts a fresh master on a fresh port; the median of a few runs is reported (there is
+no target for it).
 
     .venv/bin/python bench/cold_start.py [--runs 3]
 """

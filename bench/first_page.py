@@ -1,4 +1,4 @@
-"""First page of a fresh clone (issue 28, item 8): seconds from `bin/run` to the first 200 on /.
+"""First page of a fresh clone: seconds from `bin/run` to the first 200 on /.
 
 What a new developer waits for: the repository cloned into a temp dir with nothing built (no
 .venv, node_modules, asset build, derived pictures or content database; the system packages and
@@ -7,10 +7,10 @@ until http://127.0.0.1:PORT/ answers 200. Each phase `bin/setup` announces (its 
 is timed by when its line appeared, and the last one runs until `flask run` says it is serving;
 the npm install and asset build, which bin/setup runs beside the virtualenv and pip, by the
 seconds it prints for them (the phase "Waiting for..." is how long they held up the rest).
-Issue 28's target: at most 60 s. Then the page is checked as a browser would load it: every
-/static/ URL it names (every <picture> source at every width, scripts, styles) must answer 200,
-so a page pointing at a missing picture does not pass for a fast one. Last the server is stopped
-and the temp dir removed.
+The target (docs/performance.md): at most 60 s. Then the page is checked as a browser would
+load it: every /static/ URL it names (every <picture> source at every width, scripts, styles)
+must answer 200, so a page pointing at a missing picture does not pass for a fast one. Last the
+server is stopped and the temp dir removed.
 
 It clones the committed HEAD of this repository: uncommitted changes are not in it. To measure
 the working tree as it is, --from-worktree copies the files git would commit (tracked and
@@ -37,7 +37,7 @@ from pathlib import Path
 
 import common
 
-TARGET = 60.0  # seconds, issue 28
+TARGET = 60.0  # seconds (docs/performance.md)
 SERVING = " * Serving Flask app"  # flask run's first line once bin/setup is done
 ALONGSIDE = ", alongside "  # in bin/setup's line for the steps it runs in the background
 BACKGROUND = re.compile(r"npm install and build: ([\d.]+) s$")  # printed when they are done

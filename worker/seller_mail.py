@@ -1,10 +1,11 @@
 """The e-mails a seller gets: the confirmation after they submit (with their private status
-link), then one each time staff move their lead on: quote, appointment (with an .ics
-invitation), final offer, completed (their receipt and bill of sale attached) and closed.
+link), then one each time their lead moves on: quote, appointment (with an .ics invitation),
+final offer, offer accepted (the paperwork to sign), completed (their receipt and bill of sale
+attached) and closed.
 
-The status link is only in the e-mail that issued it (the confirmation): the token is stored
-only as a hash, so later e-mails cannot repeat it, and issuing a fresh one would silently break
-the link the seller already has.
+Each e-mail carries a status link of its own (app/leads/links.py): a token is stored only as a
+hash, so no e-mail can repeat an earlier one's link, and each issues a fresh one instead, which
+leaves the links the seller already has working.
 
 Each e-mail is a `Letter` (what it says) rendered by one pair of templates, plain text and HTML
 (autoescaped; no remote images, so nothing is fetched when it is opened). The Message-ID is

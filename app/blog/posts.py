@@ -55,7 +55,7 @@ def active_category(requested: str | None) -> str | None:
 
 
 def related_posts(current_slug: str) -> list[dict]:
-    """The spec's two fixed cards, with the current article swapped for the newest other one."""
+    """The two fixed cards (RELATED_SLUGS), the current article swapped for the newest other one."""
     chosen = [slug for slug in RELATED_SLUGS if slug != current_slug]
     for article in queries.articles():
         if len(chosen) == len(RELATED_SLUGS):

@@ -1,6 +1,6 @@
 """What the ad platforms are told happened to a lead: the form's Lead and the Purchase, each
 with its time, value and the id Meta deduplicates it by (meta.py and ga4.py put them in each
-platform's words; report.py sends them). The Lead is worth LEAD_VALUE, the value the form's
+platform's words; send.py sends them). The Lead is worth LEAD_VALUE, the value the form's
 browser events carry.
 
 Staff record a purchase by moving the lead to `bought` with the amount paid and the payment

@@ -1,12 +1,12 @@
 """Validation rules that run in WTForms and describe themselves to the browser, for every form.
 
 Each rule is a WTForms validator (stopping at the first failure, so a field has one message)
-that also describes itself: as a small JSON description the SellForm island checks with the
-same semantics (components/shared/validation.js), and as the HTML attributes a plain form's
-control gets (`html()`: required, maxlength, min, max), so the browser checks what it can before
-a round trip. A form is therefore the one source of every rule and message of its fields (the
-sell form's are SPEC §5's); neither the island nor a template has its own copy. Rules only the
-server can run (`in_browser = False`) check what no attribute can say, such as a checksum.
+that also describes itself: as a small JSON description the SellForm island checks with the same
+semantics (components/shared/validation.js), and as the HTML attributes a plain form's control
+gets (`html()`: required, maxlength, min, max), so the browser checks what it can before a round
+trip. A form is therefore the one source of every rule and message of its fields (the sell
+form's are app/sell/forms.py's); neither the island nor a template has its own copy. Rules only
+the server can run (`in_browser = False`) check what no attribute can say, such as a checksum.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
 """Leads: every submission of the sell form, kept in instance/leads.db (never touched by seed).
 
-`store` holds all SQL for that database; `cli` is the `flask leads` command group.
+`store` holds the lead records' SQL (the timeline's is `history`, the inbox's `search`); `cli`
+is the `flask leads` command group.
 """

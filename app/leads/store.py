@@ -3,7 +3,7 @@ the work done on a lead, moving it between states and erasing it.
 
 A lead is committed here before any background work is queued, so nothing a seller sent is
 lost when Redis, SMTP or an outside endpoint is down. meta_event_id is unique: the same submit
-sent twice is one lead. The timeline's SQL is in events.py, the inbox's in search.py.
+sent twice is one lead. The timeline's SQL is in history.py, the inbox's in search.py.
 """
 
 from __future__ import annotations

@@ -85,7 +85,7 @@ def other_cities(slug: str) -> list[dict]:
 
 @cache_page
 def city(slug: str):
-    """An unknown city goes to /404, as the spec asks, rather than answering in place."""
+    """An unknown city goes to /404 rather than answering in place (docs/architecture.md)."""
     record = queries.city(slug)
     if record is None:
         return redirect("/404")

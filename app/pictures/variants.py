@@ -15,7 +15,7 @@ that photo only, and editing code re-derives nothing.
 Draft pictures (``flask images --draft``, what ``bin/run`` asks ``bin/setup`` for): the same
 files, names, widths and sizes, with the AVIFs encoded at DRAFT_AVIF_SPEED instead of
 production's speed 2, for a development server that must answer its first page within a minute
-of a fresh clone (issue 28). Measured on this 2-core machine, one 1200x800 hero's four AVIF
+of a fresh clone. Measured on this 2-core machine, one 1200x800 hero's four AVIF
 widths take 11.8 s of CPU at speed 2 and 0.33 s at speed 8, while its WebPs take 0.16 s and its
 JPEGs 0.03 s; AVIF at speed 2 is nearly all of the two to three minutes a production run takes,
 so only the AVIF speed changes. WebP and JPEG files, and placeholders, are production's bytes.

@@ -1,9 +1,10 @@
 """Precompressed variants of the built assets, made once at build time for WhiteNoise and nginx.
 
 WhiteNoise's own compressor writes `.br` (brotli 11) and `.gz` (zlib level 9). Browsers take
-brotli, but gzip is what many proxies, crawlers and older clients get, and the JS budget of
-issue 5 is counted in gzip bytes: zopfli writes gzip streams any client inflates, about 3 %
-smaller than zlib's best (React's chunk: 68.4 kB to 66.2 kB), at a cost paid once per build.
+brotli, but gzip is what many proxies, crawlers and older clients get, and the JS budget
+(docs/performance.md, "Targets") is counted in gzip bytes: zopfli writes gzip streams any client
+inflates, about 3 % smaller than zlib's best (React's chunk: 68.4 kB to 66.2 kB), at a cost paid
+once per build.
 
     .venv/bin/python -m app.rendering.compress_assets app/static/build
 """

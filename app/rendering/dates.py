@@ -1,5 +1,5 @@
 """Dates as the site writes them everywhere: articles, the staff inbox, the seller's page and
-e-mails (DESIGN.md: en-AU long format)."""
+e-mails: en-AU long format (docs/architecture.md, "Decisions the code relies on")."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """Search metadata: each page's title, description, canonical URL, social card and JSON-LD.
 
 URLs are built from SITE_URL, never from the request's Host header. No rating markup for the
-business itself (search engines disallow self-serving reviews; DESIGN.md).
+business itself (search engines disallow self-serving reviews; docs/architecture.md,
+"Decisions the code relies on").
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ BUSINESS_HOURS = {
 }
 
 
-# Appointments and insured collection reach this far from each listed city's centre (the spec's
-# "service radius 50"; the city pages say "within 50 miles").
+# Appointments and insured collection reach this far from each listed city's centre (the service
+# area of docs/architecture.md's decisions; the city pages say "within 50 miles").
 SERVICE_RADIUS_MILES = 50
 METRES_PER_MILE = 1609.344
 

@@ -1,5 +1,5 @@
-"""The moves between a lead's states (app/leads/state.py) and what each does (DESIGN.md, "Lead
-lifecycle and staff area").
+"""The moves between a lead's states (app/leads/state.py) and what each does (docs/sale.md,
+"States and moves").
 
 Every change goes through `transition()`, which checks the move is allowed and carries what it
 needs, then lets the database apply it only if the lead is still in the state the person saw

@@ -1,4 +1,4 @@
-"""How long what we hold is kept (DESIGN.md, "The purchase on record"), and the SQL of the daily
+"""How long what we hold is kept (docs/backups.md, "Retention"), and the SQL of the daily
 run that applies it: bank details PAYOUT_DETAILS_DAYS after payment, leads that never became
 purchases after LEAD_RETENTION_MONTHS without activity, and purchase records once past their
 retain_until (PURCHASE_RETENTION_YEARS after payment). The rules are applied one lead per
@@ -101,7 +101,7 @@ class DailyCheck:
 
 def init_app(app: Flask) -> None:
     """Check for the day's run on requests; not in the test suite, whose apps run the job
-    themselves (tests/test_retention.py) and must not find one they did not queue."""
+    themselves (tests/sale/test_retention.py) and must not find one they did not queue."""
     if not app.testing:
         app.before_request(DailyCheck())
 

@@ -1,4 +1,5 @@
-"""The sell form: SPEC §3 fields, SPEC §5 rules and messages, and the photos' limits."""
+"""The sell form: the seller's and the watch's fields, their rules and messages, and the photos'
+limits."""
 
 from __future__ import annotations
 
@@ -57,7 +58,7 @@ EMAIL_MESSAGE = "Please enter a valid email address"
 
 
 class SellForm(FlaskForm):
-    """The sell form: SPEC §3's fields with SPEC §5's rules, checked here and in the island."""
+    """The sell form: every field with its rules and messages, checked here and in the island."""
 
     fullName = StringField(
         "Full Name",
@@ -182,7 +183,7 @@ class SellForm(FlaskForm):
         return messages.message(messages.TOO_MANY_PHOTOS)
 
     def first_errors(self) -> dict[str, str]:
-        """One message per invalid field (the first, as SPEC §5 has it)."""
+        """One message per invalid field: the first of its rules that failed."""
         return {
             name: errors[0]
             for name, errors in self.errors.items()
@@ -205,7 +206,7 @@ class SellForm(FlaskForm):
         return fields
 
     def lead_fields(self) -> dict:
-        """The validated values under the leads table's column names (SPEC §7's payload)."""
+        """The validated values under the leads table's column names."""
         return {
             "full_name": self.fullName.data,
             "email": self.email.data,

@@ -80,7 +80,7 @@ class Submission:
         )
 
     def lead_record(self) -> dict:
-        """The SPEC §7 payload, plus where the submission came from: one row of `leads`."""
+        """The form's validated fields, plus where the submission came from: one row of `leads`."""
         return {
             **self.fields,
             "source": SOURCE,

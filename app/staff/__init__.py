@@ -1,5 +1,5 @@
 """The staff area under /staff: sign-in with a password and a TOTP code (aal2), server-side
-sessions, enrolment by one-time link, the leads inbox (inbox.py) and the `flask staff` commands.
+sessions, enrolment by one-time link, the leads inbox (views/inbox.py) and `flask staff`.
 
 Other packages build staff pages on `auth.staff_required` and `auth.current_staff()`.
 """

@@ -2,8 +2,8 @@
 // pays for them, within the 70 KB budget): the visit's first page, as its query, its path and
 // the referring site's host name (sessionStorage, for the visit), and each landing address that
 // carries an ad click id, with the time it was first seen (localStorage, as the platforms'
-// windows outlast a visit). The sell form reads, checks and expires them (../shared/utm.js,
-// ../shared/clickIds.js) and the server checks them again (app/sell/attribution.py).
+// windows outlast a visit). The sell form reads, checks and expires them (components/shared/utm.js,
+// components/shared/clickIds.js) and the server checks them again (app/sell/attribution.py).
 export const VISIT_KEY = "watchbuyers:visit";
 export const CLICK_PREFIX = "watchbuyers:click:";
 

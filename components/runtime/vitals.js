@@ -1,4 +1,4 @@
-// Start-up web vitals (LCP, INP, CLS, TTFB), logged to the console only, as DESIGN.md decided.
+// Start-up web vitals (LCP, INP, CLS, TTFB), logged to the console only (docs/architecture.md).
 // This module and the web-vitals package it imports are loaded by the runtime after the load
 // event, once the browser is idle, so they cost nothing before the first paint; the package's
 // observers read the browser's buffered entries, so nothing that happened earlier is missed.

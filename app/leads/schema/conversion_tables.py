@@ -1,5 +1,5 @@
 """The migration step of the `conversions` table: what each ad platform was told about each lead
-(DESIGN.md, "Measurement and the seller's privacy choice"; app/leads/schema/ runs it)."""
+(docs/sale.md, "Conversions reported back"; app/leads/schema/ runs it)."""
 
 from __future__ import annotations
 

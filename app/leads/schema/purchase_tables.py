@@ -1,4 +1,4 @@
-"""The migration step of the purchase on record (DESIGN.md, "The purchase on record"): one
+"""The migration step of the purchase on record (docs/sale.md, "The purchase on record"): one
 `purchases` row per lead that reaches a final offer, the private files that go with it, the
 daily jobs' claims, and the dashboard's step for `agreed` (app/leads/schema/ runs it)."""
 

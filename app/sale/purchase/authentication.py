@@ -1,5 +1,5 @@
-"""What staff put on a lead's purchase record at and after the authentication (DESIGN.md, "The
-purchase on record"): the watch's findings, the stolen-watch register check with its
+"""What staff put on a lead's purchase record at and after the authentication (docs/sale.md,
+"The purchase on record"): the watch's findings, the stolen-watch register check with its
 certificate, and the check of the seller's ID against the signed paperwork.
 
 Each step reads the lead and its record under SQLite's write lock (immediate_transaction), then

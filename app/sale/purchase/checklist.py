@@ -1,6 +1,7 @@
-"""What a lead's purchase must have before each step (DESIGN.md: "`bought` is refused until
-every item holds, with a message naming what is missing"). The items are facts on the purchase
-record, not states; lifecycle.transition asks here inside the transaction that makes the move.
+"""What a lead's purchase must have before each step (docs/sale.md, "The purchase on record":
+`bought` is refused until every item holds, with a message naming what is missing). The items
+are facts on the purchase record, not states; lifecycle.transition asks here inside the
+transaction that makes the move.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The seller's sale paperwork (DESIGN.md, "The purchase on record"): the declaration they sign
+"""The seller's sale paperwork (docs/sale.md, "The purchase on record"): the declaration they sign
 and its exact text, what their details must be (who may issue their ID, a routing number's
 checksum, a signature that is their legal name, their age), their ID's photos made safe to keep,
 and the signing itself, once. The form that collects it is app/status/paperwork_form.py.

@@ -1,7 +1,7 @@
 """The staff side of the purchase on record, from a lead's page: the authentication's findings,
 the stolen-watch register check, the ID check, the seller's paperwork behind re-authentication,
-the purchase's files, and /staff/register, the transaction register (DESIGN.md, "The purchase
-on record").
+the purchase's files, and /staff/register, the transaction register (docs/sale.md, "The
+purchase on record").
 
 The lead page shows the purchase record by the last 4 characters of each number
 (purchase_panel.py); the full paperwork, the ID photos and the register need both factors again
