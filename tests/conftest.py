@@ -4,47 +4,90 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import threading
 from email import message_from_bytes, policy
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
 from aiosmtpd.controller import Controller
 from playwright.sync_api import sync_playwright
 
-from app import create_app
+from app import create_app, queue
 from app.content.loader import seed
+from app.extensions import cache, limiter
+from app.leads import db as leads_db
 from tests.helpers import ROOT, HttpReceiver, RedisServer, SmtpInbox, free_port, stop_process
+
+JOBS_FINISH_WITHIN = 60
 
 
 @pytest.fixture(scope="session")
 def content_db(tmp_path_factory):
     """One seeded content database for the whole run (seeding is what test_content checks)."""
     path = tmp_path_factory.mktemp("content") / "content.db"
-    app = create_app({"ENV_NAME": "testing", "CONTENT_DB": str(path)})
+    leads = str(path.with_name("leads.db"))
+    app = create_app({"ENV_NAME": "testing", "CONTENT_DB": str(path), "LEADS_DB": leads})
     with app.app_context():
         seed(app)
     return path
 
 
 @pytest.fixture(scope="session")
-def make_app(content_db, tmp_path_factory):
+def migrated_leads_db(tmp_path_factory) -> Path:
+    """A leads.db brought to the current schema once for the run: each test's own database
+    starts as a copy of it (the app's start-up migration then finds nothing to do)."""
+    path = tmp_path_factory.mktemp("template") / "leads.db"
+    leads_db.migrate(str(path))
+    return path
+
+
+def fresh_leads_db(template: Path, folder: Path) -> str:
+    """A new, empty, migrated leads.db in `folder` (a copy of the template); its path."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "leads.db"
+    shutil.copyfile(template, path)
+    return str(path)
+
+
+@pytest.fixture(scope="session")
+def make_app(content_db, migrated_leads_db, tmp_path_factory):
     """The one way tests make an app: testing settings on the seeded content database and a
     fresh leads.db of its own, then any overrides (`make_app(REDIS_URL=url)`)."""
 
     def make(**overrides):
-        leads_db = tmp_path_factory.mktemp("leads") / "leads.db"
-        settings = {"ENV_NAME": "testing", "CONTENT_DB": str(content_db), "LEADS_DB": str(leads_db)}
+        leads = fresh_leads_db(migrated_leads_db, tmp_path_factory.mktemp("leads"))
+        settings = {"ENV_NAME": "testing", "CONTENT_DB": str(content_db), "LEADS_DB": leads}
         return create_app({**settings, **overrides})
 
     return make
 
 
-@pytest.fixture
-def app(make_app):
+@pytest.fixture(scope="module")
+def module_app(make_app):
+    """One app per test module with the default settings: making an app costs more than most
+    tests (its URL map, its static files), so the `app` fixture gives each test this one with
+    a database, a cache and request limits of its own."""
     return make_app()
+
+
+@pytest.fixture
+def app(module_app, migrated_leads_db, tmp_path):
+    """The module's app, as new for this test: its own empty leads.db and photo storage, an
+    empty page cache and fresh request limits; any setting a test changes is put back after."""
+    settings = dict(module_app.config)
+    module_app.config["LEADS_DB"] = fresh_leads_db(migrated_leads_db, tmp_path / "instance")
+    with module_app.app_context():
+        cache.clear()
+    limiter.init_app(module_app)  # a new, empty store of request counts (its hooks stay one)
+    yield module_app
+    with module_app.app_context():
+        queue.wait_until_idle(JOBS_FINISH_WITHIN)  # no job of this test runs in the next one
+    module_app.config.clear()
+    module_app.config.update(settings)
 
 
 @pytest.fixture

@@ -25,11 +25,13 @@ from werkzeug.datastructures import FileStorage, MultiDict
 from werkzeug.test import stream_encode_multipart
 
 from app.config import TestingConfig
-from app.leads import schema, store
+from app.leads import links, schema, store
 from app.leads.db import transaction
 from app.leads.display import business_zone
+from app.leads.reference import new_status_token
 from app.sale import lifecycle
 from app.sale.purchase import crypto, record
+from app.security.tokens import digest
 from app.staff import totp
 from tests.data.photos import photo_bytes
 from tests.data.validation_cases import VALID
@@ -116,7 +118,7 @@ def business_today() -> date:
     return datetime.now(ZoneInfo(TestingConfig.BUSINESS_TIMEZONE)).date()
 
 
-def wait_until(check, timeout: float = 60, interval: float = 0.2):
+def wait_until(check, timeout: float = 60, interval: float = 0.05):
     """Poll `check` until it returns something truthy, and return that."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -425,6 +427,14 @@ def database_at_version(path: str, version: int) -> sqlite3.Connection:
         step(db)
     db.execute(f"PRAGMA user_version = {version}")
     return db
+
+
+def give_token(app, lead_id: int) -> str:
+    """Issue a status link for a stored lead, as the e-mail jobs do; its token."""
+    token = new_status_token()
+    with app.app_context():
+        links.add_status_link(lead_id, digest(token))
+    return token
 
 
 def status_link_count(app, lead_id: int) -> int:

@@ -210,3 +210,8 @@ def test_every_public_function_and_class_says_what_it_is_for():
         and ast.get_docstring(node) is None
     ]
     assert undocumented == []
+
+
+def test_comments_point_into_the_repository():
+    outside = r"DESIGN\.md|SPEC\.md|\.\./shared/|\b[Ii]ssue \d+"
+    assert files_containing(outside, SOURCES + TEMPLATES) == []

@@ -11,6 +11,13 @@ from app.config import ConfigError
 from tests.helpers import PRODUCTION, PRODUCTION_CONTACTS, ROOT
 
 
+@pytest.fixture(autouse=True)
+def leads_db_of_its_own(monkeypatch, tmp_path):
+    """Apps made here straight from create_app() (and the probes' subprocesses) keep their
+    leads.db in the test's folder, never in the checkout's instance/."""
+    monkeypatch.setenv("LEADS_DB", str(tmp_path / "leads.db"))
+
+
 def test_production_refuses_to_start_without_secret_key_and_site_url(monkeypatch):
     monkeypatch.delenv("SECRET_KEY", raising=False)
     monkeypatch.delenv("SITE_URL", raising=False)

@@ -14,9 +14,26 @@ from werkzeug.serving import make_server
 from tests.browser.helpers import CHROMIUM, CHROMIUM_ARGS, DESKTOP, MOBILE, open_page
 
 
+def read_whole(app):
+    """The app with each answer read whole, and its file closed, before it is sent. Werkzeug's
+    development server leaves an answer's file (a static file WhiteNoise opened) unclosed when
+    a browser drops the connection while reading it, as a closing context does; gunicorn, which
+    the production shape runs, closes it."""
+
+    def wsgi(environ, start_response):
+        answer = app(environ, start_response)
+        try:
+            return [b"".join(answer)]
+        finally:
+            if hasattr(answer, "close"):
+                answer.close()
+
+    return wsgi
+
+
 def start_server(app):
     """Serve the app on a free loopback port in a thread; the caller shuts it down."""
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+    server = make_server("127.0.0.1", 0, read_whole(app), threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     server.url = f"http://127.0.0.1:{server.server_port}"

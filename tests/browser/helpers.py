@@ -76,10 +76,11 @@ def open_page(browser, live_server, viewport, java_script_enabled=True, **option
 
 
 def visit(page, live_server, path: str):
-    """Open a path and wait until every island that hydrates with no visitor's help (strategies
-    "load" and "interaction", the latter once the page has loaded) has hydrated."""
+    """Open a path, wait for its load event, then until every island that hydrates with no
+    visitor's help (strategies "load" and "interaction", the latter once the page has loaded)
+    has hydrated. (Not for the network to be idle: that always waits half a second more, and
+    tests that need every picture loaded wait for it themselves.)"""
     response = page.goto(live_server.url + path)
-    page.wait_for_load_state("networkidle")
     page.wait_for_function(
         "() => [...document.querySelectorAll("
         "'[data-island][data-hydrate=load], [data-island][data-hydrate=interaction]')]"
@@ -204,7 +205,17 @@ def sign_in(page, live_server, email: str, secret: str) -> None:
     page.get_by_role("button", name="Sign in").click()
 
 
-# The purchase on record (issue 21): staff's steps at authentication, the seller's paperwork.
+# The purchase on record: staff's steps at authentication, the seller's paperwork.
+
+
+def signed_in_page(browser, live_server, email: str, viewport, java_script_enabled=True):
+    """A new staff account enrolled and signed in, in a page of its own; (context, page) on the
+    leads inbox."""
+    context, page = open_page(browser, live_server, viewport, java_script_enabled)
+    secret = enrol(page, add_account(live_server, email))
+    sign_in(page, live_server, email, secret)
+    expect(page).to_have_url(live_server.url + "/staff/leads")
+    return context, page
 
 
 def authenticate(page) -> None:

@@ -1,4 +1,4 @@
-"""Ad click ids in Chromium (issue 22): kept from whichever page the visitor lands on until the
+"""Ad click ids in Chromium: kept from whichever page the visitor lands on until the
 sell form sends them, never past their platform's window; and without JavaScript, carried one
 step from the landing page to /sell."""
 

@@ -14,14 +14,11 @@ from app.leads import storage, store
 from tests.browser.helpers import (
     DESKTOP,
     MOBILE,
-    add_account,
     authenticate,
     axe_violations,
     do,
-    enrol,
     expect_state,
-    open_page,
-    sign_in,
+    signed_in_page,
     visit,
 )
 from tests.data.paperwork import give_token, post_paperwork
@@ -61,14 +58,6 @@ def lead_with_photos(app, name: str, count: int = 3) -> int:
         lead_id, _ = store.save_lead(lead, uploads)
         process_photos(lead_id)
     return lead_id
-
-
-def signed_in_page(browser, live_server, email: str, viewport, java_script_enabled=True):
-    context, page = open_page(browser, live_server, viewport, java_script_enabled)
-    secret = enrol(page, add_account(live_server, email))
-    sign_in(page, live_server, email, secret)
-    expect(page).to_have_url(live_server.url + "/staff/leads")
-    return context, page
 
 
 @pytest.mark.parametrize("java_script_enabled", [True, False], ids=["js", "no-js"])

@@ -17,11 +17,8 @@ from app.leads.history import append_event
 from tests.browser.helpers import (
     DESKTOP,
     MOBILE,
-    add_account,
     axe_violations,
-    enrol,
-    open_page,
-    sign_in,
+    signed_in_page,
     visit,
 )
 
@@ -95,14 +92,6 @@ def work_lead(lead_id: int, received: datetime, rng: random.Random) -> None:
 @pytest.fixture(scope="module")
 def dashboard_data(live_server):
     march_leads(live_server.app)
-
-
-def signed_in_page(browser, live_server, email: str, viewport, java_script_enabled=True):
-    context, page = open_page(browser, live_server, viewport, java_script_enabled)
-    secret = enrol(page, add_account(live_server, email))
-    sign_in(page, live_server, email, secret)
-    expect(page).to_have_url(live_server.url + "/staff/leads")
-    return context, page
 
 
 def page_overflows(page) -> bool:

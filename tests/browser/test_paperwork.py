@@ -1,4 +1,4 @@
-"""The final offer and the sale paperwork in Chromium (issue 21), with JavaScript on and off: the
+"""The final offer and the sale paperwork in Chromium, with JavaScript on and off: the
 seller accepts the offer on the status page, fills in the paperwork with two ID photos and
 signs; the page then shows what was signed by the last 4 digits only. And both pages pass axe
 at both widths."""

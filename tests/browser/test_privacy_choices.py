@@ -43,10 +43,21 @@ class AdRequests:
         route.fulfill(status=200, content_type="application/javascript", body="")
 
 
+def tracked(page, *names: str) -> None:
+    """Wait until the page's own tracking module has recorded each named event (it announces
+    every one in window.siteEvents, whether or not a pixel may load), then until the network is
+    idle: any request an event would make to Meta or Google has been made by then."""
+    page.wait_for_function(
+        "names => names.every(n => (window.siteEvents || []).some(e => e.name === n))",
+        arg=list(names),
+    )
+    page.wait_for_load_state("networkidle")
+
+
 def start_the_form(page) -> None:
-    """Type into the sell form (InitiateCheckout) and give ViewContent's delay time to pass."""
+    """Type into the sell form (InitiateCheckout), and wait for ViewContent, sent after a delay."""
     page.fill("#field-fullName", VALID["fullName"])
-    page.wait_for_timeout(1200)
+    tracked(page, "ViewContent", "InitiateCheckout")
 
 
 def fill_and_send(page) -> None:
@@ -102,7 +113,6 @@ def test_after_opting_out_on_the_choices_page_nothing_reaches_meta_or_google(bro
     visit(page, server, "/sell")
     assert page.locator('meta[name="meta-pixel-id"]').count() == 1  # it would have loaded
     start_the_form(page)
-    page.wait_for_timeout(800)
     context.close()
     assert ads.urls == []
     assert not page.problems.lines, page.problems.lines
@@ -117,7 +127,7 @@ def test_with_global_privacy_control_on_nothing_reaches_meta_or_google(browser, 
     assert page.locator('meta[name="meta-pixel-id"]').count() == 1
     start_the_form(page)
     fill_and_send(page)
-    page.wait_for_timeout(800)
+    tracked(page, "Lead", "generate_lead")
     context.close()
     assert ads.urls == []
     assert not page.problems.lines, page.problems.lines

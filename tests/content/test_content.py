@@ -2,15 +2,15 @@
 
 import shutil
 import sqlite3
-from pathlib import Path
 
 import pytest
 
 from app.content import queries
 from app.content.loader import ContentError, link_answers, read_article, seed
 from app.extensions import cache
+from tests.helpers import ROOT
 
-CONTENT = Path(__file__).resolve().parent.parent / "content"
+CONTENT = ROOT / "content"
 
 
 def dump(path) -> list[str]:

@@ -1,4 +1,4 @@
-"""The Google Ads offline-conversions file (issue 22) from `flask conversions google-ads`: Google's
+"""The Google Ads offline-conversions file from `flask conversions google-ads`: Google's
 "conversions from clicks" template (the Parameters line, the header, one click id per row, the
 time in the declared zone), holding only purchases from a Google click whose seller did not opt
 out, since the day asked for."""

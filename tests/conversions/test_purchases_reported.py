@@ -1,4 +1,4 @@
-"""Purchases reported back (issue 22): when a lead becomes bought, Meta's Conversions API gets a
+"""Purchases reported back: when a lead becomes bought, Meta's Conversions API gets a
 Purchase and GA4's Measurement Protocol a purchase, each once, with the fields the platforms
 document as required, checked here field by field as the local receivers got them; too late,
 opted out and skipped are recorded instead of sent; a failed send is retried. The form's Lead

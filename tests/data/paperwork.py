@@ -1,4 +1,4 @@
-"""The purchase on record's seller side in tests (issue 21): a lead taken to the final offer as
+"""The purchase on record's seller side in tests: a lead taken to the final offer as
 staff take it, a paperwork form that passes every rule, and posting it with its ID photos."""
 
 from __future__ import annotations
@@ -9,14 +9,12 @@ from datetime import timedelta
 
 from werkzeug.datastructures import FileStorage, MultiDict
 
-from app.leads import links, store
-from app.leads.reference import new_status_token
+from app.leads import store
 from app.sale import lifecycle
 from app.sale.purchase import record
-from app.security.tokens import digest
 from app.status.paperwork_form import PaperworkForm
 from tests.data.photos import photo_bytes
-from tests.helpers import business_today, csrf_token, post_multipart, sample_lead
+from tests.helpers import business_today, csrf_token, give_token, post_multipart, sample_lead
 
 IN_A_WEEK = (business_today() + timedelta(days=7)).isoformat()
 QUOTE = {"amount_low": 8000, "amount_high": 9500, "valid_until": IN_A_WEEK}
@@ -59,14 +57,6 @@ VALID = {
     "esign_consent": "yes",
     "signed_name": "jordan a.  avery",
 }
-
-
-def give_token(app, lead_id: int) -> str:
-    """A status link for the lead, as the confirmation job issues one."""
-    token = new_status_token()
-    with app.app_context():
-        links.add_status_link(lead_id, digest(token))
-    return token
 
 
 def offered_lead(app, offer: dict | None = None, quote: dict = QUOTE) -> tuple[int, str]:

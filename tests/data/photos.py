@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import io
+from functools import lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw
@@ -12,10 +13,16 @@ GPS_IFD = 0x8825
 ORIENTATION = 0x0112
 
 
+@lru_cache(maxsize=32)
+def noise_texture(size: tuple[int, int], noise: float) -> Image.Image:
+    """Gaussian noise of that size, made once per run (drawing it is most of a photo's cost)."""
+    return Image.effect_noise(size, noise).convert("RGB")
+
+
 def draw_watch(size: tuple[int, int], seed: int = 0, noise: float = 40) -> Image.Image:
     """A dial and hands on a textured background; `noise` raises the JPEG size like a photo."""
     width, height = size
-    texture = Image.effect_noise(size, noise).convert("RGB")
+    texture = noise_texture(size, noise)
     base = Image.new("RGB", size, (60 + seed * 17 % 120, 70, 90 + seed * 29 % 120))
     image = Image.blend(base, texture, 0.35)
     draw = ImageDraw.Draw(image)
@@ -41,6 +48,7 @@ def gps_exif(orientation: int | None = None) -> Image.Exif:
     return exif
 
 
+@lru_cache(maxsize=128)
 def photo_bytes(
     size: tuple[int, int] = (1200, 900),
     fmt: str = "JPEG",
@@ -50,6 +58,7 @@ def photo_bytes(
     noise: float = 40,
     quality: int = 90,
 ) -> bytes:
+    """The photo's file (the same bytes for the same arguments, made once per run)."""
     image = draw_watch(size, seed, noise)
     if fmt == "PNG":
         image = image.convert("RGBA")

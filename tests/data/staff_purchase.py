@@ -1,4 +1,4 @@
-"""The purchase on record's staff side in tests (issue 21): a lead taken to its appointment as
+"""The purchase on record's staff side in tests: a lead taken to its appointment as
 staff take it, a register certificate, and the lead page's purchase forms posted as a browser
 posts them."""
 

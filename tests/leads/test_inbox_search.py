@@ -111,7 +111,7 @@ def test_csv_cells_never_start_a_spreadsheet_formula(app):
     assert row["reference"].startswith("USWB-") and row["state"] == "new"
 
 
-# At 100,000 leads (issue 22, bench/insights.py): the search index, the indexed filters and
+# At 100,000 leads (bench/insights.py): the search index, the indexed filters and
 # the streamed export.
 
 

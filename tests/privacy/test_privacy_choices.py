@@ -1,4 +1,4 @@
-"""The seller's privacy choice (issue 22): Global Privacy Control and the "Your privacy choices"
+"""The seller's privacy choice: Global Privacy Control and the "Your privacy choices"
 page mark the lead, keep the pixel and the tag off the sell page, and stop every server-side
 event; the page works without JavaScript and is never cached or frozen."""
 

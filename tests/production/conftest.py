@@ -151,7 +151,7 @@ def site(tmp_path_factory):
     env["GUNICORN_BIND"] = f"127.0.0.1:{app_port}"
     (folder / "instance").mkdir()
     site = Site(f"https://{HOST}:{https_port}", env, None, mail, folder)
-    for command in (("seed",), ("content", "check"), ("freeze",)):  # as the README says
+    for command in (("seed",), ("content", "check"), ("freeze",)):  # as docs/deployment.md says
         site.flask(*command)
     gunicorn = [
         sys.executable,
@@ -194,3 +194,12 @@ def site_browser(site, playwright):
     browser = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
     yield browser
     browser.close()
+
+
+def pytest_collection_modifyitems(items) -> None:
+    """Every production-shape test on one worker of the test command's (pytest-xdist, whose
+    --dist loadgroup keeps a group together): the stack they share (nginx, gunicorn, Redis, the
+    rq worker, the frozen pages) is then started once, not once per worker."""
+    for item in items:
+        if "production" in item.path.parts:
+            item.add_marker(pytest.mark.xdist_group("production"))

@@ -1,4 +1,4 @@
-"""What the production front answers with, as the README's Security section says: HTTPS only
+"""What the production front answers with, as docs/security.md says: HTTPS only
 (plain HTTP redirects), HSTS and the other headers on frozen pages, app pages and static files
 alike, private headers on the seller's pages, and logs that keep no link token, no query string
 and no Referer."""

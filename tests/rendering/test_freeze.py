@@ -11,9 +11,11 @@ from app.rendering.freeze import freeze, page_file
 from tests.front import make_tls, start_front
 
 
-@pytest.fixture
-def frozen_app(make_app, tmp_path):
-    app = make_app(PAGES_DIR=str(tmp_path / "instance" / "pages"))
+@pytest.fixture(scope="module")
+def frozen_app(make_app, tmp_path_factory):
+    """One app and its frozen pages for the module (a freeze renders and compresses every page);
+    a test that freezes again leaves the folder as a freeze makes it."""
+    app = make_app(PAGES_DIR=str(tmp_path_factory.mktemp("instance") / "pages"))
     freeze(app)
     return app
 

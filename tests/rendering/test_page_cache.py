@@ -13,6 +13,13 @@ from app.content.loader import seed
 
 
 @pytest.fixture
+def app(make_app):
+    """An app of each test's own: one serves its pictures from a folder of its own, and the page
+    cache's view of them must start afresh."""
+    return make_app()
+
+
+@pytest.fixture
 def renders(app):
     """The templates rendered while the test runs (a cache hit renders none)."""
     rendered = []

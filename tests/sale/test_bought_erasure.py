@@ -1,4 +1,4 @@
-"""A seller's erasure after the sale (issue 21), end to end on real SQLite, SMTP and files: asked
+"""A seller's erasure after the sale, end to end on real SQLite, SMTP and files: asked
 for on the status page of the bought lead, confirmed from the link e-mailed to the address on
 file, announced by a last e-mail that says what is kept and until when, and then everything the
 law does not require is gone (from leads.db, its WAL and the storage folder) while the purchase

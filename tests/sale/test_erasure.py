@@ -16,27 +16,26 @@ from redis import Redis
 from werkzeug.serving import make_server
 
 from app.extensions import rq
-from app.leads import history, links, storage, store
+from app.leads import history, storage, store
 from app.leads.db import transaction
-from app.leads.reference import new_status_token
 from app.sale import erasure, lifecycle
 from app.security.tokens import digest, new_token
 from tests.data.photos import photo_bytes
-from tests.helpers import csrf_token, lead_work_done, photo, post, sample_lead, save_sample_lead
+from tests.helpers import (
+    csrf_token,
+    give_token,
+    lead_work_done,
+    photo,
+    post,
+    sample_lead,
+    save_sample_lead,
+)
 from worker import jobs
 from worker import photos as photo_job
 
 SITE = "https://watches.example"
 ERASURE_LINK = re.compile(re.escape(SITE) + r"(/status/erasure/[A-Za-z0-9_-]+)")
 REFUSAL = "This link cannot be used"
-
-
-def status_token(app, lead_id: int) -> str:
-    """A status link for a stored lead, as the confirmation job issues one."""
-    token = new_status_token()
-    with app.app_context():
-        links.add_status_link(lead_id, digest(token))
-    return token
 
 
 def page_csrf(client, path: str) -> str:
@@ -82,7 +81,7 @@ def withdrawn_with_erasure(client, smtp_server, **lead) -> tuple[int, str]:
     assert post(client, lead, photos=[photo(), photo("side.jpg")]).status_code == 303
     lead_work_done(app)
     lead_id = max(row["id"] for row in all_leads(app))
-    token = status_token(app, lead_id)
+    token = give_token(app, lead_id)
     smtp_server.messages.clear()
     assert withdraw(client, token).status_code == 303
     lead_work_done(app)
@@ -198,7 +197,7 @@ def test_erasure_jobs_take_ids_only_and_the_token_is_kept_as_a_digest(
 ):
     app = make_app(**mail_settings, REDIS_URL=redis_server.url)
     lead_id = save_sample_lead(app)
-    token = status_token(app, lead_id)
+    token = give_token(app, lead_id)
     client = app.test_client()
     assert withdraw(client, token).status_code == 303
     with app.app_context():
@@ -256,7 +255,7 @@ def test_erasure_link_and_erasure_wait_for_smtp_and_requeue_does_them(
     configured = make_app(**mail_settings, LEADS_DB=database)
     lead_id = save_sample_lead(unconfigured, email="later@example.com")
     client = unconfigured.test_client()
-    withdraw(client, status_token(unconfigured, lead_id))
+    withdraw(client, give_token(unconfigured, lead_id))
     lead_work_done(unconfigured)
     assert erasure_mails(smtp_server) == []
     requeued = configured.test_cli_runner().invoke(args=["leads", "requeue"])
@@ -297,7 +296,7 @@ def test_seller_is_emailed_that_their_details_are_deleted_before_the_address_goe
     mail_app, smtp_server
 ):
     client = mail_app.test_client()
-    page = client.get(f"/status/{status_token(mail_app, save_sample_lead(mail_app))}")
+    page = client.get(f"/status/{give_token(mail_app, save_sample_lead(mail_app))}")
     assert "e-mail you a link to confirm" in page.get_data(as_text=True)
     lead_id, _ = withdrawn_with_erasure(client, smtp_server, email="last@example.com")
     smtp_server.wait_for(2)
@@ -316,7 +315,7 @@ def test_seller_is_emailed_that_their_details_are_deleted_before_the_address_goe
 def test_plain_withdrawal_is_confirmed_by_email_as_the_page_says(mail_app, smtp_server):
     client = mail_app.test_client()
     lead_id = save_sample_lead(mail_app, email="plain@example.com")
-    token = status_token(mail_app, lead_id)
+    token = give_token(mail_app, lead_id)
     assert "We close your enquiry and e-mail you to confirm" in client.get(
         f"/status/{token}"
     ).get_data(as_text=True)
@@ -348,7 +347,7 @@ def test_erased_sellers_details_are_found_neither_in_leads_db_nor_in_its_wal(app
         phone="(917) 555-0199",
         additional_details="Kept in a safe at 42 Wisteria Lane. " * 200,  # overflow pages
     )
-    token = status_token(app, lead_id)
+    token = give_token(app, lead_id)
     csrf = page_csrf(client, f"/status/{token}")
     question = {"question": "Call me on 917-555-0123", "csrf_token": csrf}
     client.post(f"/status/{token}/question", data=question)
@@ -418,7 +417,7 @@ def test_erasure_is_not_offered_while_the_watch_may_be_with_us(app, client):
     move_to(app, lead_id, ("contacted", {}),
             ("quoted", {"amount_low": 8000, "amount_high": 9000, "valid_until": "2099-12-01"}),
             ("accepted", {}), ("appointment", APPOINTMENT))  # fmt: skip
-    token = status_token(app, lead_id)
+    token = give_token(app, lead_id)
 
     page = client.get(f"/status/{token}").get_data(as_text=True)
     refused = withdraw(client, token, erase=True)

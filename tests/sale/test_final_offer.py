@@ -1,4 +1,4 @@
-"""The final offer on the seller's status page (issue 21): the amount, its date and what it
+"""The final offer on the seller's status page: the amount, its date and what it
 rests on, how it differs from the preliminary quote and why, and the seller's answer: accept
 (then the paperwork e-mail) or decline (the watch goes back at our expense)."""
 

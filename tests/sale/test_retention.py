@@ -1,4 +1,4 @@
-"""The daily retention run (issue 21): claimed once a day however many processes share leads.db,
+"""The daily retention run: claimed once a day however many processes share leads.db,
 started by the first request to claim the day, and applying each rule at its boundary (bank
 details PAYOUT_DETAILS_DAYS after payment, leads without activity for LEAD_RETENTION_MONTHS,
 purchase records past retain_until), each in the audit log and on the lead's timeline, with the
@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from app import queue
+from app.extensions import rq
 from app.leads import audit, history, store
 from app.leads.db import get_db, transaction
 from app.sale import erasure, lifecycle, retention
@@ -115,42 +116,50 @@ def daily_check(app) -> retention.DailyCheck:
     return check
 
 
+def queued_jobs(app) -> list[tuple[str, tuple]]:
+    """The jobs waiting in the app's Redis queue, as (name, ids)."""
+    with app.app_context():
+        waiting = rq.queue
+        return [(job.func_name, job.args) for job in waiting.get_jobs()]
+
+
 def test_the_first_request_of_the_day_queues_the_run_and_no_other_process_does(
-    make_app, tmp_path, monkeypatch
+    make_app, tmp_path, monkeypatch, redis_server
 ):
     path = str(tmp_path / "leads.db")
-    first, second = (make_app(LEADS_DB=path, TESTING=False) for _ in range(2))
-    claims, queued = [], []
+    settings = {"LEADS_DB": path, "TESTING": False, "REDIS_URL": redis_server.url}
+    first, second = (make_app(**settings) for _ in range(2))
+    claims = []
     claim_today = retention.claim_today
     monkeypatch.setattr(
         retention, "claim_today", lambda name: claims.append(name) or claim_today(name)
     )
-    monkeypatch.setattr(queue, "enqueue", lambda name, *ids: queued.append((name, ids)) or True)
     for app in (first, first, second, second):
         assert app.test_client().get("/status").status_code == 200
-    assert queued == [(queue.APPLY_RETENTION, ())]
+    assert queued_jobs(first) == [(queue.APPLY_RETENTION, ())]
     assert len(claims) == 2  # one check per process until CHECK_EVERY_SECONDS have passed
     yesterday = (datetime.now(UTC).date() - timedelta(days=1)).isoformat()
     with second.app_context(), transaction() as db:
         db.execute("UPDATE daily_runs SET ran_on = ?", (yesterday,))
     daily_check(second).next_check = 0  # as if CHECK_EVERY_SECONDS had passed
     second.test_client().get("/status")
-    assert queued == [(queue.APPLY_RETENTION, ())] * 2
+    assert queued_jobs(first) == [(queue.APPLY_RETENTION, ())] * 2
 
 
 def test_a_run_the_queue_refused_is_claimed_again_at_the_next_check(
-    make_app, tmp_path, monkeypatch
+    make_app, tmp_path, redis_server
 ):
-    app = make_app(LEADS_DB=str(tmp_path / "leads.db"), TESTING=False)
-    answers = iter([False, True])  # Redis down at the first check, back at the second
-    monkeypatch.setattr(queue, "enqueue", lambda name, *ids: next(answers))
+    app = make_app(LEADS_DB=str(tmp_path / "leads.db"), TESTING=False, REDIS_URL=redis_server.url)
+    redis_server.stop()  # Redis down at the first check
     app.test_client().get("/status")
     with app.app_context():
         assert get_db().execute("SELECT * FROM daily_runs").fetchall() == []
+    redis_server.start()  # and back at the second
     daily_check(app).next_check = 0
     app.test_client().get("/status")
     with app.app_context():
         assert not retention.claim_today(retention.RETENTION)  # claimed, and queued this time
+    assert queued_jobs(app) == [(queue.APPLY_RETENTION, ())]
 
 
 def test_test_apps_check_nothing_and_the_site_runs_the_job_in_process_without_redis(

@@ -15,9 +15,7 @@ from app.photos import intake
 from app.photos.uploads import safe_filename
 from tests.data.photos import photo_bytes
 from tests.data.validation_cases import VALID
-from tests.helpers import JSON, PRODUCTION, SITE, csrf_token, lead_work_done, post
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import JSON, PRODUCTION, ROOT, SITE, csrf_token, lead_work_done, post
 
 
 def leads(app) -> list[dict]:

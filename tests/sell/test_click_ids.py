@@ -1,4 +1,4 @@
-"""Ad click ids, the landing page and the referring site, captured with a lead (issue 22): as the
+"""Ad click ids, the landing page and the referring site, captured with a lead: as the
 island posts them, through the plain form's hidden fields, checked and expired on the server,
 and shown in `flask leads show`, the CSV export and the Meta Lead event."""
 

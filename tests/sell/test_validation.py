@@ -3,15 +3,13 @@
 import json
 import re
 import subprocess
-from pathlib import Path
 
 import pytest
 from werkzeug.datastructures import MultiDict
 
 from app.sell.forms import BRANDS, CONDITIONS, SellForm
 from tests.data.validation_cases import CASES, VALID
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import ROOT
 
 
 def validate(app, values: dict) -> SellForm:

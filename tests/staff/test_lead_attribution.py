@@ -1,4 +1,4 @@
-"""The lead page's "Campaign and technical data" card shows where the lead came from (issue 22)."""
+"""The lead page's "Campaign and technical data" card shows where the lead came from."""
 
 from __future__ import annotations
 

@@ -1,20 +1,13 @@
-"""Staff revoke every status link of a lead from its page (issue 20): a CSRF-checked POST,
+"""Staff revoke every status link of a lead from its page: a CSRF-checked POST,
 audited and on the lead's timeline; the links then get the one 404 every bad link gets."""
 
 from __future__ import annotations
 
 import re
 
-from app.leads import audit, history, links
+from app.leads import audit, history
 from app.leads.reference import new_status_token
-from app.security.tokens import digest
-
-
-def give_token(app, lead_id: int) -> str:
-    token = new_status_token()
-    with app.app_context():
-        links.add_status_link(lead_id, digest(token))
-    return token
+from tests.helpers import give_token
 
 
 def revoke_form(html: str) -> tuple[str, str]:

@@ -1,4 +1,4 @@
-"""The purchase on record from a lead's page (issue 21): the authentication's findings, the
+"""The purchase on record from a lead's page: the authentication's findings, the
 stolen-watch register check, the final offer with its differences, the seller's answer by
 phone, the ID check, `bought` refused until each item holds, the payment record and the hold
 tabs of the inbox."""

@@ -1,4 +1,4 @@
-"""Attacks on the staff side of the purchase on record (issue 21): the full paperwork, the ID
+"""Attacks on the staff side of the purchase on record: the full paperwork, the ID
 photos and the register without recent re-authentication, another lead's files, forged forms,
 and identity or bank numbers turning up where only their last 4 characters belong. Each refusal
 is asserted, and nothing sensitive is in the answer."""

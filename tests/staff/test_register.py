@@ -1,4 +1,4 @@
-"""The transaction register (issue 21): one row per purchase paid in a period with what police
+"""The transaction register: one row per purchase paid in a period with what police
 reporting asks for, the same from /staff/register and `flask purchases register`, each export
 audited."""
 

@@ -7,6 +7,13 @@ from tests.helpers import PRODUCTION, SITE, Staff, form_token
 
 
 @pytest.fixture
+def app(make_app):
+    """An app of each test's own: some add routes of their own to it, which an app that has
+    answered requests refuses."""
+    return make_app()
+
+
+@pytest.fixture
 def production_app(make_app):
     return make_app(**PRODUCTION, STAFF_PASSWORD_PROFILE="CHEAPEST")
 

@@ -1,4 +1,4 @@
-"""Request limits that rotating addresses cannot dodge (issue 20): questions and photos from a
+"""Request limits that rotating addresses cannot dodge: questions and photos from a
 status page are limited per lead as well as per client, IPv6 clients are counted per /64, and
 production will not count in one process's memory unless told that one process is intended."""
 
@@ -10,19 +10,11 @@ import pytest
 from redis import Redis
 
 from app.config import ConfigError
-from app.leads import history, links
-from app.leads.reference import new_status_token
+from app.leads import history
 from app.security.tokens import digest
-from tests.helpers import JSON, PRODUCTION, photo, post_multipart, save_sample_lead
+from tests.helpers import JSON, PRODUCTION, give_token, photo, post_multipart, save_sample_lead
 
 PER_LEAD = "a lot of questions and photos about this enquiry"
-
-
-def give_token(app, lead_id: int) -> str:
-    token = new_status_token()
-    with app.app_context():
-        links.add_status_link(lead_id, digest(token))
-    return token
 
 
 def from_address(address: str) -> dict:

@@ -1,4 +1,4 @@
-"""Sellers' status links (issue 20): a link sent by the lost-link form replaces the lead's
+"""Sellers' status links: a link sent by the lost-link form replaces the lead's
 earlier ones once it has gone out, each link expires on its own date, and a revoked or expired
 link gets the one 404 every bad link gets."""
 
@@ -13,18 +13,16 @@ from app.leads import history, links
 from app.leads.db import transaction
 from app.leads.reference import new_status_token
 from app.security.tokens import digest
-from tests.helpers import database_at_version, free_port, lead_work_done, save_sample_lead
+from tests.helpers import (
+    database_at_version,
+    free_port,
+    give_token,
+    lead_work_done,
+    save_sample_lead,
+)
 from worker.jobs import send_status_links
 
 SITE = "https://watches.example"
-
-
-def give_token(app, lead_id: int) -> str:
-    """Issue a status link for a stored lead, as the e-mail jobs do; its token."""
-    token = new_status_token()
-    with app.app_context():
-        links.add_status_link(lead_id, digest(token))
-    return token
 
 
 def ask_for_link(client, email: str):

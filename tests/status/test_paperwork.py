@@ -1,4 +1,4 @@
-"""The sale paperwork on the seller's status page (issue 21): the form and its rules, each
+"""The sale paperwork on the seller's status page: the form and its rules, each
 refusal shown by its field without the numbers typed, and the signing: the record encrypted,
 the declaration's hash, the ID photos cleaned, the timeline and staff told, the page after."""
 
@@ -8,6 +8,7 @@ import hashlib
 import io
 import re
 from datetime import date, timedelta
+from html import unescape
 
 import pytest
 from PIL import Image
@@ -88,6 +89,7 @@ def test_the_declaration_shown_is_the_one_signed_with_the_watch_price_and_buyer(
 
 def test_valid_paperwork_is_signed_encrypted_and_hashed(app, client):
     lead_id, token = agreed_lead(app)
+    shown = re.search(r"data-declaration>(.*?)</div>", form_of(client, token), re.S).group(1)
     signed = post_paperwork(client, token, headers={"User-Agent": "Firefox/140"})
     assert signed.status_code == 303 and signed.headers["Location"] == f"/status/{token}"
     with app.app_context():
@@ -111,8 +113,10 @@ def test_valid_paperwork_is_signed_encrypted_and_hashed(app, client):
     assert purchase["signed_ip"] == "127.0.0.1"
     assert purchase["signed_user_agent"] == "Firefox/140"
     assert purchase["signed_at"].startswith(TODAY.isoformat()[:4])
-    assert purchase["declaration_sha256"] == hashlib.sha256(text.encode()).hexdigest()
-    assert "I, Jordan A. Avery, am selling" in text
+    # The text signed is the text the page showed, with the legal name as typed in its place.
+    shown_with_name = unescape(shown).replace("[your full legal name]", VALID["legal_name"])
+    assert purchase["declaration_sha256"] == hashlib.sha256(shown_with_name.encode()).hexdigest()
+    assert text == shown_with_name and "I, Jordan A. Avery, am selling" in text
     assert events[-1]["kind"] == "paperwork_signed" and events[-1]["actor"] == "seller"
     assert events[-1]["data"] == {
         "declaration_sha256": purchase["declaration_sha256"],

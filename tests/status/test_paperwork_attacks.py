@@ -1,4 +1,4 @@
-"""Attacks on the seller's side of the purchase on record (issue 21): the paperwork posted twice,
+"""Attacks on the seller's side of the purchase on record: the paperwork posted twice,
 at once, in the wrong state or failing half-way; another lead's documents; and the ID and bank
 numbers looked for where they must never be: the database and its WAL, the storage folder, the
 pages, the job arguments and the log."""
@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
 from pathlib import Path
 
 import pytest
@@ -72,11 +73,24 @@ def test_two_signings_at_once_sign_once_and_leave_no_stray_file(app):
     signer = {"ip": "203.0.113.9", "user_agent": "test"}
     with app.test_request_context():
         values = checked_form(app, VALID).values()
-        lead = store.get_lead(lead_id)
-        paperwork.sign(lead, values, photos, signer)
-        with pytest.raises(paperwork.NotSignable):  # the page both posts came from: still agreed
-            paperwork.sign(lead, values, photos, signer)
-    assert len(stored_files(app)) == 2
+        lead = store.get_lead(lead_id)  # the page both posts came from: still agreed
+    start, outcomes = threading.Barrier(2), []
+
+    def sign():
+        with app.app_context():
+            start.wait()
+            try:
+                outcomes.append(paperwork.sign(lead, values, photos, signer))
+            except paperwork.NotSignable:
+                outcomes.append("refused")
+
+    threads = [threading.Thread(target=sign) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert sorted(outcomes, key=str).count("refused") == 1 and len(outcomes) == 2
+    assert len(stored_files(app)) == 2  # the refused signing's photos were never left behind
     assert len(signing_events(app, lead_id)) == 1
 
 

@@ -24,6 +24,7 @@ from app.sale import erasure, lifecycle
 from app.security.tokens import digest
 from tests.helpers import (
     JSON,
+    give_token,
     lead_work_done,
     photo,
     post,
@@ -54,14 +55,6 @@ def bodies(message) -> tuple[str, str]:
 
 def status_path(text: str) -> str:
     return re.search(re.escape(SITE) + r"(/status/[A-Za-z0-9_-]+)", text).group(1)
-
-
-def give_token(app, lead_id: int) -> str:
-    """Issue a status link for a stored lead, as the confirmation job does."""
-    token = new_status_token()
-    with app.app_context():
-        links.add_status_link(lead_id, digest(token))
-    return token
 
 
 def act(app, lead_id: int, to_state: str, data: dict, from_state: str) -> int:
@@ -211,7 +204,7 @@ def test_unknown_altered_expired_and_erased_tokens_get_the_same_404(app, client)
     erased = give_token(app, erased_id)
     with app.app_context():
         with transaction() as db:
-            db.execute(  # each link its own expiry (tests/test_status_links.py)
+            db.execute(  # each link its own expiry (tests/status/test_links.py)
                 "UPDATE status_links SET expires_at = '2020-01-01T00:00:00+00:00' "
                 "WHERE lead_id = ?",
                 (expired_id,),
@@ -400,7 +393,7 @@ def test_lost_link_form_answers_alike_and_mails_a_link(mail_app, smtp_server):
     text = bodies(message)[0]
     assert "The links in our earlier e-mails no longer work" in text
     assert client.get(status_path(text)).status_code == 200
-    assert client.get(f"/status/{old}").status_code == 404  # replaced (tests/test_status_links.py)
+    assert client.get(f"/status/{old}").status_code == 404  # replaced (tests/status/test_links.py)
 
 
 def test_lost_link_job_is_queued_by_id_and_the_address_is_forgotten_once_sent(

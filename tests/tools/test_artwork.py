@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import subprocess
 import sys
 import tomllib
@@ -87,11 +88,13 @@ print(json.dumps({name: getattr(module, "__file__", None) for name, module in sy
 """
 
 
-def test_starting_the_web_app_and_the_worker_imports_no_drawing_code():
+def test_starting_the_web_app_and_the_worker_imports_no_drawing_code(tmp_path):
     """A fresh interpreter creates the app, loads every worker job and renders a picture."""
+    environment = {**os.environ, "LEADS_DB": str(tmp_path / "leads.db")}
     result = subprocess.run(
-        [sys.executable, "-c", STARTUP], cwd=ROOT, capture_output=True, text=True, timeout=120
-    )
+        [sys.executable, "-c", STARTUP], cwd=ROOT, env=environment, capture_output=True,
+        text=True, timeout=120,
+    )  # fmt: skip
     assert result.returncode == 0, result.stderr
     modules = json.loads(result.stdout)
     assert "app.pictures.variants" in modules and "worker.photos" in modules

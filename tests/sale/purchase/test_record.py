@@ -1,4 +1,4 @@
-"""The purchase record's foundations (issue 21): its keys, its encrypted files, the dates a
+"""The purchase record's foundations: its keys, its encrypted files, the dates a
 payment sets, the checks `bought` waits for, and the dashboard step a migration adds."""
 
 from __future__ import annotations
