@@ -28,6 +28,7 @@ from app.config import TestingConfig
 from app.leads import links, schema, store
 from app.leads.db import transaction
 from app.leads.display import business_zone
+from app.leads.history import append_event
 from app.leads.reference import new_status_token
 from app.sale import lifecycle
 from app.sale.purchase import crypto, record
@@ -277,7 +278,7 @@ def buy_lead(app, lead_id: int, amount: int = 9500, paid_days_ago: int = 0, made
                 {"made": made, "id": lead_id},
             )
         paid_on = (datetime.now(UTC).astimezone(business_zone()).date()) - timedelta(paid_days_ago)
-        put_purchase_on_record(lead_id)
+        put_purchase_on_record(lead_id, amount, signed_on=paid_on)
         data = {"amount": amount, "paid_on": paid_on.isoformat()} | PAYMENT
         return lifecycle.transition(lead_id, "bought", "staff:1", data, "agreed")
 
@@ -286,25 +287,30 @@ PAYMENT = {"method": "ach", "confirmation": "ACH-20261124-0042"}
 FINDINGS = {"model_reference": "126610LN", "serial_number": "7Z41K9Q2", "case_marks": "Clean"}
 
 
-def put_purchase_on_record(lead_id: int) -> None:
-    """Inside an app context: the lead taken straight to `agreed` (the final offer accepted)
-    with its purchase record filled in (fill_purchase_record)."""
+def put_purchase_on_record(lead_id: int, offer: int = 9500, signed_on: date | None = None):
+    """Inside an app context: the lead taken straight to `agreed` (a final offer of `offer`
+    dollars, accepted) with its purchase record filled in (fill_purchase_record)."""
     with transaction() as db:
+        state = db.execute("SELECT state FROM leads WHERE id = ?", (lead_id,)).fetchone()[0]
         db.execute("UPDATE leads SET state = 'agreed' WHERE id = ?", (lead_id,))
-    fill_purchase_record(lead_id)
+        offered = {"from": state, "to": "offered", "amount": offer, "valid_until": "2099-01-01"}
+        append_event(db, lead_id, "staff:1", "state_changed", offered)
+        append_event(db, lead_id, "seller", "state_changed", {"from": "offered", "to": "agreed"})
+    fill_purchase_record(lead_id, signed_on)
 
 
-def fill_purchase_record(lead_id: int) -> None:
+def fill_purchase_record(lead_id: int, signed_on: date | None = None) -> None:
     """Inside an app context: what the final offer and `bought` need on the purchase record
-    (the findings, the seller's signed paperwork with bank details, an ID check, a clear
-    register check), written straight to the record (the steps that put them there are
-    tested on their own)."""
+    (the findings, the seller's signed paperwork with bank details, signed on `signed_on` (by
+    default 20 November 2026), an ID check, a clear register check), written straight to the
+    record (the steps that put them there are tested on their own)."""
+    signed = f"{(signed_on or date(2026, 11, 20)).isoformat()}T15:00:00+00:00"
     with transaction() as db:
         record.update(db, lead_id, FINDINGS | {
             "legal_name": "Jordan A. Avery",
             "account_number_enc": crypto.encrypt("000123456789"),
             "account_number_last4": "6789",
-            "signed_at": "2026-11-20T15:00:00+00:00",
+            "signed_at": signed,
             "id_verified_by": "staff:1",
             "id_verified_at": "2026-11-20T16:00:00+00:00",
             "register_result": "clear",

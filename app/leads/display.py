@@ -59,6 +59,11 @@ def stored_time(iso: str) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
+def business_day(iso: str) -> date:
+    """The day on the business's calendar of a stored UTC timestamp."""
+    return stored_time(iso).astimezone(business_zone()).date()
+
+
 def local_time(iso: str) -> str:
     """A stored UTC timestamp as '3 December 2026, 2:30 pm EST' in the business's zone."""
     moment = stored_time(iso).astimezone(business_zone())

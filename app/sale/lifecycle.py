@@ -13,9 +13,9 @@ from flask import current_app
 
 from app import queue
 from app.leads import history, store
-from app.leads.db import get_db
+from app.leads.db import get_db, truncate_wal
 from app.leads.state import State
-from app.sale.purchase import checklist, record
+from app.sale.purchase import checklist, files, payment, record
 
 STATE_LABELS = {
     State.NEW: "New",
@@ -119,15 +119,25 @@ def check_move(from_state: str, to_state: str, data: dict) -> None:
         raise MissingDetails(f"“{data['method']}” is not a payment method we use.")
 
 
-def put_on_record(lead_id: int, to_state: str, actor: str, data: dict) -> None:
-    """Inside the transaction that moves the lead (store.change_state): refuse the move unless
-    the purchase record holds what it needs (MissingDetails, naming each item missing), and
-    record a purchase's payment with the move that says it was made."""
-    lacking = checklist.missing(record.get(lead_id), PREREQUISITES.get(to_state, ()))
+def put_on_record(lead_id: int, moving: tuple[str, str], actor: str, data: dict) -> list[str]:
+    """Inside the transaction that moves the lead (store.change_state) from `moving[0]` to
+    `moving[1]`: refuse the move unless the purchase record holds what it needs (MissingDetails,
+    naming each item missing) and a payment is the one agreed (payment.py); record a purchase's
+    payment with the move that says it was made; discard the paperwork of an accepted offer
+    that is closed. The names of the files to delete once the move is committed."""
+    from_state, to_state = moving
+    purchase = record.get(lead_id)
+    lacking = checklist.missing(purchase, PREREQUISITES.get(to_state, ()))
     if lacking:
         raise MissingDetails(f"{STATE_LABELS[to_state]} needs first: {'; '.join(lacking)}.")
     if to_state == State.BOUGHT:
+        refused = payment.problems(get_db(), lead_id, purchase, data)
+        if refused:
+            raise MissingDetails(" ".join(refused))
         record.record_payment(get_db(), lead_id, actor, data)
+    if from_state == State.AGREED and to_state == State.CLOSED:
+        return record.discard_paperwork(get_db(), lead_id, "system")
+    return []
 
 
 def transition(lead_id: int, to_state: str, actor: str, data: dict, expected_state: str) -> int:
@@ -140,13 +150,16 @@ def transition(lead_id: int, to_state: str, actor: str, data: dict, expected_sta
     `expected_state` (nothing is changed), LeadNotFound for an unknown lead.
     """
     check_move(expected_state, to_state, data)
+    discarded: list[str] = []
     event_id, current = store.change_state(
         lead_id,
         expected_state,
         to_state,
         actor,
         data,
-        within=lambda: put_on_record(lead_id, to_state, actor, data),
+        within=lambda: discarded.extend(
+            put_on_record(lead_id, (expected_state, to_state), actor, data)
+        ),
     )
     if current is None:
         raise LeadNotFound(f"Lead {lead_id} does not exist.")
@@ -160,8 +173,9 @@ def transition(lead_id: int, to_state: str, actor: str, data: dict, expected_sta
     current_app.logger.info(
         "Lead %s: %s -> %s by %s (event %s).", lead_id, expected_state, to_state, actor, event_id
     )
-    if expected_state == State.AGREED and to_state == State.CLOSED:
-        record.discard_paperwork(lead_id, "system")
+    if discarded:  # the rows went with the move; the files follow, and no copy stays in the WAL
+        files.remove_files(discarded)
+        truncate_wal()
     queue_what_follows(lead_id, to_state, actor, event_id)
     return event_id
 

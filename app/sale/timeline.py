@@ -20,6 +20,7 @@ from app.leads.state import State
 from app.privacy.choice import DESCRIPTIONS as OPT_OUT_DESCRIPTIONS
 from app.rendering.dates import display_date
 from app.sale import lifecycle
+from app.sale.purchase import approvals
 
 WORK_DONE = {
     "photos_processed": "Photos checked and cleaned",
@@ -141,7 +142,14 @@ def purchase_event(kind: str, data: dict) -> tuple[str, list[tuple[str, str]]] |
     if kind == "register_checked":
         result = REGISTER_RESULTS.get(data["result"], data["result"])
         checked = [("Register", data["provider"]), ("Checked on", display_date(data["checked_on"]))]
+        if data.get("awaits_approval"):
+            checked.append(("Counts", "once a second staff member approves clearing the flag"))
         return f"Stolen-watch register checked: {result}", checked
+    if kind in ("exception_requested", "exception_approved"):
+        verb = "asked for" if kind == "exception_requested" else "approved"
+        what = approvals.KINDS.get(data["kind"], data["kind"])
+        covers = usd(int(data["subject"])) if data["kind"] == approvals.PAYMENT_AMOUNT else ""
+        return f"Exception {verb}: {what.lower()}", [("Amount", covers)] if covers else []
     if kind == "paperwork_signed":  # the ends of the numbers go with the record (retention)
         labels = {
             "id_last4": "ID number ends",

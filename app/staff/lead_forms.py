@@ -28,6 +28,7 @@ from app.forms.fields import dollars, not_in_future, not_in_past, options, words
 from app.leads import display
 from app.leads.state import State
 from app.sale import lifecycle
+from app.sale.purchase.paperwork import agreed_price
 from app.sale.purchase.record import PAYMENT_METHODS
 
 QUOTE_DAYS = 14
@@ -48,6 +49,10 @@ class MoveForm(FlaskForm):
     def details(self) -> dict:
         """The details the move records; none by default."""
         return {}
+
+    def prefill(self, lead: dict) -> None:
+        """Fill in what the lead already says, for the empty form on its page; nothing by
+        default."""
 
 
 class ContactedForm(MoveForm):
@@ -211,6 +216,10 @@ class BoughtForm(MoveForm):
         validators=[InputRequired(), Length(max=60)],
         description="As the bank shows it for this transfer.",
     )
+
+    def prefill(self, lead: dict) -> None:
+        """The accepted offer: any other amount needs a second staff member's approval."""
+        self.amount.data = agreed_price(lead["id"])
 
     def details(self) -> dict:
         """The amount paid, how, when, and the bank's confirmation number."""

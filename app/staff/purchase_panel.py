@@ -1,7 +1,8 @@
 """The purchase panel of a lead's page: the forms staff fill in at the authentication (findings,
-the stolen-watch register check, the ID check) and what the purchase record holds, as staff
-read it. Identity and bank numbers appear here by their last 4 characters only; the full
-paperwork is a page of its own behind re-authentication (app/staff/views/purchase.py).
+the stolen-watch register check, the ID check), the exceptions a second staff member approves,
+and what the purchase record holds, as staff read it. Identity and bank numbers appear here by
+their last 4 characters only; the full paperwork is a page of its own behind re-authentication
+(app/staff/views/purchase.py).
 """
 
 from __future__ import annotations
@@ -14,12 +15,15 @@ from wtforms import BooleanField, DateField, Form, RadioField, StringField
 from wtforms.validators import DataRequired, InputRequired, Length, ValidationError
 
 from app.forms.fields import not_in_future, options, words
+from app.leads.db import get_db
 from app.leads.display import business_today, local_time, usd
 from app.leads.state import State
 from app.rendering.dates import display_date
-from app.sale.purchase import authentication, checklist, files, record
-from app.sale.purchase.authentication import AT_AUTHENTICATION, REGISTER_RESULTS
-from app.sale.purchase.paperwork import ID_TYPES
+from app.sale.purchase import approvals, authentication, checklist, files, record, stolen_register
+from app.sale.purchase.authentication import AT_AUTHENTICATION
+from app.sale.purchase.paperwork import ID_TYPES, agreed_price
+from app.sale.purchase.stolen_register import RESULTS as REGISTER_RESULTS
+from app.staff import exception_forms
 
 REGISTER_DAYS = 30  # the register page's default period
 
@@ -75,10 +79,10 @@ class RegisterCheckForm(FlaskForm):
 
     def validate_certificate(self, field) -> None:
         """A PDF or an image, known by its bytes, of at most 10 MB; kept on the form."""
-        data = field.data.read(authentication.CERTIFICATE_MAX_BYTES + 1)
-        if len(data) > authentication.CERTIFICATE_MAX_BYTES:
+        data = field.data.read(stolen_register.CERTIFICATE_MAX_BYTES + 1)
+        if len(data) > stolen_register.CERTIFICATE_MAX_BYTES:
             raise ValidationError("This file is over 10 MB: attach a smaller PDF or photo.")
-        self.media_type = authentication.certificate_type(data)
+        self.media_type = stolen_register.certificate_type(data)
         if self.media_type is None:
             raise ValidationError("This file is not a PDF or an image we can read.")
         self.certificate_bytes = data
@@ -90,7 +94,7 @@ class RegisterCheckForm(FlaskForm):
             "checked_on": self.checked_on.data.isoformat(),
             "result": self.result.data,
         }
-        return authentication.record_register_check(
+        return stolen_register.record_check(
             lead_id, actor, check, self.certificate_bytes, self.media_type
         )
 
@@ -132,18 +136,56 @@ def offered(name: str, lead: dict, purchase: dict) -> bool:
         return authenticating and not purchase.get("signed_at")
     if name == "register_check":
         return authenticating
+    agreed = lead["state"] == State.AGREED
+    if name == "payment_exception":
+        return agreed
+    if name == "clear_flag":
+        return agreed and purchase.get("register_result") == "flagged"
     signed, verified = purchase.get("signed_at"), purchase.get("id_verified_at")
-    return name == "verify_id" and lead["state"] == State.AGREED and bool(signed) and not verified
+    return name == "verify_id" and agreed and bool(signed) and not verified
 
 
-FORMS = {"findings": FindingsForm, "register_check": RegisterCheckForm, "verify_id": VerifyIdForm}
+FORMS = {
+    "findings": FindingsForm,
+    "register_check": RegisterCheckForm,
+    "verify_id": VerifyIdForm,
+    "payment_exception": exception_forms.PaymentExceptionForm,
+    "clear_flag": exception_forms.ClearFlagForm,
+}
 
 
-def empty_form(name: str, purchase: dict):
-    """The form `name` as the page shows it: findings filled with what is on record."""
+def empty_form(name: str, purchase: dict, waiting: dict | None = None):
+    """The form `name` as the page shows it: findings filled with what is on record, the flag's
+    clearing naming the check that waits for it."""
     values = {column: purchase.get(column) for column in authentication.FINDINGS}
-    data = values if name == "findings" else None
+    data = {"findings": values, "clear_flag": {"check": waiting and waiting["id"]}}.get(name)
     return FORMS[name](prefix=name, formdata=None, data=data)
+
+
+def exception_words(approval: dict, agreed: int | None, checks: dict[int, dict]) -> str:
+    """What an exception allows, as staff read it."""
+    if approval["kind"] == approvals.PAYMENT_AMOUNT:
+        amount = usd(int(approval["subject"]))
+        return f"Pay {amount} instead of the accepted offer of {usd(agreed or 0)}"
+    if approval["kind"] == approvals.REGISTER_FLAG:
+        check = checks.get(int(approval["subject"]), {})
+        when = display_date(check["checked_on"]) if check else ""
+        return f"Let the clear check of {when} ({check.get('provider', '')}) count over the flag"
+    return approvals.KINDS[approval["kind"]]
+
+
+def listed_exceptions(lead_id: int, checks: list[dict], names: dict[str, str]) -> list[dict]:
+    """Every exception on the lead, newest first, as the page lists it."""
+    agreed, by_id = agreed_price(lead_id), {check["id"]: check for check in checks}
+    return [
+        approval
+        | {
+            "words": exception_words(approval, agreed, by_id),
+            "asked": by_whom(approval["requested_by"], names, approval["requested_at"]),
+            "approved": by_whom(approval["approved_by"], names, approval["approved_at"]),
+        }
+        for approval in approvals.of_lead(lead_id)
+    ]
 
 
 def hold_label(purchase: dict, today: date | None = None) -> str:
@@ -190,7 +232,7 @@ def findings_facts(purchase: dict, names: dict[str, str]) -> list[tuple[str, str
 
 
 def register_facts(purchase: dict, names: dict[str, str]) -> list[tuple[str, str]]:
-    """The latest register check."""
+    """The register check that counts."""
     return [
         ("Register", purchase["register_provider"]),
         ("Checked on", day(purchase["register_checked_on"])),
@@ -241,15 +283,28 @@ def panel(lead: dict, names: dict[str, str], failed: tuple[str, object] | None =
     """What the lead page's purchase panel shows; `failed` is (name, form) of a submission to
     show with its errors."""
     purchase = record.get(lead["id"]) or {}
-    forms = {name: empty_form(name, purchase) for name in FORMS if offered(name, lead, purchase)}
+    waiting = stolen_register.awaiting_approval(get_db(), lead["id"])
+    forms = {
+        name: empty_form(name, purchase, waiting)
+        for name in FORMS
+        if offered(name, lead, purchase) and (name != "clear_flag" or waiting)
+    }
     if failed and failed[0] in forms:
         forms[failed[0]] = failed[1]
+    checks = stolen_register.history(lead["id"])
     return {
         "shown": bool(purchase) or lead["state"] in AT_AUTHENTICATION,
         "record": purchase,
         "forms": forms,
         "findings": findings_facts(purchase, names) if purchase.get("serial_number") else [],
         "register": register_facts(purchase, names) if purchase.get("register_result") else [],
+        "checks": [
+            check | {"by": names.get(check["recorded_by"], ""), "checked": day(check["checked_on"])}
+            for check in checks
+        ],
+        "waiting_check": waiting,
+        "exceptions": listed_exceptions(lead["id"], checks, names),
+        "approve_form": exception_forms.ApproveForm(prefix="approve", formdata=None),
         "paperwork": paperwork_facts(purchase, names) if paperwork_kept(purchase) else [],
         "checklist": checklist.status(purchase) if lead["state"] == State.AGREED else [],
         "payment": payment_facts(purchase, names) if purchase.get("paid_on") else [],

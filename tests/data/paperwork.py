@@ -11,7 +11,7 @@ from werkzeug.datastructures import FileStorage, MultiDict
 
 from app.leads import store
 from app.sale import lifecycle
-from app.sale.purchase import record
+from app.sale.purchase import authentication
 from app.status.paperwork_form import PaperworkForm
 from tests.data.photos import photo_bytes
 from tests.helpers import business_today, csrf_token, give_token, post_multipart, sample_lead
@@ -69,9 +69,7 @@ def offered_lead(app, offer: dict | None = None, quote: dict = QUOTE) -> tuple[i
         for to_state, data in moves:
             lifecycle.transition(lead_id, to_state, "staff:1", data, state)
             state = to_state
-        record.record(
-            lead_id, "staff:1", "authentication_recorded", FINDINGS, {"serial_last4": SERIAL[-4:]}
-        )
+        authentication.record_findings(lead_id, "staff:1", FINDINGS)
         lifecycle.transition(lead_id, "offered", "staff:1", offer or OFFER, "appointment")
     return lead_id, give_token(app, lead_id)
 

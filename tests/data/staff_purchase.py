@@ -5,16 +5,17 @@ posts them."""
 from __future__ import annotations
 
 import io
+import json
 import re
 
 from werkzeug.datastructures import FileStorage, MultiDict
 from werkzeug.test import stream_encode_multipart
 
-from app.leads import store
+from app.leads import history, store
 from app.leads.db import transaction
 from app.sale import lifecycle
-from app.sale.purchase import record
-from tests.data.paperwork import APPOINTMENT, QUOTE, agreed_lead, post_paperwork
+from app.sale.purchase import authentication, record
+from tests.data.paperwork import APPOINTMENT, FINDINGS, QUOTE, agreed_lead, post_paperwork
 from tests.data.photos import photo_bytes
 from tests.helpers import business_today, sample_lead
 
@@ -24,7 +25,13 @@ CERTIFICATE_PHOTO = photo_bytes(size=(600, 800), fmt="PNG")
 # Fixed at import, so a run that crosses midnight compares against the date it sent.
 CHECKED_ON = business_today().isoformat()
 REGISTER_CHECK = {"provider": "Stolen Watch Register", "result": "clear", "checked_on": CHECKED_ON}
-PATHS = {"findings": "findings", "register_check": "register-check", "verify_id": "id-verified"}
+PATHS = {
+    "findings": "findings",
+    "register_check": "register-check",
+    "verify_id": "id-verified",
+    "payment_exception": "exceptions/payment",
+    "clear_flag": "exceptions/register-flag",
+}
 
 
 def appointment_lead(app, **overrides) -> int:
@@ -36,6 +43,14 @@ def appointment_lead(app, **overrides) -> int:
         for to_state, data in moves:
             lifecycle.transition(lead_id, to_state, "staff:1", data, state)
             state = to_state
+    return lead_id
+
+
+def authenticated_lead(app) -> int:
+    """A lead at its appointment with the authentication's findings recorded, as staff do."""
+    lead_id = appointment_lead(app)
+    with app.app_context():
+        authentication.record_findings(lead_id, "staff:1", FINDINGS)
     return lead_id
 
 
@@ -90,8 +105,57 @@ def ready_to_buy(app, verified_by: str = "staff:1") -> int:
 
 
 def buy(app, lead_id: int, actor: str = "staff:1", paid_on: str | None = None, **payment) -> None:
-    """The real `bought` move of a lead ready to buy (the payment recorded with it)."""
+    """The real `bought` move of a lead ready to buy (the payment recorded with it). A payment
+    dated `paid_on` in the past is paid for paperwork signed that day (a payment is never
+    dated before the signature)."""
     data = {"amount": 7400, "method": "wire", "confirmation": "FED-0042"} | payment
     with app.app_context():
         data["paid_on"] = paid_on or business_today().isoformat()
+        with transaction() as db:
+            signed = f"{data['paid_on']}T15:00:00+00:00"
+            db.execute(
+                "UPDATE purchases SET signed_at = min(signed_at, ?) WHERE lead_id = ?",
+                (signed, lead_id),
+            )
         lifecycle.transition(lead_id, "bought", actor, data, "agreed")
+
+
+def lead_page(client, lead_id: int) -> str:
+    """The lead's staff page, which must answer 200."""
+    response = client.get(f"/staff/leads/{lead_id}")
+    assert response.status_code == 200
+    return response.get_data(as_text=True)
+
+
+def act(client, lead_id: int, action: str, fields: dict):
+    """Submit an action's form from the lead page, with the state the page showed."""
+    html = lead_page(client, lead_id)
+    state = re.search(rf'name="{action}-expected_state" type="hidden" value="(\w+)"', html)
+    data = {f"{action}-{name}": value for name, value in fields.items()}
+    data |= {f"{action}-csrf_token": page_token(html), f"{action}-expected_state": state.group(1)}
+    return client.post(f"/staff/leads/{lead_id}/{action}", data=data)
+
+
+def purchase(app, lead_id: int) -> dict:
+    """The lead's purchase row ({} before there is one)."""
+    with app.app_context():
+        return record.get(lead_id) or {}
+
+
+def events(app, lead_id: int, kind: str) -> list[dict]:
+    """The lead's events of one kind, oldest first."""
+    with app.app_context():
+        return [event for event in history.lead_events(lead_id) if event["kind"] == kind]
+
+
+def audit(app) -> list[tuple[str, dict]]:
+    """Every audit entry as (action, data), oldest first."""
+    with app.app_context(), transaction() as db:
+        rows = db.execute("SELECT action, data FROM audit ORDER BY id").fetchall()
+    return [(row["action"], json.loads(row["data"] or "{}")) for row in rows]
+
+
+def state_of(app, lead_id: int) -> str:
+    """The lead's state now."""
+    with app.app_context():
+        return store.get_lead(lead_id)["state"]

@@ -13,6 +13,7 @@ from app.sale import erasure, lifecycle
 from app.security.tokens import digest
 from tests.helpers import (
     PAYMENT,
+    business_today,
     database_at_version,
     fill_purchase_record,
     sample_lead,
@@ -29,7 +30,7 @@ DETAILS = {
     "appointment": APPOINTMENT,
     "offered": {"amount": 9100, "valid_until": "2026-12-10"},
     "agreed": {"via": "status_page"},
-    "bought": {"amount": 9100, "paid_on": "2026-12-04"} | PAYMENT,
+    "bought": {"amount": 9100, "paid_on": business_today().isoformat()} | PAYMENT,
     "closed": {"reason": "not_a_fit"},
 }
 PATH_TO = {

@@ -5,13 +5,16 @@ from __future__ import annotations
 import csv
 import io
 import re
+from datetime import timedelta
 
 from app.leads import search, storage, store
 from app.leads.db import transaction
+from app.rendering.dates import display_date
 from app.sale import lifecycle
 from tests.data.paperwork import FINDINGS, give_token, post_paperwork
 from tests.data.photos import photo_bytes
 from tests.data.staff_purchase import check_register, post_step
+from tests.helpers import business_today
 
 EVIL = '<script>alert("x")</script><img src=x onerror=alert(1)>'
 ESCAPED = "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;"
@@ -195,7 +198,8 @@ def test_working_a_lead_from_new_to_bought_with_plain_forms(app, signed_in, add_
         ("offer", offer, "offered"),
         ("answer_offer", {"answer": "accept"}, "agreed"),
     ]
-    paid = {"amount": "9100", "method": "wire", "paid_on": "2020-02-04", "confirmation": "W-77"}
+    paid_on, hold = business_today().isoformat(), timedelta(app.config["PURCHASE_HOLD_DAYS"])
+    paid = {"amount": "9100", "method": "wire", "paid_on": paid_on, "confirmation": "W-77"}
     for action, fields, state in before_offer:
         moved_to(app, signed_in, lead_id, action, fields, state)
     assert post_step(signed_in, lead_id, "findings", FINDINGS).status_code == 303
@@ -222,8 +226,8 @@ def test_working_a_lead_from_new_to_bought_with_plain_forms(app, signed_in, add_
         "Seller signed the sale paperwork",
         "Seller&#39;s ID verified against the paperwork",
         "Bought",
-        "4 February 2020",
-        "Hold ended 19 February 2020",
+        display_date(paid_on),
+        f"On hold until {display_date((business_today() + hold).isoformat())}",
         "the sale is complete",
     ):
         assert text in html, text

@@ -28,6 +28,7 @@ from app.leads.schema.lead_tables import (
     give_photo_ids,
     give_references,
 )
+from app.leads.schema.money_tables import MONEY_CHECKS
 from app.leads.schema.progress_tables import DASHBOARD_AND_SEARCH
 from app.leads.schema.purchase_tables import PURCHASES
 from app.leads.schema.staff_tables import STAFF_TABLES, chain_audit_log
@@ -52,6 +53,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     run(DASHBOARD_AND_SEARCH),  # 16: how far each lead got; the inbox's search index; indexes
     run(CONVERSIONS),  # 17: each ad platform's outcome per lead and event (Lead, Purchase)
     run(PURCHASES),  # 18: the purchase on record, its private files, daily claims, `agreed`
+    run(MONEY_CHECKS),  # 19: approvals of exceptions; register checks as a kept history
 )
 VERSION = len(MIGRATIONS)
 

@@ -1,6 +1,6 @@
 """What staff put on a lead's purchase record at and after the authentication (docs/sale.md,
-"The purchase on record"): the watch's findings, the stolen-watch register check with its
-certificate, and the check of the seller's ID against the signed paperwork.
+"The purchase on record"): the watch's findings and the check of the seller's ID against the
+signed paperwork (the stolen-watch register's checks are in stolen_register.py).
 
 Each step reads the lead and its record under SQLite's write lock (immediate_transaction), then
 writes the record and its timeline event in the same transaction: a lead that moved on since the
@@ -9,16 +9,12 @@ page was shown, or a second click, gets a clear refusal (Refused) and changes no
 
 from __future__ import annotations
 
-import io
 import sqlite3
-
-from PIL import Image
 
 from app.leads.db import immediate_transaction, now
 from app.leads.history import append_event
 from app.leads.state import State
-from app.sale.purchase import crypto, files, record
-from app.sale.purchase.paperwork import ID_PHOTO_ERRORS
+from app.sale.purchase import crypto, record
 
 # From the appointment until the watch is bought (an accepted offer still takes corrections).
 AT_AUTHENTICATION = (State.APPOINTMENT, State.OFFERED, State.AGREED)
@@ -29,10 +25,6 @@ FINDINGS = (
     "movement_marks",
     "condition_findings",
 )
-REGISTER_RESULTS = {"clear": "Clear", "flagged": "Flagged"}
-CERTIFICATE_MAX_BYTES = 10 * 1024 * 1024
-PDF = "application/pdf"
-CERTIFICATE_IMAGES = {"PNG": "image/png", "JPEG": "image/jpeg", "WEBP": "image/webp"}
 # The paperwork's encrypted columns, and the names the staff page shows them under.
 SEALED = {
     "birth_date_enc": "birth_date",
@@ -83,47 +75,6 @@ def record_findings(lead_id: int, actor: str, findings: dict) -> int:
         return append_event(
             db, lead_id, actor, "authentication_recorded", {"serial_last4": serial[-4:]}
         )
-
-
-def certificate_type(data: bytes) -> str | None:
-    """A register certificate's media type, known by its bytes: a PDF by its signature, or an
-    image Pillow decodes whole (PNG, JPEG or WebP); None for anything else."""
-    if data.startswith(b"%PDF-"):
-        return PDF
-    try:
-        with Image.open(io.BytesIO(data)) as image:
-            image.load()
-            found = image.format
-    except ID_PHOTO_ERRORS:
-        return None
-    return CERTIFICATE_IMAGES.get(found)
-
-
-def record_register_check(
-    lead_id: int, actor: str, check: dict, certificate: bytes, media_type: str
-) -> int:
-    """Put a stolen-watch register check on the record with its certificate (kept as the next
-    version of the lead's certificate file); the event's id. A flagged result stays on the
-    record and keeps the lead from being bought (checklist.BEFORE_PURCHASE)."""
-    written: list[str] = []
-    try:
-        with immediate_transaction() as db:
-            lead, _ = lead_and_record(db, lead_id)
-            refuse_unless_authenticating(lead)
-            row = files.add_file(db, lead_id, "register_certificate", certificate, media_type)
-            written.append(row["file_name"])
-            values = {
-                "register_provider": check["provider"],
-                "register_checked_on": check["checked_on"],
-                "register_result": check["result"],
-                "register_certificate": row["public_id"],
-                "register_recorded_by": actor,
-            }
-            record.update(db, lead_id, values)
-            return append_event(db, lead_id, actor, "register_checked", check)
-    except BaseException:
-        files.remove_files(written)
-        raise
 
 
 def verify_id(lead_id: int, actor: str) -> int:

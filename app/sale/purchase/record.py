@@ -11,7 +11,7 @@ from datetime import date, timedelta
 from flask import current_app
 
 from app.leads import store
-from app.leads.db import get_db, immediate_transaction, now, transaction, truncate_wal
+from app.leads.db import get_db, immediate_transaction, now, transaction
 from app.leads.history import append_event
 from app.sale.purchase import files
 
@@ -103,18 +103,16 @@ def record_payment(db: sqlite3.Connection, lead_id: int, actor: str, data: dict)
     )
 
 
-def discard_paperwork(lead_id: int, actor: str) -> bool:
-    """Drop a signed paperwork, its ID photos and its ID check when the sale it was for will not
-    happen (the lead closed from `agreed`): nothing of it is needed any more, and a later final
-    offer is signed afresh. Then empty the WAL, as erasure does. Whether there was any."""
-    with immediate_transaction() as db:
-        if not update(db, lead_id, dict.fromkeys(PAPERWORK_COLUMNS), "signed_at IS NOT NULL"):
-            return False
-        names = files.remove(db, lead_id, files.ID_PHOTOS)
-        append_event(db, lead_id, actor, "paperwork_discarded", {"photos": len(names)})
-    files.remove_files(names)
-    truncate_wal()
-    return True
+def discard_paperwork(db: sqlite3.Connection, lead_id: int, actor: str) -> list[str]:
+    """Inside the transaction that closes a lead from `agreed` (the sale will not happen): drop
+    its signed paperwork, its ID photos' rows and its ID check, with the event that says so;
+    nothing of it is needed any more, and a later final offer is signed afresh. The names of
+    the photo files to delete once committed (none when nothing was signed)."""
+    if not update(db, lead_id, dict.fromkeys(PAPERWORK_COLUMNS), "signed_at IS NOT NULL"):
+        return []
+    names = files.remove(db, lead_id, files.ID_PHOTOS)
+    append_event(db, lead_id, actor, "paperwork_discarded", {"photos": len(names)})
+    return names
 
 
 # Kept no longer than the law needs: bank details after payment, the whole record past its

@@ -144,10 +144,12 @@ def lead_page(lead: dict, failed: tuple[str, object] | None = None, status: int 
 
 
 def action_form(action: Action, lead: dict):
-    """An empty form for `action` on the lead's page; a move carries the state shown."""
+    """An empty form for `action` on the lead's page; a move carries the state shown and what
+    the lead already says (Mark bought: the accepted offer)."""
     form = action.form(prefix=action.name, formdata=None)
     if isinstance(form, MoveForm):
         form.expected_state.data = lead["state"]
+        form.prefill(lead)
     return form
 
 

@@ -17,13 +17,14 @@ from flask import Response, abort, request, url_for
 from app.leads.display import business_today
 from app.leads.state import State
 from app.rendering.dates import display_date
-from app.sale.purchase import authentication, files, register
+from app.sale.purchase import approvals, authentication, files, register
 from app.sale.purchase import record as purchases
 from app.sale.purchase.authentication import Refused
 from app.sale.purchase.documents import PDF
 from app.sale.purchase.paperwork import ID_TYPES
 from app.staff import purchase_panel
 from app.staff.auth import record, require_recent_auth, staff_required
+from app.staff.exception_forms import ApproveForm
 from app.staff.pages import page
 from app.staff.purchase_panel import REGISTER_DAYS, RegisterPeriodForm, id_verified
 from app.staff.views import inbox
@@ -70,6 +71,34 @@ def register_check(lead_id: int):
 def verify_id(lead_id: int):
     """The seller's ID compared with the seller, from the paperwork page (which shows it)."""
     return take_step(lead_id, "verify_id")
+
+
+@staff_required
+def payment_exception(lead_id: int):
+    """Ask to pay another amount than the accepted offer, from the lead page."""
+    return take_step(lead_id, "payment_exception")
+
+
+@staff_required
+def clear_flag(lead_id: int):
+    """Ask to let a clear register check count over a flagged one, from the lead page."""
+    return take_step(lead_id, "clear_flag")
+
+
+@require_recent_auth
+def approve_exception(lead_id: int, approval_id: int):
+    """Approve an exception another staff member asked for: both factors again recently, the
+    approver never the one who asked; audited either way."""
+    inbox.lead_or_404(lead_id)
+    if not ApproveForm(prefix="approve").validate():
+        return inbox.back(lead_id, OUT_OF_DATE, "error")
+    try:
+        event_id = approvals.approve(lead_id, approval_id, inbox.actor())
+    except Refused as error:
+        record("exception_approval_refused", lead_id, {"approval": approval_id})
+        return inbox.back(lead_id, str(error), "error")
+    record("exception_approved", lead_id, {"approval": approval_id, "event": event_id})
+    return inbox.back(lead_id, "Exception approved: recorded with your name and the time.")
 
 
 # The seller's paperwork, in full: both factors again, every view audited

@@ -1,0 +1,52 @@
+"""What a payment must be to be recorded (docs/sale.md, "Exceptions need a second person"):
+the amount the seller accepted, unless a second staff member approved another, paid on a day
+between the seller's signature and today. lifecycle.put_on_record asks here inside the
+transaction that marks the lead bought, so nothing is recorded when any of it fails.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import date
+
+from app.leads.display import business_day, business_today, usd
+from app.rendering.dates import display_date
+from app.sale.purchase import approvals
+from app.sale.purchase.paperwork import agreed_price
+
+
+def amount_problem(db: sqlite3.Connection, lead_id: int, amount: int) -> str | None:
+    """Why `amount` cannot be paid for the lead, or None: it is the accepted offer, or another
+    amount a second staff member approved."""
+    agreed = agreed_price(lead_id)
+    if amount == agreed or approvals.approved(db, lead_id, approvals.PAYMENT_AMOUNT, str(amount)):
+        return None
+    return (
+        f"The amount, {usd(amount)}, is not the accepted offer of {usd(agreed or 0)}. To pay "
+        "another amount, ask for an exception with its reason under “Exceptions”: a second "
+        "staff member must approve it first."
+    )
+
+
+def date_problem(purchase: dict, paid_on: date) -> str | None:
+    """Why a payment cannot be dated `paid_on`, or None: not in the future, not before the
+    seller signed."""
+    if paid_on > business_today():
+        return "The payment date cannot be in the future."
+    signed = purchase.get("signed_at")
+    if signed and paid_on < business_day(signed):
+        return (
+            f"The payment date, {display_date(paid_on.isoformat())}, is before the seller "
+            f"signed the paperwork on {display_date(business_day(signed).isoformat())}."
+        )
+    return None
+
+
+def problems(db: sqlite3.Connection, lead_id: int, purchase: dict, data: dict) -> list[str]:
+    """Every reason the payment in `data` cannot be recorded (none when it can)."""
+    try:
+        amount, paid_on = int(data["amount"]), date.fromisoformat(str(data["paid_on"]))
+    except ValueError:
+        return ["The payment needs a whole-dollar amount and a date (YYYY-MM-DD)."]
+    found = (amount_problem(db, lead_id, amount), date_problem(purchase, paid_on))
+    return [problem for problem in found if problem]

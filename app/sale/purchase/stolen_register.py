@@ -1,0 +1,151 @@
+"""The stolen-watch register checks of a lead's watch (docs/sale.md, "Exceptions need a second
+person"): each check is a new row of `register_checks`, none is changed or removed, and the
+one that counts stands on the purchase row (purchases.register_*), which the checklist before
+`bought`, the transaction register and the documents read.
+
+The latest check counts, with one exception: once a check came back flagged, a later clear
+check counts only when a second staff member approves clearing the flag (approvals.py), so one
+staff account cannot clear a flagged watch and buy it. A check is dated between the watch's
+authentication (the register is searched for the serial number it read) and today.
+"""
+
+from __future__ import annotations
+
+import io
+import sqlite3
+from datetime import date
+
+from PIL import Image
+
+from app.leads.db import get_db, immediate_transaction, now
+from app.leads.display import business_day, business_today
+from app.leads.history import append_event
+from app.rendering.dates import display_date
+from app.sale.purchase import files, record
+from app.sale.purchase.authentication import Refused, lead_and_record, refuse_unless_authenticating
+from app.sale.purchase.paperwork import ID_PHOTO_ERRORS
+
+RESULTS = {"clear": "Clear", "flagged": "Flagged"}
+CERTIFICATE_MAX_BYTES = 10 * 1024 * 1024
+PDF = "application/pdf"
+CERTIFICATE_IMAGES = {"PNG": "image/png", "JPEG": "image/jpeg", "WEBP": "image/webp"}
+
+
+def certificate_type(data: bytes) -> str | None:
+    """A register certificate's media type, known by its bytes: a PDF by its signature, or an
+    image Pillow decodes whole (PNG, JPEG or WebP); None for anything else."""
+    if data.startswith(b"%PDF-"):
+        return PDF
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            image.load()
+            found = image.format
+    except ID_PHOTO_ERRORS:
+        return None
+    return CERTIFICATE_IMAGES.get(found)
+
+
+def refuse_unless_dated_well(purchase: dict, checked_on: date) -> None:
+    """A check is made of the serial number the authentication read, and not in the future."""
+    if not purchase.get("authenticated_at"):
+        raise Refused(
+            "Record the authentication's findings first: the register is searched for the "
+            "serial number they give. Nothing was changed."
+        )
+    authenticated = business_day(purchase["authenticated_at"])
+    if checked_on < authenticated:
+        raise Refused(
+            f"A check dated {display_date(checked_on.isoformat())} is older than the watch's "
+            f"authentication on {display_date(authenticated.isoformat())}: search the register "
+            "again for this serial number. Nothing was changed."
+        )
+    if checked_on > business_today():
+        raise Refused("A register check cannot be dated in the future. Nothing was changed.")
+
+
+def standing_columns(check: dict) -> dict:
+    """The purchase row's columns that say which check counts."""
+    return {
+        "register_provider": check["provider"],
+        "register_checked_on": check["checked_on"],
+        "register_result": check["result"],
+        "register_certificate": check["certificate"],
+        "register_recorded_by": check["recorded_by"],
+    }
+
+
+def record_check(lead_id: int, actor: str, check: dict, certificate: bytes, media_type: str) -> int:
+    """Add a register check with its certificate (the next version of the lead's certificate
+    file); the event's id. It counts at once, unless it is clear while a flagged check stands:
+    then it waits for a second staff member's approval, and the flag keeps the lead from being
+    bought (checklist.BEFORE_PURCHASE)."""
+    written: list[str] = []
+    try:
+        with immediate_transaction() as db:
+            lead, purchase = lead_and_record(db, lead_id)
+            refuse_unless_authenticating(lead)
+            refuse_unless_dated_well(purchase, date.fromisoformat(check["checked_on"]))
+            row = files.add_file(db, lead_id, "register_certificate", certificate, media_type)
+            written.append(row["file_name"])
+            kept = check | {"certificate": row["public_id"], "recorded_by": actor}
+            check_id = add_row(db, lead_id, kept)
+            waits = purchase.get("register_result") == "flagged" and check["result"] == "clear"
+            if not waits:
+                record.update(db, lead_id, standing_columns(kept))
+            event = check | {"check": check_id, "awaits_approval": waits}
+            return append_event(db, lead_id, actor, "register_checked", event)
+    except BaseException:
+        files.remove_files(written)
+        raise
+
+
+def add_row(db: sqlite3.Connection, lead_id: int, check: dict) -> int:
+    """Append one check to the lead's history; its id."""
+    cursor = db.execute(
+        "INSERT INTO register_checks (lead_id, provider, checked_on, result, certificate, "
+        "recorded_by, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (
+            lead_id,
+            check["provider"],
+            check["checked_on"],
+            check["result"],
+            check["certificate"],
+            check["recorded_by"],
+            now(),
+        ),
+    )
+    return cursor.lastrowid
+
+
+def history(lead_id: int) -> list[dict]:
+    """Every check of the lead's watch, newest first."""
+    rows = get_db().execute(
+        "SELECT * FROM register_checks WHERE lead_id = ? ORDER BY id DESC", (lead_id,)
+    )
+    return [dict(row) for row in rows]
+
+
+def awaiting_approval(db: sqlite3.Connection, lead_id: int) -> dict | None:
+    """The latest check, when it is a clear one that does not count yet because a flagged check
+    stands; else None."""
+    latest = db.execute(
+        "SELECT * FROM register_checks WHERE lead_id = ? ORDER BY id DESC LIMIT 1", (lead_id,)
+    ).fetchone()
+    standing = db.execute(
+        "SELECT register_result FROM purchases WHERE lead_id = ?", (lead_id,)
+    ).fetchone()
+    if latest and latest["result"] == "clear" and standing and standing[0] == "flagged":
+        return dict(latest)
+    return None
+
+
+def clear_flag(db: sqlite3.Connection, lead_id: int, check_id: int) -> None:
+    """Inside the transaction that approves it: the clear check `check_id` counts from now on.
+    Refused unless it is still the latest check and still waiting."""
+    waiting = awaiting_approval(db, lead_id)
+    if waiting is None or waiting["id"] != check_id:
+        raise Refused(
+            "That register check is no longer the latest one waiting to clear the flag. "
+            "Nothing was changed."
+        )
+    record.update(db, lead_id, standing_columns(waiting))
