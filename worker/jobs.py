@@ -10,10 +10,11 @@ from app.conversions import events, send
 from app.leads import history, links, store
 from app.leads.state import State
 from app.sale import erasure, lifecycle, pending, retention
-from app.sale.purchase import documents
+from app.sale.purchase import documents, payout
 from worker import (
     erasure_mail,
     mail,
+    payout_mail,
     photos,
     seller_mail,
     staff_alerts,
@@ -235,6 +236,21 @@ def send_erasure_link(request_id: int) -> str:
         return held
     mail.deliver(erasure_mail.confirm_erasure_message(lead, erasure.issue_link(request_id)))
     erasure.mark_link_sent(request_id)
+    return "sent"
+
+
+def send_payout_check(check_id: int) -> str:
+    """E-mail the seller, at the address on file, the payout account they signed for (by its
+    last 4 digits) with the link that confirms or refuses it (app/sale/purchase/payout.py), so
+    whoever else holds a status link cannot have the payment sent to their own account. The
+    token is made here and kept only as a digest; sent once per signing."""
+    lead = payout.lead_awaiting_link(check_id)
+    if lead is None:
+        return "already sent"  # or the paperwork was voided or the lead moved on meanwhile
+    if held := held_back(lead, mail.smtp_configured(), "payout check"):
+        return held
+    mail.deliver(payout_mail.confirm_payout_message(lead, payout.issue_link(check_id)))
+    payout.mark_link_sent(check_id)
     return "sent"
 
 

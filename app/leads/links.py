@@ -24,7 +24,7 @@ from app.leads.history import append_event
 from app.leads.reference import new_status_token
 from app.leads.state import State
 from app.leads.store import PHOTO_COUNT
-from app.security.tokens import digest
+from app.security.tokens import digest, new_token
 
 TOKEN_LIFETIME = timedelta(days=180)  # after the link was issued; activity does not extend it
 TOKEN_LENGTH = 32  # new_status_token(): secrets.token_urlsafe(24)
@@ -66,6 +66,20 @@ def issue_link(lead_id: int) -> IssuedLink:
 def issue_status_link(lead_id: int) -> str:
     """A new link for an e-mail about to be sent: its URL (earlier links keep working)."""
     return issue_link(lead_id).url
+
+
+def issue_one_time_link(table: str, row_id: int, path: str, valid_for: timedelta) -> str:
+    """A new one-time link for an e-mail about to be sent (the erasure and payout
+    confirmations): its URL under `path`; the token in it kept on row `row_id` of `table` only
+    as a digest, with its expiry. A retry issues another, and the one before stops working."""
+    token = new_token()
+    expires_at = (datetime.now(UTC) + valid_for).isoformat(timespec="seconds")
+    with transaction() as db:
+        db.execute(
+            f"UPDATE {table} SET token_hash = ?, expires_at = ? WHERE id = ?",
+            (digest(token), expires_at, row_id),
+        )
+    return f"{current_app.config['SITE_URL'].rstrip('/')}{path}/{token}"
 
 
 def revoke_links_before(lead_id: int, link_id: int | None) -> int:

@@ -34,6 +34,8 @@ def requeue_command() -> None:
         click.echo(f"Queued lost-link request {request_id}.")
     for request_id in queued.erasure_links:
         click.echo(f"Queued erasure confirmation link {request_id}.")
+    for check_id in queued.payout_checks:
+        click.echo(f"Queued payout account check {check_id}.")
     for lead_id in queued.erasures:
         click.echo(f"Queued the confirmed erasure of lead #{lead_id}.")
     for lead_id in queued.purchases:

@@ -17,18 +17,18 @@ from __future__ import annotations
 
 import functools
 import sqlite3
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 from flask import current_app
 
 from app import queue
-from app.leads import storage, store
+from app.leads import links, storage, store
 from app.leads.db import get_db, now, transaction
 from app.leads.state import State
 from app.rendering.dates import display_date
 from app.sale.lifecycle import IllegalMove, LeadNotFound, StaleState, check_move
 from app.sale.purchase import files, record
-from app.security.tokens import digest, new_token
+from app.security.tokens import TOKEN_LENGTH, digest
 
 # Event data that may hold personal details in people's own words: removed on erasure.
 FREE_TEXT_KEYS = ("note", "message", "place")
@@ -122,7 +122,6 @@ def remove_personal_data(lead_id: int, actor: str, state: str, purchase) -> int:
 
 CONFIRM_WITHIN = timedelta(hours=24)
 CONFIRM_WITHIN_WORDS = "24 hours"  # as the e-mail and the pages say it
-TOKEN_LENGTH = 43  # new_token(): secrets.token_urlsafe(32)
 # A request that still stands: its lead not erased, and still in the state change the request
 # was made in: the closure (reopened, or closed again since, voids it) or the sale, which is
 # final (closed_event_id holds whichever it was).
@@ -205,16 +204,10 @@ def lead_awaiting_link(request_id: int) -> dict | None:
 
 
 def issue_link(request_id: int) -> str:
-    """A new confirmation link for the e-mail about to be sent: its URL, the token in it stored
-    as a digest with its expiry. A retry issues another, and the one before stops working."""
-    token = new_token()
-    expires_at = (datetime.now(UTC) + CONFIRM_WITHIN).isoformat(timespec="seconds")
-    with transaction() as db:
-        db.execute(
-            "UPDATE erasure_requests SET token_hash = ?, expires_at = ? WHERE id = ?",
-            (digest(token), expires_at, request_id),
-        )
-    return f"{current_app.config['SITE_URL'].rstrip('/')}/status/erasure/{token}"
+    """A new confirmation link for the e-mail about to be sent (links.issue_one_time_link)."""
+    return links.issue_one_time_link(
+        "erasure_requests", request_id, "/status/erasure", CONFIRM_WITHIN
+    )
 
 
 def mark_link_sent(request_id: int) -> None:

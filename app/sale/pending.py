@@ -23,7 +23,7 @@ from app import queue
 from app.conversions import records as conversions
 from app.leads import history, links, store
 from app.sale import erasure, lifecycle
-from app.sale.purchase import documents
+from app.sale.purchase import documents, payout
 
 STALE_AFTER = timedelta(minutes=2)  # in-process work of a live process is done well before
 
@@ -41,6 +41,7 @@ class Requeued:
     staff_alerts: list[tuple[int, int]] = field(default_factory=list)
     link_requests: list[int] = field(default_factory=list)
     erasure_links: list[int] = field(default_factory=list)
+    payout_checks: list[int] = field(default_factory=list)
     erasures: list[int] = field(default_factory=list)
     purchases: list[int] = field(default_factory=list)
     documents: list[int] = field(default_factory=list)
@@ -65,6 +66,7 @@ OWED = (
     ("staff_alerts", queue.ALERT_STAFF, history.unalerted_seller_events),
     ("link_requests", queue.SEND_STATUS_LINKS, links.waiting_link_requests),
     ("erasure_links", queue.SEND_ERASURE_LINK, erasure.links_to_send),
+    ("payout_checks", queue.SEND_PAYOUT_CHECK, payout.checks_to_send),
     ("erasures", queue.ERASE_AT_SELLERS_REQUEST, erasure.confirmed_erasures),
     ("purchases", queue.REPORT_PURCHASE, conversions.unreported_purchases),
 )  # fmt: skip

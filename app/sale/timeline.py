@@ -40,6 +40,7 @@ SELLER_ACTIONS = {
     "question": "the seller's question",
     "photos_added": "photos the seller added",
     "paperwork_signed": "the seller's signed paperwork",
+    "payout_denied": "the seller's refusal of the payout account",
     "state_changed": "the seller's answer",
 }
 TONES = {"seller": "seller", "system": "system"}
@@ -52,6 +53,10 @@ PURCHASE_STEPS = {
     "id_verified": "Seller's ID verified against the paperwork",
     "payout_details_erased": "Seller's bank details erased (no longer needed after payment)",
     "purchase_record_erased": "Purchase record erased (its retention period ended)",
+    "payout_denied": (
+        "Seller said “this wasn't me” to the payout account: paperwork voided, status links "
+        "switched off; call the seller on the number on file"
+    ),
 }
 
 
@@ -137,6 +142,9 @@ def purchase_event(kind: str, data: dict) -> tuple[str, list[tuple[str, str]]] |
     characters of an ID, bank or serial number); None for another kind of event."""
     if kind in PURCHASE_STEPS:
         return PURCHASE_STEPS[kind], []
+    if kind == "payout_confirmed":
+        how = "from their e-mail" if data.get("how") == "email" else "on a call-back"
+        return f"Payout account confirmed by the seller {how}", []
     if kind == "authentication_recorded":
         return "Authentication findings recorded", [("Serial number ends", data["serial_last4"])]
     if kind == "register_checked":

@@ -10,6 +10,8 @@ from __future__ import annotations
 import hashlib
 import secrets
 
+TOKEN_LENGTH = 43  # what new_token() gives: 32 random bytes as URL-safe base64
+
 
 def new_token() -> str:
     """256 random bits, URL-safe: a session id or an enrolment link's secret."""

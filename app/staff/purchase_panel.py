@@ -19,11 +19,19 @@ from app.leads.db import get_db
 from app.leads.display import business_today, local_time, usd
 from app.leads.state import State
 from app.rendering.dates import display_date
-from app.sale.purchase import approvals, authentication, checklist, files, record, stolen_register
+from app.sale.purchase import (
+    approvals,
+    authentication,
+    checklist,
+    files,
+    payout,
+    record,
+    stolen_register,
+)
 from app.sale.purchase.authentication import AT_AUTHENTICATION
 from app.sale.purchase.paperwork import ID_TYPES, agreed_price
 from app.sale.purchase.stolen_register import RESULTS as REGISTER_RESULTS
-from app.staff import exception_forms
+from app.staff import money_forms
 
 REGISTER_DAYS = 30  # the register page's default period
 
@@ -141,6 +149,11 @@ def offered(name: str, lead: dict, purchase: dict) -> bool:
         return agreed
     if name == "clear_flag":
         return agreed and purchase.get("register_result") == "flagged"
+    signed = agreed and paperwork_kept(purchase)
+    if name == "holder_name":
+        return signed and not payout.names_match(purchase["account_holder"], purchase["legal_name"])
+    if name == "payout_callback":
+        return signed and not purchase.get("payout_confirmed_at")
     signed, verified = purchase.get("signed_at"), purchase.get("id_verified_at")
     return name == "verify_id" and agreed and bool(signed) and not verified
 
@@ -149,16 +162,23 @@ FORMS = {
     "findings": FindingsForm,
     "register_check": RegisterCheckForm,
     "verify_id": VerifyIdForm,
-    "payment_exception": exception_forms.PaymentExceptionForm,
-    "clear_flag": exception_forms.ClearFlagForm,
+    "payment_exception": money_forms.PaymentExceptionForm,
+    "clear_flag": money_forms.ClearFlagForm,
+    "holder_name": money_forms.HolderNameForm,
+    "payout_callback": money_forms.PayoutCallbackForm,
 }
 
 
-def empty_form(name: str, purchase: dict, waiting: dict | None = None):
+def empty_form(name: str, purchase: dict, waiting: dict | None = None, phone: str = ""):
     """The form `name` as the page shows it: findings filled with what is on record, the flag's
-    clearing naming the check that waits for it."""
-    values = {column: purchase.get(column) for column in authentication.FINDINGS}
-    data = {"findings": values, "clear_flag": {"check": waiting and waiting["id"]}}.get(name)
+    clearing naming the check that waits for it, the account in another name naming the two
+    names, the call-back the phone on file."""
+    data = {
+        "findings": {column: purchase.get(column) for column in authentication.FINDINGS},
+        "clear_flag": {"check": waiting and waiting["id"]},
+        "holder_name": {"names": payout.holder_subject(purchase)},
+        "payout_callback": {"phone_called": phone},
+    }.get(name)
     return FORMS[name](prefix=name, formdata=None, data=data)
 
 
@@ -171,7 +191,7 @@ def exception_words(approval: dict, agreed: int | None, checks: dict[int, dict])
         check = checks.get(int(approval["subject"]), {})
         when = display_date(check["checked_on"]) if check else ""
         return f"Let the clear check of {when} ({check.get('provider', '')}) count over the flag"
-    return approvals.KINDS[approval["kind"]]
+    return "Pay into an account held by someone other than the seller (see the paperwork)"
 
 
 def listed_exceptions(lead_id: int, checks: list[dict], names: dict[str, str]) -> list[dict]:
@@ -241,6 +261,16 @@ def register_facts(purchase: dict, names: dict[str, str]) -> list[tuple[str, str
     ]
 
 
+def payout_confirmed(purchase: dict, names: dict[str, str]) -> str:
+    """How the payout account was confirmed, or that the seller's e-mail still waits."""
+    by, at = purchase.get("payout_confirmed_by"), purchase.get("payout_confirmed_at")
+    if not at:
+        return "Not yet: the seller was e-mailed a link to confirm it"
+    if by == "seller":
+        return f"By the seller from their e-mail, {when(at)}"
+    return f"Call-back to {purchase['payout_callback_phone']} by {by_whom(by, names, at)}"
+
+
 def paperwork_facts(purchase: dict, names: dict[str, str]) -> list[tuple[str, str]]:
     """The signed paperwork by its last 4 characters, and the ID check."""
     id_type = ID_TYPES.get(purchase["id_type"], purchase["id_type"])
@@ -249,6 +279,8 @@ def paperwork_facts(purchase: dict, names: dict[str, str]) -> list[tuple[str, st
         ("Legal name", purchase["legal_name"]),
         ("ID", f"{id_type}, number ending {purchase['id_number_last4']}"),
         ("Bank account", f"Number ending {account}" if account else "Erased after payment"),
+        ("Account holder", purchase["account_holder"]),
+        ("Account confirmed", payout_confirmed(purchase, names)),
         ("Signed", when(purchase["signed_at"])),
         ("ID verified", id_verified(purchase, names)),
     ]
@@ -285,7 +317,7 @@ def panel(lead: dict, names: dict[str, str], failed: tuple[str, object] | None =
     purchase = record.get(lead["id"]) or {}
     waiting = stolen_register.awaiting_approval(get_db(), lead["id"])
     forms = {
-        name: empty_form(name, purchase, waiting)
+        name: empty_form(name, purchase, waiting, lead["phone"])
         for name in FORMS
         if offered(name, lead, purchase) and (name != "clear_flag" or waiting)
     }
@@ -304,7 +336,7 @@ def panel(lead: dict, names: dict[str, str], failed: tuple[str, object] | None =
         ],
         "waiting_check": waiting,
         "exceptions": listed_exceptions(lead["id"], checks, names),
-        "approve_form": exception_forms.ApproveForm(prefix="approve", formdata=None),
+        "approve_form": money_forms.ApproveForm(prefix="approve", formdata=None),
         "paperwork": paperwork_facts(purchase, names) if paperwork_kept(purchase) else [],
         "checklist": checklist.status(purchase) if lead["state"] == State.AGREED else [],
         "payment": payment_facts(purchase, names) if purchase.get("paid_on") else [],

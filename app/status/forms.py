@@ -71,3 +71,9 @@ class QuestionForm(FlaskForm):
 
 class ConfirmErasureForm(FlaskForm):
     """The button on the erasure link's page: nothing to fill in but its CSRF token."""
+
+
+class PayoutAnswerForm(FlaskForm):
+    """The payout link's two buttons: confirm the account, or "this wasn't me"."""
+
+    answer = StringField(validators=[Choice(["confirm", "deny"], messages.NOT_NOW)])

@@ -3,6 +3,7 @@ picker's messages are app/photos/messages.py)."""
 
 from app.leads.state import State
 from app.sale.erasure import CONFIRM_WITHIN_WORDS
+from app.sale.purchase.payout import CONFIRM_WITHIN_WORDS as PAYOUT_CONFIRM_WITHIN_WORDS
 
 LINK_SENT = (
     "If we have an enquiry in progress for that address, we have e-mailed it a new link. It "
@@ -100,14 +101,32 @@ EXPIRED_OFFER = (
     "will go through it with you again."
 )
 PAPERWORK_SIGNED = (
-    "Thank you: your paperwork is signed. We now check your ID and the watch against the "
+    "Thank you: your paperwork is signed. We have e-mailed you a link to confirm the account we "
+    "pay: we send no money until you do. We also check your ID and the watch against the "
     "stolen-watch register, then pay you by bank transfer."
 )
 PAPERWORK_SIGNED_NEXT = (
-    "Your paperwork is signed. We now check your ID and the watch against the stolen-watch "
-    "register, then pay you by bank transfer and e-mail you when the payment is sent."
+    "Your paperwork is signed. Confirm the account we pay with the link we e-mailed you; we also "
+    "check your ID and the watch against the stolen-watch register, then pay you by bank "
+    "transfer and e-mail you when the payment is sent."
 )
 ALREADY_SIGNED = "Your paperwork is already signed, so nothing was changed."
 NO_PAPERWORK_NOW = (
     "There is no paperwork to sign for your sale at this point. Here is where it stands now."
+)
+
+# The payout link e-mailed when the paperwork is signed (app/sale/purchase/payout.py).
+PAYOUT_LINK_REFUSED = (
+    "A link to confirm your payout account works once, for "
+    f"{PAYOUT_CONFIRM_WITHIN_WORDS}, and only while that paperwork waits for payment. If you "
+    "need a hand, reply to any of our e-mails or call us on {phone}."
+)
+PAYOUT_CONFIRMED = (
+    "Thank you: the account is confirmed. Once we have checked your ID and the watch against "
+    "the stolen-watch register, we pay you and e-mail you when the payment is sent."
+)
+PAYOUT_REFUSED = (
+    "We have cancelled that paperwork and switched off every link to your status page: nobody "
+    "can be paid with it. We will call you on the number you gave us; to sign again yourself, "
+    "ask for a new link to your status page, which we send only to your e-mail address."
 )

@@ -126,3 +126,14 @@ def erasure_refused():
     return erasure_page(
         404, refusal=messages.ERASURE_LINK_REFUSED.format(phone=site_info()["phone"])
     )
+
+
+def payout_page(status: int = 200, **words):
+    """The payout link's page: the account to confirm, the refusal, or what happens now."""
+    meta = private_meta("Confirm your payout account", "Confirm the account we pay for your watch.")
+    return render_template("status/payout.html", meta=meta, **words), status
+
+
+def payout_refused():
+    """The one answer to every payout link that cannot be used: it says what to do."""
+    return payout_page(404, refusal=messages.PAYOUT_LINK_REFUSED.format(phone=site_info()["phone"]))

@@ -32,12 +32,15 @@ bp.get("/status/<token>/documents/<name>.pdf")(views.document)
 bp.get("/status/erasure/<code>")(views.erasure_confirmation)
 bp.post("/status/erasure/<code>")(views.confirm_erasure)
 bp.get("/status/erased")(views.erasure_done)
+bp.get("/status/payout/<code>")(views.payout_confirmation)
+bp.post("/status/payout/<code>")(views.answer_payout)
+bp.get("/status/payout-<any(confirmed, refused):said>")(views.payout_answered)
 
 
 def out_of_date(message: str, status: int):
     """A form from a page opened long ago (or another site's): nothing done; the page it was on
     again, with the message (the erasure link's own page for its button)."""
-    if request.endpoint == "status.confirm_erasure":
+    if request.endpoint in ("status.confirm_erasure", "status.answer_payout"):
         return back_to_link(message, status)
     return show_refusal(message, status)
 

@@ -13,14 +13,15 @@ from flask import Response, abort, current_app, flash, redirect, request
 
 from app import queue
 from app.leads import history, links, store
-from app.leads.display import appointment_start, watch_name
+from app.leads.display import appointment_start, usd, watch_name
 from app.leads.state import State
 from app.photos import intake
 from app.photos import messages as photo_messages
 from app.photos.forms import AddPhotosForm, chosen_files
 from app.sale import erasure, lifecycle
 from app.sale.invitation import invitation
-from app.sale.purchase import files, paperwork
+from app.sale.purchase import files, paperwork, payout
+from app.sale.purchase.paperwork import agreed_price
 from app.security.client import client_address
 from app.status import messages, pages, purchase_view
 from app.status.answers import done, lead_for, refuse
@@ -29,6 +30,7 @@ from app.status.forms import (
     ConfirmErasureForm,
     EraseRequestForm,
     LostLinkForm,
+    PayoutAnswerForm,
     QuestionForm,
     WithdrawForm,
 )
@@ -289,4 +291,44 @@ def confirm_erasure(code: str):
 
 def erasure_done():
     """After confirming: what happens now (the same page for anyone; it names nobody)."""
-    return pages.erasure_page(done=messages.ERASURE_CONFIRMED)
+    return pages.erasure_page(
+        done_heading="Your details are being deleted", done=messages.ERASURE_CONFIRMED
+    )
+
+
+# The payout account's confirmation, e-mailed when the paperwork is signed
+# (app/sale/purchase/payout.py): opening the link shows the account by its last 4 and two
+# buttons; only a button's post answers, once. Every link that cannot be used gets one refusal.
+
+
+def payout_confirmation(code: str):
+    """The account to confirm, and the two answers; opening the link changes nothing."""
+    lead = payout.lead_for_link(code)
+    if lead is None:
+        return pages.payout_refused()
+    amount = usd(agreed_price(lead["id"]) or 0)
+    return pages.payout_page(lead=lead, watch=watch_name(lead), amount=amount)
+
+
+def answer_payout(code: str):
+    """Confirm the account, or say "this wasn't me" (the paperwork voided, every status link
+    off, staff alerted); once."""
+    form = PayoutAnswerForm()
+    if not form.validate():
+        return pages.payout_refused()
+    confirms = form.answer.data == "confirm"
+    lead_id = payout.confirm(code) if confirms else payout.deny(code)
+    if lead_id is None:
+        return pages.payout_refused()
+    said = "confirmed" if confirms else "refused"
+    current_app.logger.info("Lead %s: the seller %s the payout account by e-mail.", lead_id, said)
+    return redirect(f"/status/payout-{said}", code=303)
+
+
+def payout_answered(said: str):
+    """After answering: what happens now (the same page for anyone; it names nobody)."""
+    if said == "confirmed":
+        return pages.payout_page(done_heading="Thank you", done=messages.PAYOUT_CONFIRMED)
+    return pages.payout_page(
+        done_heading="We have stopped it", done=messages.PAYOUT_REFUSED, new_link=True
+    )

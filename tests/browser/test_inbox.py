@@ -120,6 +120,11 @@ def test_staff_member_works_a_lead_from_new_to_bought(browser, live_server, java
     page.get_by_label("I have compared the ID photos and details with the seller").check()
     page.get_by_role("button", name="Record: ID verified").click()
     expect_state(page, "ID verified")
+    callback = page.locator('form[action$="/payout-call-back"]')  # the number on file, filled in
+    page.locator("details", has=callback).locator("summary").click()
+    callback.get_by_label("On this call the seller confirmed the account").check()
+    callback.get_by_role("button", name="Record the call-back").click()
+    expect_state(page, "Call-back recorded")
     do(
         page,
         "bought",

@@ -31,6 +31,8 @@ PATHS = {
     "verify_id": "id-verified",
     "payment_exception": "exceptions/payment",
     "clear_flag": "exceptions/register-flag",
+    "holder_name": "exceptions/account-holder",
+    "payout_callback": "payout-call-back",
 }
 
 
@@ -98,7 +100,12 @@ def ready_to_buy(app, verified_by: str = "staff:1") -> int:
     `bought` holds."""
     lead_id = signed_lead(app)
     checked = {"register_provider": "Stolen Watch Register", "register_result": "clear"}
-    verified = {"id_verified_by": verified_by, "id_verified_at": "2026-11-20T16:00:00+00:00"}
+    verified = {
+        "id_verified_by": verified_by,
+        "id_verified_at": "2026-11-20T16:00:00+00:00",
+        "payout_confirmed_at": "2026-11-20T16:00:00+00:00",
+        "payout_confirmed_by": "seller",
+    }
     with app.app_context(), transaction() as db:
         record.update(db, lead_id, checked | verified | {"register_checked_on": "2026-11-20"})
     return lead_id

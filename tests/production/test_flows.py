@@ -43,6 +43,7 @@ from tests.production.steps import (
 )
 
 SUCCESS = "Form submitted successfully!"
+PAYOUT_PATH = re.compile(r"/status/payout/[A-Za-z0-9_-]{20,}")
 LEGAL_NAME = paperwork.VALID["legal_name"]  # as the seller types it on the paperwork
 MODES = pytest.mark.parametrize("java_script_enabled", [True, False], ids=["js", "no-js"])
 
@@ -196,6 +197,13 @@ def test_seller_and_staff_take_a_lead_from_the_form_to_bought_and_the_papers(
     fill_paperwork(seller, id_photos)
     seller.get_by_role("button", name="Sign and send").click()
     expect(seller.locator("[data-paperwork-signed]")).to_contain_text("ending 5566")
+
+    # ... and confirms the account we pay from the e-mail the signing sent to the address on file.
+    confirming = mail_to(site, email, "Confirm the account we pay")[0]
+    seller.goto(site.url + link_in(confirming, PAYOUT_PATH))
+    expect(seller.locator("[data-account-last4]")).to_have_text("5566")
+    seller.get_by_role("button", name="Yes, pay into this account").click()
+    expect(seller.locator("[data-notice]")).to_contain_text("the account is confirmed")
 
     # Staff check the ID on the paperwork page (full numbers, ID photos) and record the payment.
     staff.reload()

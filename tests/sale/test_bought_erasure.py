@@ -37,13 +37,14 @@ SITE = "https://watches.example"
 ERASURE_LINK = re.compile(re.escape(SITE) + r"(/status/erasure/[A-Za-z0-9_-]+)")
 EMAIL, PHONE, DETAILS = "jane@example.com", "(212) 555-0100", "Serviced in 2023."  # sample_lead's
 # What the purchase record keeps until retain_until: every personal field the retention blanks
-# then, but the bank numbers (and the register's certificate, which these tests do not file),
-# with the watch, the payment and the signature record.
+# then, but the bank numbers (and the register's certificate, which these tests do not file, and
+# a call-back's number: this seller confirms the account by e-mail), with the watch, the payment
+# and the signature record.
 BANK_NUMBERS = ("routing_number_enc", "account_number_enc")
 KEPT = tuple(
     field
     for field in record.PERSONAL_FIELDS
-    if field not in (*BANK_NUMBERS, "register_certificate")
+    if field not in (*BANK_NUMBERS, "register_certificate", "payout_callback_phone")
 ) + (
     "serial_number",
     "register_result",
@@ -73,6 +74,7 @@ def sold(client) -> tuple[int, str]:
     assert added.status_code == 303
     assert post_paperwork(client, token).status_code == 303
     checked = {"id_verified_by": "staff:1", "id_verified_at": now(), "register_result": "clear"}
+    checked |= {"payout_confirmed_at": now(), "payout_confirmed_by": "seller"}
     with app.app_context():
         with transaction() as db:
             record.update(db, lead_id, checked)

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 
-from app.leads.db import get_db
+from app.leads.db import get_db, transaction
+from app.sale.purchase import record
 from tests.data.staff_purchase import (
     act,
     audit,
@@ -187,3 +188,30 @@ def test_a_register_check_dated_before_the_authentication_is_refused(app, signed
     assert post_step(signed_in, lead_id, "register_check", fields, certificate).status_code == 303
     assert "is older than the watch&#39;s authentication" in lead_page(signed_in, lead_id)
     assert purchase(app, lead_id)["register_result"] is None
+
+
+def test_an_account_in_another_name_is_paid_only_with_a_second_approval(app, signed_in, staff):
+    lead_id = ready_to_buy(app)
+    with app.app_context(), transaction() as db:
+        record.update(db, lead_id, {"account_holder": "Morgan Lee"})
+    pay(signed_in, lead_id, "7,400")
+    html = lead_page(signed_in, lead_id)
+    assert "The account holder, Morgan Lee, is not the seller&#39;s legal name" in html
+    names = re.search(r'name="holder_name-names" type="hidden" value="(\w+)"', html).group(1)
+    fields = {"names": names, "reason": "A joint account; the seller sent a bank letter."}
+    assert post_step(signed_in, lead_id, "holder_name", fields).status_code == 303
+    (asked,) = approvals(app)
+    assert approve(second_staff(app, staff), lead_id, asked["id"]).status_code == 303
+    pay(signed_in, lead_id, "7,400")
+    assert state_of(app, lead_id) == "bought"
+
+
+def test_a_call_back_to_another_number_is_refused_and_audited(app, signed_in):
+    lead_id = ready_to_buy(app)
+    with app.app_context(), transaction() as db:
+        record.update(db, lead_id, {"payout_confirmed_at": None, "payout_confirmed_by": None})
+    called = {"phone_called": "(646) 555-0199", "confirmed": "y"}
+    assert post_step(signed_in, lead_id, "payout_callback", called).status_code == 303
+    assert "counts only on the phone number on file" in lead_page(signed_in, lead_id)
+    assert purchase(app, lead_id)["payout_confirmed_at"] is None
+    assert ("purchase_step_refused", {"step": "payout_callback"}) in audit(app)

@@ -209,6 +209,8 @@ def test_working_a_lead_from_new_to_bought_with_plain_forms(app, signed_in, add_
     assert post_paperwork(app.test_client(), give_token(app, lead_id)).status_code == 303
     verified = post_step(signed_in, lead_id, "verify_id", {"compared": "y"})
     assert verified.status_code == 303
+    called = {"phone_called": "(212) 555-0100", "confirmed": "y"}
+    assert post_step(signed_in, lead_id, "payout_callback", called).status_code == 303
     moved_to(app, signed_in, lead_id, "bought", paid, "bought")
     html = page(signed_in, f"/staff/leads/{lead_id}")
     for text in (

@@ -307,8 +307,12 @@ def test_the_id_cannot_be_verified_before_the_paperwork_is_signed(app, signed_in
         ({"account_number_enc": None}, "the seller's bank details"),
         ({"id_verified_at": None}, "an ID check by staff"),
         ({"register_result": None}, "a clear stolen-watch register check"),
+        (
+            {"payout_confirmed_at": None},
+            "the seller's confirmation of the payout account (from their e-mail, or a call-back)",
+        ),
     ],
-    ids=["paperwork", "bank-details", "id-check", "register"],
+    ids=["paperwork", "bank-details", "id-check", "register", "payout-confirmed"],
 )
 def test_bought_is_refused_naming_the_one_item_missing(app, signed_in, cleared, named):
     lead_id = appointment_lead(app)
@@ -323,7 +327,7 @@ def test_bought_is_refused_naming_the_one_item_missing(app, signed_in, cleared, 
     assert f"Bought needs first: {named}.".replace("'", "&#39;") in html
     assert state_of(app, lead_id) == "agreed" and purchase(app, lead_id) == before
     assert not [e for e in events(app, lead_id, "state_changed") if e["data"]["to"] == "bought"]
-    assert "3 of 4" not in html and "1 of 4 still missing" in html
+    assert "1 of 5 still missing" in html
 
 
 def test_the_checklist_comes_before_the_bought_form_which_only_agreed_offers(app, signed_in):
@@ -332,7 +336,7 @@ def test_the_checklist_comes_before_the_bought_form_which_only_agreed_offers(app
     assert html.index("Before the watch is bought") < html.index('name="bought-amount"')
     assert 'The seller&#39;s signed paperwork<span class="sr-only">: done' in html
     assert 'An ID check by staff<span class="sr-only">: missing' in html
-    assert "2 of 4 still missing" in html
+    assert "3 of 5 still missing" in html
     offered = appointment_lead(app)
     post_step(signed_in, offered, "findings", FINDINGS)
     act(signed_in, offered, "offer", OFFER)

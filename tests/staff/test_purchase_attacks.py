@@ -256,7 +256,8 @@ def test_the_lead_page_and_timeline_show_only_the_last_4_characters(app, signed_
 def test_a_sellers_name_never_becomes_a_formula_in_the_register(app, staff, account, signed_in):
     lead_id = ready_to_buy(app)
     with app.app_context(), transaction() as db:
-        record.update(db, lead_id, {"legal_name": '=HYPERLINK("http://evil.example")'})
+        formula = '=HYPERLINK("http://evil.example")'
+        record.update(db, lead_id, {"legal_name": formula, "account_holder": formula})
     buy(app, lead_id)
     answer = signed_in.get("/staff/register.csv")
     rows = list(csv.DictReader(io.StringIO(answer.get_data(as_text=True))))

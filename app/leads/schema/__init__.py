@@ -28,7 +28,7 @@ from app.leads.schema.lead_tables import (
     give_photo_ids,
     give_references,
 )
-from app.leads.schema.money_tables import MONEY_CHECKS
+from app.leads.schema.money_tables import MONEY_CHECKS, PAYOUT_CHECKS
 from app.leads.schema.progress_tables import DASHBOARD_AND_SEARCH
 from app.leads.schema.purchase_tables import PURCHASES
 from app.leads.schema.staff_tables import STAFF_TABLES, chain_audit_log
@@ -54,6 +54,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     run(CONVERSIONS),  # 17: each ad platform's outcome per lead and event (Lead, Purchase)
     run(PURCHASES),  # 18: the purchase on record, its private files, daily claims, `agreed`
     run(MONEY_CHECKS),  # 19: approvals of exceptions; register checks as a kept history
+    run(PAYOUT_CHECKS),  # 20: the payout account confirmed from the seller's mailbox
 )
 VERSION = len(MIGRATIONS)
 

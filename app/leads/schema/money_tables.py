@@ -62,3 +62,26 @@ MONEY_CHECKS = (
             coalesce(authenticated_at, strftime('%Y-%m-%dT%H:%M:%S+00:00', 'now'))
         FROM purchases WHERE register_result IS NOT NULL""",
 )
+
+PAYOUT_CHECKS = (
+    # The e-mail that asks the seller to confirm the payout account they signed for, named by
+    # its last 4 digits (app/sale/purchase/payout.py): one row per signing; the link's token
+    # kept only as a digest (a retry replaces it), its expiry, when it went, and the answer.
+    """CREATE TABLE payout_checks (
+        id INTEGER PRIMARY KEY,
+        lead_id INTEGER NOT NULL REFERENCES leads(id),
+        account_last4 TEXT NOT NULL,
+        asked_at TEXT NOT NULL,
+        token_hash TEXT UNIQUE,
+        expires_at TEXT,
+        sent_at TEXT,
+        answered_at TEXT,
+        answer TEXT CHECK (answer IN ('confirmed', 'denied'))
+    )""",
+    "CREATE INDEX payout_checks_lead ON payout_checks(lead_id)",
+    # The payout account counts once confirmed: by the seller from that e-mail, or by staff on
+    # a call-back to the phone on file (which number was called is kept with it).
+    "ALTER TABLE purchases ADD COLUMN payout_confirmed_at TEXT",
+    "ALTER TABLE purchases ADD COLUMN payout_confirmed_by TEXT",
+    "ALTER TABLE purchases ADD COLUMN payout_callback_phone TEXT",
+)

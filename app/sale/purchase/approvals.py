@@ -18,7 +18,7 @@ from app.leads.db import get_db, immediate_transaction, now
 from app.leads.display import usd
 from app.leads.history import append_event
 from app.leads.state import State
-from app.sale.purchase import stolen_register
+from app.sale.purchase import payout, record, stolen_register
 from app.sale.purchase.authentication import Refused, lead_and_record
 from app.sale.purchase.paperwork import agreed_price
 
@@ -60,13 +60,21 @@ def refuse_unless_before_payment(lead: dict) -> None:
 
 
 def refuse_unless_needed(db: sqlite3.Connection, lead_id: int, kind: str, subject: str) -> None:
-    """Only an exception that is one: another amount than the accepted offer, a register check
-    waiting to clear a flag (names are compared where the paperwork is signed)."""
+    """Only an exception that is one: another amount than the accepted offer, an account holder
+    who is not the seller as signed, a register check waiting to clear a flag."""
     if kind == PAYMENT_AMOUNT and int(subject) == agreed_price(lead_id):
         raise Refused(
             f"{usd(int(subject))} is the accepted offer: paying it needs no approval. "
             "Nothing was changed."
         )
+    if kind == HOLDER_NAME:
+        purchase = record.get(lead_id) or {}
+        signed = purchase.get("signed_at") and subject == payout.holder_subject(purchase)
+        if not signed or payout.names_match(purchase["account_holder"], purchase["legal_name"]):
+            raise Refused(
+                "The signed paperwork does not name an account holder other than the seller: "
+                "there is nothing to approve. Nothing was changed."
+            )
     if kind == REGISTER_FLAG:
         waiting = stolen_register.awaiting_approval(db, lead_id)
         if waiting is None or str(waiting["id"]) != subject:

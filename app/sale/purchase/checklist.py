@@ -12,6 +12,10 @@ BEFORE_OFFER = (("serial_number", "the authentication findings (at least the ser
 BEFORE_PURCHASE = (
     ("signed", "the seller's signed paperwork"),
     ("payout", "the seller's bank details"),
+    (
+        "payout_confirmed",
+        "the seller's confirmation of the payout account (from their e-mail, or a call-back)",
+    ),
     ("id_verified", "an ID check by staff"),
     ("register_clear", "a clear stolen-watch register check"),
 )
@@ -23,6 +27,7 @@ def holds(purchase: dict, item: str) -> bool:
         "serial_number": lambda: bool(purchase.get("serial_number")),
         "signed": lambda: bool(purchase.get("signed_at")),
         "payout": lambda: bool(purchase.get("account_number_enc")),
+        "payout_confirmed": lambda: bool(purchase.get("payout_confirmed_at")),
         "id_verified": lambda: bool(purchase.get("id_verified_at")),
         "register_clear": lambda: purchase.get("register_result") == "clear",
     }

@@ -25,7 +25,7 @@ from app.leads.db import immediate_transaction, now
 from app.leads.display import business_today, usd, watch_name
 from app.leads.history import latest_change
 from app.leads.state import State
-from app.sale.purchase import crypto, files, record
+from app.sale.purchase import crypto, files, payout, record
 from app.sale.purchase.record import years_later
 
 pillow_heif.register_heif_opener()
@@ -189,7 +189,8 @@ def signed_columns(values: dict, text: str, signer: dict) -> dict:
 
 def sign(lead: dict, values: dict, photos: dict[str, bytes], signer: dict) -> int:
     """Put the seller's signed paperwork and ID photos on the record, with the
-    `paperwork_signed` event, in one transaction, then alert staff; the event's id. Raises
+    `paperwork_signed` event and the payout account's check, in one transaction, then e-mail
+    the seller that check (payout.py) and alert staff; the event's id. Raises
     NotSignable (nothing changed, no file left behind) unless the record is still unsigned and
     the lead still `agreed`."""
     text = declaration_text(lead, (record.get(lead["id"]) or {}) | values)
@@ -208,9 +209,11 @@ def sign(lead: dict, values: dict, photos: dict[str, bytes], signer: dict) -> in
                 "account_last4": columns["account_number_last4"],
             }
             event_id = history.append_event(db, lead["id"], "seller", "paperwork_signed", event)
+            check_id = payout.ask_seller(db, lead["id"], columns["account_number_last4"])
     except BaseException:
         files.remove_files(written)
         raise
     current_app.logger.info("Lead %s: paperwork signed (event %s).", lead["id"], event_id)
+    queue.enqueue(queue.SEND_PAYOUT_CHECK, check_id)
     queue.enqueue(queue.ALERT_STAFF, lead["id"], event_id)
     return event_id

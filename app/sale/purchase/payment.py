@@ -1,6 +1,7 @@
 """What a payment must be to be recorded (docs/sale.md, "Exceptions need a second person"):
 the amount the seller accepted, unless a second staff member approved another, paid on a day
-between the seller's signature and today. lifecycle.put_on_record asks here inside the
+between the seller's signature and today, into an account held by the seller (or one a second
+staff member approved). lifecycle.put_on_record asks here inside the
 transaction that marks the lead bought, so nothing is recorded when any of it fails.
 """
 
@@ -11,7 +12,7 @@ from datetime import date
 
 from app.leads.display import business_day, business_today, usd
 from app.rendering.dates import display_date
-from app.sale.purchase import approvals
+from app.sale.purchase import approvals, payout
 from app.sale.purchase.paperwork import agreed_price
 
 
@@ -42,11 +43,30 @@ def date_problem(purchase: dict, paid_on: date) -> str | None:
     return None
 
 
+def holder_problem(db: sqlite3.Connection, lead_id: int, purchase: dict) -> str | None:
+    """Why the payout account cannot be paid into, or None: its holder is the seller (names
+    compared by payout.names_match), or a second staff member approved paying into it."""
+    holder, legal = purchase.get("account_holder"), purchase.get("legal_name")
+    subject = payout.holder_subject(purchase)
+    if payout.names_match(holder, legal) or approvals.approved(
+        db, lead_id, approvals.HOLDER_NAME, subject
+    ):
+        return None
+    return (
+        f"The account holder, {holder}, is not the seller's legal name, {legal}: paying into "
+        "this account needs a second staff member's approval (under “Exceptions”)."
+    )
+
+
 def problems(db: sqlite3.Connection, lead_id: int, purchase: dict, data: dict) -> list[str]:
     """Every reason the payment in `data` cannot be recorded (none when it can)."""
     try:
         amount, paid_on = int(data["amount"]), date.fromisoformat(str(data["paid_on"]))
     except ValueError:
         return ["The payment needs a whole-dollar amount and a date (YYYY-MM-DD)."]
-    found = (amount_problem(db, lead_id, amount), date_problem(purchase, paid_on))
+    found = (
+        amount_problem(db, lead_id, amount),
+        date_problem(purchase, paid_on),
+        holder_problem(db, lead_id, purchase),
+    )
     return [problem for problem in found if problem]

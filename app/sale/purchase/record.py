@@ -41,6 +41,9 @@ PAPERWORK_COLUMNS = (
     "signed_user_agent",
     "id_verified_by",
     "id_verified_at",
+    "payout_confirmed_at",
+    "payout_confirmed_by",
+    "payout_callback_phone",
 )
 
 

@@ -24,7 +24,7 @@ from app.sale.purchase.documents import PDF
 from app.sale.purchase.paperwork import ID_TYPES
 from app.staff import purchase_panel
 from app.staff.auth import record, require_recent_auth, staff_required
-from app.staff.exception_forms import ApproveForm
+from app.staff.money_forms import ApproveForm
 from app.staff.pages import page
 from app.staff.purchase_panel import REGISTER_DAYS, RegisterPeriodForm, id_verified
 from app.staff.views import inbox
@@ -83,6 +83,18 @@ def payment_exception(lead_id: int):
 def clear_flag(lead_id: int):
     """Ask to let a clear register check count over a flagged one, from the lead page."""
     return take_step(lead_id, "clear_flag")
+
+
+@staff_required
+def holder_name(lead_id: int):
+    """Ask to pay into an account held by someone other than the seller, from the lead page."""
+    return take_step(lead_id, "holder_name")
+
+
+@staff_required
+def payout_callback(lead_id: int):
+    """A call-back to the phone on file that confirmed the payout account, from the lead page."""
+    return take_step(lead_id, "payout_callback")
 
 
 @require_recent_auth
