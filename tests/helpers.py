@@ -451,3 +451,12 @@ def status_link_count(app, lead_id: int) -> int:
     with app.app_context(), transaction() as db:
         query = "SELECT count(*) FROM status_links WHERE lead_id = ?"
         return db.execute(query, (lead_id,)).fetchone()[0]
+
+
+def answer_data(client, token: str, said: str) -> dict:
+    """An answer form of the seller's status page as the browser posts it: the button pressed,
+    the CSRF token, and the quote or offer the page shows (none when it shows none)."""
+    page = client.get(f"/status/{token}").get_data(as_text=True)
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    shown = re.search(r'name="shown" value="(\d+)"', page)
+    return {"answer": said, "csrf_token": csrf} | ({"shown": shown.group(1)} if shown else {})

@@ -110,6 +110,13 @@ def unsent_seller_emails(states: tuple[str, ...]) -> list[tuple[int, int]]:
     return [(row[0], row[1]) for row in rows]
 
 
+def latest_change_id(events: list[dict], state: str) -> int | None:
+    """The id of the newest change into `state`: what a seller's answer names as the quote or
+    offer it answers."""
+    ids = [e["id"] for e in events if e["kind"] == "state_changed" and e["data"]["to"] == state]
+    return ids[-1] if ids else None
+
+
 def latest_change(events: list[dict], state: str) -> dict | None:
     """The data of the newest change into `state` (a revised quote replaces the first)."""
     changes = [

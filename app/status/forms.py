@@ -9,7 +9,7 @@ import unicodedata
 from flask_wtf import FlaskForm
 from wtforms import StringField, TextAreaField
 
-from app.forms.rules import Choice, EmailAddress, MaxLength, Required, clean_text
+from app.forms.rules import Choice, EmailAddress, MaxLength, Pattern, Required, clean_text
 from app.status import messages
 
 QUESTION_MAX_LENGTH = 2000
@@ -35,9 +35,14 @@ class LostLinkForm(FlaskForm):
 
 
 class AnswerForm(FlaskForm):
-    """The seller's answer to a preliminary quote or a final offer: the button they pressed."""
+    """The seller's answer to a preliminary quote or a final offer: the button they pressed,
+    and which quote or offer the page showed (its event's id), so an answer is never taken for
+    a revision the seller has not seen."""
 
     answer = StringField(validators=[Choice(ANSWERS, messages.NOT_NOW)])
+    shown = StringField(
+        validators=[Required(messages.NOT_NOW), Pattern(r"\d{1,12}", messages.NOT_NOW)]
+    )
 
 
 class WithdrawForm(FlaskForm):

@@ -130,3 +130,15 @@ PAYOUT_REFUSED = (
     "can be paid with it. We will call you on the number you gave us; to sign again yourself, "
     "ask for a new link to your status page, which we send only to your e-mail address."
 )
+
+# An answer to a quote or offer revised after the page was opened: the page shows the new one.
+REVISED = {
+    State.QUOTED: (
+        "We revised our preliminary quote after this page was opened: here is the new one. "
+        "Nothing was accepted or declined."
+    ),
+    State.OFFERED: (
+        "We revised our final offer after this page was opened: here is the new one. Nothing "
+        "was accepted or declined."
+    ),
+}

@@ -51,6 +51,7 @@ def status_page(lead: dict, token: str) -> str:
         next_step=messages.NEXT_STEPS[lead["state"]],
         has_appointment=lead["state"] == State.APPOINTMENT and appointment is not None,
         can_answer_quote=lead["state"] == State.QUOTED,
+        quote_shown=history.latest_change_id(events, State.QUOTED),
         sale=purchase_view.view(lead, events),
         is_open=is_open,
         can_erase=lead["state"] in SELLER_ERASABLE_STATES,

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from app.leads.display import business_today, local_time, quote_amount, usd
-from app.leads.history import latest_change
+from app.leads.history import latest_change, latest_change_id
 from app.leads.state import State
 from app.rendering.dates import display_date
 from app.sale.purchase import files, paperwork, record
@@ -30,6 +30,7 @@ class FinalOffer:
     valid_until: str
     expired: bool
     findings: list[tuple[str, str]]
+    shown: int  # the offer's event id, which the answer names
     quote: str = ""
     differences: list[dict] = field(default_factory=list)
 
@@ -84,6 +85,7 @@ def final_offer(events: list[dict], purchase: dict | None) -> FinalOffer | None:
         valid_until=display_date(offer["valid_until"]),
         expired=has_expired(offer),
         findings=findings(purchase),
+        shown=latest_change_id(events, State.OFFERED),
     )
     if quote and differs(offer, quote):
         shown.quote = quote_amount(quote)

@@ -112,13 +112,17 @@ def act(token: str, lead: dict, to_state: State, data: dict, said: str) -> Respo
 
 
 def answer(token: str, at: State, answers: dict, expired_message: str, is_expired):
-    """Accept or decline what the page showed at state `at` (the quote, or the final offer); one
+    """Accept or decline what the page showed at state `at` (the quote, or the final offer): the
+    one the form names, so a revision made since the page was opened is refused and shown; one
     past its date cannot be accepted."""
     lead, form = lead_for(token), AnswerForm()
     if not form.validate() or lead["state"] != at:
         return refuse(token, messages.NOT_NOW, 409)
+    events = history.lead_events(lead["id"])
+    if form.shown.data != str(history.latest_change_id(events, at)):
+        return refuse(token, messages.REVISED[at], 409)
     to_state, data, said = answers[form.answer.data]
-    if to_state != State.CLOSED and is_expired(history.lead_events(lead["id"])):
+    if to_state != State.CLOSED and is_expired(events):
         return refuse(token, expired_message, 409)
     return act(token, lead, to_state, data, said)
 

@@ -17,7 +17,7 @@ from tests.data.paperwork import (
     offered_lead,
     page_csrf,
 )
-from tests.helpers import business_today
+from tests.helpers import answer_data, business_today
 
 EXPIRED = (business_today() - timedelta(days=1)).isoformat()
 
@@ -27,8 +27,7 @@ def status(client, token: str) -> str:
 
 
 def answer(client, token: str, said: str):
-    data = {"answer": said, "csrf_token": page_csrf(client, f"/status/{token}")}
-    return client.post(f"/status/{token}/offer", data=data)
+    return client.post(f"/status/{token}/offer", data=answer_data(client, token, said))
 
 
 def state_of(app, lead_id: int) -> str:
@@ -143,3 +142,25 @@ def test_the_paperwork_email_says_what_to_have_ready_and_links_the_status_page(
     with mail_app.app_context():
         sent = [e["data"] for e in history.lead_events(lead_id) if e["kind"] == "email_sent"]
     assert sent[-1]["template"] == "paperwork"
+
+
+def test_an_offer_revised_after_the_page_was_opened_is_neither_accepted_nor_declined(app, client):
+    lead_id, token = offered_lead(app)  # $7,400 on the page the seller opens
+    seen = {said: answer_data(client, token, said) for said in ("accept", "decline")}
+    with app.app_context():
+        revised = OFFER | {"amount": 6900}
+        lifecycle.transition(lead_id, "offered", "staff:1", revised, "offered")
+    for said, data in seen.items():
+        refused = client.post(f"/status/{token}/offer", data=data)
+        assert refused.status_code == 303, said
+        page = status(client, token)
+        assert "We revised our final offer after this page was opened" in page
+        assert "$6,900" in page and state_of(app, lead_id) == "offered"
+    unnamed = seen["accept"] | {"shown": ""}
+    client.post(f"/status/{token}/offer", data=unnamed)
+    assert state_of(app, lead_id) == "offered"
+    assert answer(client, token, "accept").status_code == 303  # the offer now on the page
+    assert state_of(app, lead_id) == "agreed"
+    with app.app_context():
+        accepted = history.lead_events(lead_id)[-1]
+    assert accepted["data"]["to"] == "agreed"

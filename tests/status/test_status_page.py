@@ -24,6 +24,7 @@ from app.sale import erasure, lifecycle
 from app.security.tokens import digest
 from tests.helpers import (
     JSON,
+    answer_data,
     give_token,
     lead_work_done,
     photo,
@@ -291,9 +292,7 @@ def state_of(app, lead_id: int) -> str:
 
 def test_seller_accepts_the_quote_with_a_plain_form(app, client):
     lead_id, token = quoted_lead(app)
-    answer = client.post(
-        f"/status/{token}/quote", data={"answer": "accept", "csrf_token": form_token(client, token)}
-    )
+    answer = client.post(f"/status/{token}/quote", data=answer_data(client, token, "accept"))
     assert answer.status_code == 303 and answer.headers["Location"] == f"/status/{token}"
     page = client.get(f"/status/{token}").get_data(as_text=True)
     assert "you have accepted our preliminary quote" in page
@@ -305,9 +304,7 @@ def test_seller_accepts_the_quote_with_a_plain_form(app, client):
 
 def test_an_expired_quote_cannot_be_accepted(app, client):
     lead_id, token = quoted_lead(app, QUOTE | {"valid_until": "2020-01-31"})
-    client.post(
-        f"/status/{token}/quote", data={"answer": "accept", "csrf_token": form_token(client, token)}
-    )
+    client.post(f"/status/{token}/quote", data=answer_data(client, token, "accept"))
     assert "This preliminary quote has expired" in client.get(f"/status/{token}").get_data(
         as_text=True
     )
@@ -318,7 +315,7 @@ def test_seller_declines_the_quote(app, client):
     lead_id, token = quoted_lead(app)
     client.post(
         f"/status/{token}/quote",
-        data={"answer": "decline", "csrf_token": form_token(client, token)},
+        data=answer_data(client, token, "decline"),
     )
     assert state_of(app, lead_id) == "closed"
     assert "You declined our quote" in client.get(f"/status/{token}").get_data(as_text=True)
@@ -587,8 +584,7 @@ def test_accepting_declining_and_adding_photos_each_alert_staff(alert_app, smtp_
     smtp_server.wait_for(2)
     smtp_server.messages.clear()
     for token, answer in ((accepted, "accept"), (declined, "decline")):
-        csrf = form_token(client, token)
-        client.post(f"/status/{token}/quote", data={"answer": answer, "csrf_token": csrf})
+        client.post(f"/status/{token}/quote", data=answer_data(client, token, answer))
     send_photos(client, accepted, 2)
     lead_work_done(alert_app)
     alerts = staff_alerts(smtp_server, 4)  # and the seller's "closed" e-mail
@@ -699,3 +695,14 @@ def test_withdrawal_with_erasure_leaves_no_personal_field_or_photo_file_behind(a
     for personal in ("917 555 0188", "Jane", "jane@example.com", "555-0147", "side.jpg"):
         assert personal not in stored
     assert client.get(f"/status/{token}").status_code == 404
+
+
+def test_a_quote_revised_after_the_page_was_opened_is_not_accepted(app, client):
+    lead_id, token = quoted_lead(app)
+    seen = answer_data(client, token, "accept")
+    with app.app_context():
+        lifecycle.transition(lead_id, "quoted", "staff:1", QUOTE | {"amount_low": 7000}, "quoted")
+    assert client.post(f"/status/{token}/quote", data=seen).status_code == 303
+    page = client.get(f"/status/{token}").get_data(as_text=True)
+    assert "We revised our preliminary quote after this page was opened" in page
+    assert "$7,000" in page and state_of(app, lead_id) == "quoted"
