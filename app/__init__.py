@@ -20,6 +20,7 @@ from app.leads.state import State
 from app.pages import routes as pages
 from app.pictures import images
 from app.pictures.cli import images_command
+from app.privacy import choice
 from app.privacy import routes as privacy
 from app.rendering import assets, components, islands, layout, page_cache
 from app.rendering.freeze import freeze_command
@@ -94,6 +95,7 @@ def register_blueprints(app: Flask) -> None:
     for blueprint in blueprints:
         app.register_blueprint(blueprint)
     errors.init_app(app)
+    app.after_request(choice.without_ads_for_opted_out)
     staff.init_app(app)
     status.init_app(app)
     hide_link_tokens()

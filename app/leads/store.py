@@ -216,6 +216,21 @@ def leads_with_pending_work(created_before: str | None = None) -> list[dict]:
     return [dict(row) for row in rows]
 
 
+def mark_ad_opt_out(lead_id: int, how: str, actor: str) -> bool:
+    """The seller's "do not sell or share" choice, however and whenever it is expressed after
+    the sell form (GPC or the choices cookie on their status page, or told to staff): kept on
+    the lead, which every send and the Google Ads file read at the time they run, with its
+    event. Never taken back here; whether it is new."""
+    with transaction() as db:
+        changed = db.execute(
+            "UPDATE leads SET ad_opt_out = ? WHERE id = ? AND ad_opt_out IS NULL",
+            (how, lead_id),
+        ).rowcount
+        if changed:
+            append_event(db, lead_id, actor, "ad_opt_out", {"how": how})
+    return bool(changed)
+
+
 def change_state(
     lead_id: int,
     expected: str,

@@ -10,7 +10,9 @@ nothing about it is ever sent to either (app/conversions/send.py).
 
 from __future__ import annotations
 
-from flask import Request, Response, current_app
+from flask import Request, Response, current_app, request
+
+from app.security.headers import WITHOUT_ADS
 
 GPC = "gpc"
 CHOICE = "choice"
@@ -54,6 +56,14 @@ def opt_out(request: Request, seen_in_browser: str = "") -> str | None:
     if chose_opt_out(request):
         return CHOICE
     return seen_in_browser if seen_in_browser in OPT_OUTS else None
+
+
+def without_ads_for_opted_out(response: Response) -> Response:
+    """after_request: a visitor who opted out gets a CSP naming no ad host (the security
+    middleware swaps the policy), whatever page the app answers."""
+    if opt_out(request):
+        response.headers[WITHOUT_ADS] = "1"
+    return response
 
 
 def remember_opt_out(response: Response) -> None:

@@ -217,6 +217,9 @@ def describe(event: dict) -> tuple[str, list[tuple[str, str]], str]:
     if kind == "link_resent":
         revoked = [("Earlier links revoked", str(data.get("revoked", 0)))]
         return "New status link e-mailed (asked for on the lost-link form)", revoked, ""
+    if kind == "ad_opt_out":
+        how = OPT_OUT_DESCRIPTIONS.get(data["how"], data["how"])
+        return "Seller opted out of sharing with ad platforms", [("How", how)], ""
     if kind == "links_revoked":
         return "Status links revoked", [("Links", str(data.get("links", 0)))], ""
     purchase = purchase_event(kind, data)

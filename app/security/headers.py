@@ -87,6 +87,10 @@ def security_headers(config, inline_scripts: tuple[str, ...]) -> list[tuple[str,
 
 
 ADDITIVE_HEADERS = {"content-security-policy"}
+# What a view sets, for the middleware only, to have its answer carry the site's headers with a
+# CSP that names no ad host (for a visitor who opted out): one of the two policies the
+# middleware made itself, never one a view writes.
+WITHOUT_ADS = "X-Without-Ads"
 # Headers a view may set to replace the site's value for its own answer: the seller's status
 # page sends `Referrer-Policy: no-referrer`, stricter than the site's default.
 OVERRIDABLE_HEADERS = {"referrer-policy"}
@@ -95,9 +99,10 @@ OVERRIDABLE_HEADERS = {"referrer-policy"}
 class SecurityMiddleware:
     """Refuse absurd requests before any code sees them; add the headers to every response."""
 
-    def __init__(self, wsgi_app, headers: list[tuple[str, str]]):
+    def __init__(self, wsgi_app, headers: list[tuple[str, str]], without_ads=None):
         self.wsgi_app = wsgi_app
         self.headers = headers
+        self.without_ads = without_ads or headers
         # A view may add a stricter Content-Security-Policy of its own (the staff photo route's
         # `sandbox`): browsers enforce every CSP header, so it narrows the site's, never widens.
         self.names = {name.lower() for name, _ in headers} - ADDITIVE_HEADERS | {"server"}
@@ -120,10 +125,14 @@ class SecurityMiddleware:
 
     def __call__(self, environ, start_response):
         def with_headers(status, headers, exc_info=None):
-            """start_response with the site's headers replacing the app's, bar overridable ones."""
+            """start_response with the site's headers replacing the app's, bar overridable ones
+            (and without the ad hosts when the app asked for that)."""
+            no_ads = any(n.lower() == WITHOUT_ADS.lower() for n, _ in headers)
             kept = [(n, v) for n, v in headers if n.lower() not in self.names]
+            kept = [(n, v) for n, v in kept if n.lower() != WITHOUT_ADS.lower()]
             own = {name.lower() for name, _ in kept} & OVERRIDABLE_HEADERS
-            added = [(n, v) for n, v in self.headers if n.lower() not in own]
+            site = self.without_ads if no_ads else self.headers
+            added = [(n, v) for n, v in site if n.lower() not in own]
             return start_response(status, kept + added, exc_info)
 
         refused = self.refusal(environ)
@@ -152,4 +161,9 @@ def init_app(app: Flask, inline_scripts: tuple[str, ...]) -> None:
     }
     if any(proxies.values()):
         app.wsgi_app = ProxyFix(app.wsgi_app, **proxies)
-    app.wsgi_app = SecurityMiddleware(app.wsgi_app, security_headers(config, inline_scripts))
+    without_ads = {**config, "META_PIXEL_ID": "", "GA4_MEASUREMENT_ID": ""}
+    app.wsgi_app = SecurityMiddleware(
+        app.wsgi_app,
+        security_headers(config, inline_scripts),
+        security_headers(without_ads, inline_scripts),
+    )

@@ -30,6 +30,8 @@ UTM_KEYS = ("utm_source", "utm_medium", "utm_campaign", "utm_content", "utm_term
 EVENT_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
 FIELD_LENGTH = 200
 USER_AGENT_LENGTH = 500
+# GA's _ga cookie: "GA1.<depth>.<random number>.<first visit, in seconds>".
+GA_COOKIE = re.compile(r"GA1\.\d{1,2}\.(\d{1,20}\.\d{1,20})")
 
 
 def campaign_values(source: Mapping) -> dict[str, str]:
@@ -44,9 +46,10 @@ def event_id_from(source: Mapping) -> str:
 
 
 def ga_client_id(cookies: Mapping) -> str | None:
-    """GA4's client id from its _ga cookie (GA1.1.<id>.<time>), so server events join the visit."""
-    parts = cookies.get("_ga", "").split(".")
-    return ".".join(parts[2:4]) if len(parts) >= 4 else None
+    """GA4's client id from its _ga cookie (GA1.1.<id>.<time>), so server events join the
+    visit; None for a cookie of any other shape (it is stored and sent to Google as it is)."""
+    found = GA_COOKIE.fullmatch(cookies.get("_ga", ""))
+    return found.group(1) if found else None
 
 
 @dataclass(frozen=True)

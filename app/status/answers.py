@@ -6,14 +6,20 @@ from __future__ import annotations
 from flask import Response, abort, flash, jsonify, redirect, request
 
 from app.errors import wants_json
-from app.leads import links
+from app.leads import links, store
+from app.privacy.choice import opt_out
 
 
 def lead_for(token: str) -> dict:
-    """The lead this token opens, or the 404 page: the same answer for every failure."""
+    """The lead this token opens, or the 404 page: the same answer for every failure. A seller
+    who opted out of ad sharing since the sell form (GPC, or the choices page's cookie, with
+    this request) has the lead marked so: nothing more about it is sent to an ad platform."""
     lead = links.lead_by_status_token(token)
     if lead is None:
         abort(404)
+    how = opt_out(request)
+    if how and not lead["ad_opt_out"] and store.mark_ad_opt_out(lead["id"], how, "seller"):
+        lead = lead | {"ad_opt_out": how}
     return lead
 
 

@@ -236,6 +236,19 @@ def revoke_links(lead_id: int):
     )
 
 
+@staff_required
+def mark_opted_out(lead_id: int):
+    """The seller told staff (by phone or e-mail) not to share their data with ad platforms:
+    kept on the lead like a GPC signal or the choices page; audited and on the timeline."""
+    lead = lead_or_404(lead_id)
+    if lead["erased_at"]:
+        return back(lead_id, "This lead was erased: nothing of it is sent anywhere.", "error")
+    if not store.mark_ad_opt_out(lead_id, "choice", actor()):
+        return back(lead_id, "This seller had already opted out: nothing was changed.")
+    record("lead_opted_out", lead_id)
+    return back(lead_id, "Opted out: nothing more about this lead is sent to Meta or Google.")
+
+
 # Erasure: both factors again, then the reference typed to confirm
 
 
