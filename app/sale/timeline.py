@@ -290,6 +290,12 @@ def reached_on(events: list[dict]) -> dict[str, str]:
     return {state: display_date(at[:10]) for state, at in reached.items()}
 
 
+def paperwork_signed(events: list[dict]) -> bool:
+    """Whether the latest paperwork of the lead is signed and stands (not voided since)."""
+    kinds = [e["kind"] for e in events if e["kind"] in ("paperwork_signed", "paperwork_discarded")]
+    return bool(kinds) and kinds[-1] == "paperwork_signed"
+
+
 def seller_steps(state: str, events: list[dict]) -> list[Step]:
     """The seller's timeline: each step done, current or still to come, with what the current
     and finished steps carried (quote, appointment, offer, payment). A closed lead shows the
@@ -312,8 +318,13 @@ def seller_steps(state: str, events: list[dict]) -> list[Step]:
         steps.append(Step(label, status, reached.get(step_state, ""), details))
     if state == State.ACCEPTED:
         steps[2].label = "Preliminary quote accepted"
-    if state == State.AGREED:
+    if state == State.AGREED and paperwork_signed(events):  # the payment is what comes next
+        steps[4].label, steps[4].status = "Offer accepted, paperwork signed", "done"
+        steps[5].label, steps[5].status = "Payment: after our checks", "current"
+    elif state == State.AGREED:
         steps[4].label = "Offer accepted: paperwork"
+    if state == State.BOUGHT:  # the last step is done, not waiting
+        steps[5].label, steps[5].status = "Completed: payment sent", "done"
     if state == State.CLOSED:
         data = latest_change(events, State.CLOSED) or {}
         reason = SELLER_CLOSE_REASONS.get(data.get("reason"), "Your enquiry is closed")

@@ -24,6 +24,14 @@ NAME_PLACEHOLDER = "[your full legal name]"
 OPEN_STATES = frozenset(State) - {State.BOUGHT, State.CLOSED}
 # From the appointment on, the watch may be with us: its return needs the seller's details.
 SELLER_ERASABLE_STATES = frozenset({State.NEW, State.CONTACTED, State.QUOTED, State.ACCEPTED})
+# Photos help until the watch is authenticated in person; after that they answer nothing.
+PHOTO_STATES = SELLER_ERASABLE_STATES | {State.APPOINTMENT}
+
+
+def takes_photos(lead: dict) -> bool:
+    """Whether the seller may still send photos: before the authentication's findings."""
+    purchase = record.get(lead["id"]) or {}
+    return lead["state"] in PHOTO_STATES and not purchase.get("authenticated_at")
 
 
 def private_meta(title: str, description: str) -> seo.PageMeta:
@@ -56,7 +64,7 @@ def status_page(lead: dict, token: str) -> str:
         is_open=is_open,
         can_erase=lead["state"] in SELLER_ERASABLE_STATES,
         after_sale=erasure.after_sale(lead),
-        photo_props=add_photos_props(token, room) if is_open and room else None,
+        photo_props=add_photos_props(token, room) if takes_photos(lead) and room else None,
         question_max_length=QUESTION_MAX_LENGTH,
         token=token,
     )

@@ -194,7 +194,7 @@ def ask(token: str):
 def add_photos(token: str):
     """More photos of the watch, with the sell form's checks, up to PHOTO_MAX_COUNT in all."""
     lead = lead_for(token)
-    if lead["state"] not in pages.OPEN_STATES:
+    if not pages.takes_photos(lead):
         return refuse(token, messages.NOT_NOW, 409)
     form = AddPhotosForm(lead["photo_count"])
     if not form.validate():

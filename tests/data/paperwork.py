@@ -59,9 +59,12 @@ VALID = {
 }
 
 
-def offered_lead(app, offer: dict | None = None, quote: dict = QUOTE) -> tuple[int, str]:
+def offered_lead(
+    app, offer: dict | None = None, quote: dict = QUOTE, at_appointment=None
+) -> tuple[int, str]:
     """A lead taken by staff through quote, appointment and authentication to the final offer;
-    its id and status token."""
+    its id and status token. `at_appointment(lead_id, token)`, if given, runs before the
+    authentication (what a seller can still do then, such as sending photos)."""
     with app.app_context():
         lead_id, _ = store.save_lead(sample_lead(), [])
         moves = [("quoted", quote), ("accepted", {"via": "phone"}), ("appointment", APPOINTMENT)]
@@ -69,14 +72,19 @@ def offered_lead(app, offer: dict | None = None, quote: dict = QUOTE) -> tuple[i
         for to_state, data in moves:
             lifecycle.transition(lead_id, to_state, "staff:1", data, state)
             state = to_state
+    token = give_token(app, lead_id)
+    if at_appointment:
+        at_appointment(lead_id, token)
+    with app.app_context():
         authentication.record_findings(lead_id, "staff:1", FINDINGS)
         lifecycle.transition(lead_id, "offered", "staff:1", offer or OFFER, "appointment")
-    return lead_id, give_token(app, lead_id)
+    return lead_id, token
 
 
-def agreed_lead(app) -> tuple[int, str]:
-    """A lead whose seller accepted the final offer on the status page."""
-    lead_id, token = offered_lead(app)
+def agreed_lead(app, at_appointment=None) -> tuple[int, str]:
+    """A lead whose seller accepted the final offer on the status page (`at_appointment` as
+    offered_lead's)."""
+    lead_id, token = offered_lead(app, at_appointment=at_appointment)
     with app.app_context():
         lifecycle.transition(lead_id, "agreed", "seller", {"via": "status_page"}, "offered")
     return lead_id, token

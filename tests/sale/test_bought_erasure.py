@@ -64,14 +64,18 @@ def page_text(response) -> str:
 
 
 def sold(client) -> tuple[int, str]:
-    """A lead taken to an accepted final offer, two watch photos added and the paperwork signed
-    with both ID photos on its status page, checked by staff and bought (the real move and
-    every job it queues); (lead id, the seller's status token)."""
+    """A lead taken to an accepted final offer, two watch photos added at its appointment and
+    the paperwork signed with both ID photos on its status page, checked by staff and bought
+    (the real move and every job it queues); (lead id, the seller's status token)."""
     app = client.application
-    lead_id, token = agreed_lead(app)
-    form = MultiDict({"csrf_token": page_csrf(client, f"/status/{token}")})
-    added = post_multipart(client, f"/status/{token}/photos", form, [photo(), photo("side.jpg")])
-    assert added.status_code == 303
+
+    def add_photos(_lead_id: int, token: str) -> None:
+        """Before the authentication, as a seller can."""
+        form = MultiDict({"csrf_token": page_csrf(client, f"/status/{token}")})
+        photos = [photo(), photo("side.jpg")]
+        assert post_multipart(client, f"/status/{token}/photos", form, photos).status_code == 303
+
+    lead_id, token = agreed_lead(app, at_appointment=add_photos)
     assert post_paperwork(client, token).status_code == 303
     checked = {"id_verified_by": "staff:1", "id_verified_at": now(), "register_result": "clear"}
     checked |= {"payout_confirmed_at": now(), "payout_confirmed_by": "seller"}

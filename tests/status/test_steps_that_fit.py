@@ -1,0 +1,55 @@
+"""The seller's page at each step: photos only until the watch is authenticated in person, and
+a timeline whose "Now" moves on at signing and shows the payment done once bought."""
+
+from __future__ import annotations
+
+import re
+
+from werkzeug.datastructures import MultiDict
+
+from app.leads import history
+from app.sale import timeline
+from tests.data.paperwork import agreed_lead, offered_lead, post_paperwork
+from tests.helpers import buy_lead, give_token, photo, post_multipart, save_sample_lead
+
+
+def page(client, token: str) -> str:
+    return client.get(f"/status/{token}").get_data(as_text=True)
+
+
+def steps_of(app, lead_id: int, state: str) -> list[tuple[str, str]]:
+    """(label, status) of each step of the seller's timeline."""
+    with app.app_context():
+        events = history.lead_events(lead_id)
+        return [(step.label, step.status) for step in timeline.seller_steps(state, events)]
+
+
+def test_photos_are_offered_until_the_authentication_and_refused_after(app, client):
+    before = give_token(app, save_sample_lead(app))
+    assert "Forgot the caseback" in page(client, before)
+    _, after = offered_lead(app)  # authenticated in person, offer made
+    html = page(client, after)
+    assert "Forgot the caseback" not in html and 'data-island="AddPhotos"' not in html
+    form = MultiDict({"csrf_token": re.search(r'name="csrf_token" value="([^"]+)"', html)[1]})
+    assert post_multipart(client, f"/status/{after}/photos", form, [photo()]).status_code == 303
+    assert "Your sale has moved on since this page was opened" in page(client, after)
+
+
+def test_now_moves_on_to_the_payment_once_the_paperwork_is_signed(app, client):
+    lead_id, token = agreed_lead(app)
+    assert steps_of(app, lead_id, "agreed")[4:] == [
+        ("Offer accepted: paperwork", "current"),
+        ("Completed", "upcoming"),
+    ]
+    assert post_paperwork(client, token).status_code == 303
+    assert steps_of(app, lead_id, "agreed")[4:] == [
+        ("Offer accepted, paperwork signed", "done"),
+        ("Payment: after our checks", "current"),
+    ]
+
+
+def test_a_bought_lead_shows_the_payment_done(app):
+    lead_id = save_sample_lead(app)
+    buy_lead(app, lead_id)
+    assert steps_of(app, lead_id, "bought")[-1] == ("Completed: payment sent", "done")
+    assert not [status for _, status in steps_of(app, lead_id, "bought") if status != "done"]
