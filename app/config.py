@@ -79,6 +79,10 @@ class Config:
     SMTP_USE_TLS = True
     # Where the business is: appointment dates and times staff enter are in this time zone.
     BUSINESS_TIMEZONE = "America/New_York"
+    # The buyer as the bill of sale names it: the business's legal name and postal address
+    # (its lines separated by ";"). Required in production; elsewhere the site's name alone.
+    BUSINESS_LEGAL_NAME = ""
+    BUSINESS_ADDRESS = ""
     META_PIXEL_ID = ""
     META_CAPI_TOKEN = ""
     META_CAPI_URL = "https://graph.facebook.com/v21.0/{pixel_id}/events"
@@ -191,6 +195,8 @@ ENV_SETTINGS = (
     "SMTP_PASSWORD",
     "SMTP_USE_TLS",
     "BUSINESS_TIMEZONE",
+    "BUSINESS_LEGAL_NAME",
+    "BUSINESS_ADDRESS",
     "META_PIXEL_ID",
     "META_CAPI_TOKEN",
     "META_CAPI_URL",

@@ -72,6 +72,11 @@ def check_production_settings(config) -> None:
         problems.append("STAFF_TOTP_KEY must be set to a random value of 32+ characters")
     if not config.get("PURCHASE_DATA_KEY") or min(map(len, config["PURCHASE_DATA_KEY"])) < 32:
         problems.append("PURCHASE_DATA_KEY must be set to random values of 32+ characters")
+    if not config.get("BUSINESS_LEGAL_NAME") or not config.get("BUSINESS_ADDRESS"):
+        problems.append(
+            "BUSINESS_LEGAL_NAME and BUSINESS_ADDRESS must be set: the bill of sale names the "
+            "buyer by both"
+        )
     if config.get("DEBUG"):
         problems.append("debug must be off: it shows code to anyone")
     for name, value in placeholder_contacts(config).items():

@@ -56,6 +56,8 @@ def site_env() -> dict[str, str]:
         "SITE_EMAIL": "offers@uswatchbuyers.com",  # not example.com: production refuses it
         "SITE_PHONE": "(212) 908-4417",  # nor a 555-01xx number
         "SITE_PHONE_E164": "+12129084417",
+        "BUSINESS_LEGAL_NAME": "US Watch Buyers LLC",  # production requires the buyer's
+        "BUSINESS_ADDRESS": "41 Orchard Street, Floor 3; New York, NY 10002",
         # Production refuses per-process limit counters (no REDIS_URL) unless told; the
         # benchmark runs without Redis on purpose and measures pages, not the limiter.
         "RATELIMIT_SINGLE_PROCESS": "1",

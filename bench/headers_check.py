@@ -84,6 +84,8 @@ def fetch_local():
         SITE_EMAIL="offers@uswatchbuyers.com",  # production refuses example.com and 555-01xx
         SITE_PHONE="(212) 908-4417",
         SITE_PHONE_E164="+12129084417",
+        BUSINESS_LEGAL_NAME="US Watch Buyers LLC",  # production requires the buyer's
+        BUSINESS_ADDRESS="41 Orchard Street, Floor 3; New York, NY 10002",
         RATELIMIT_SINGLE_PROCESS="1",  # one test client in this process, no REDIS_URL
     )
     from app import create_app

@@ -43,6 +43,8 @@ SITE = "https://watches.example"
 # Production refuses the defaults' example e-mail and 555-01xx number (app/config.py): tests that
 # start a production app give it contact details shaped like a real business's.
 PRODUCTION_CONTACTS = {
+    "BUSINESS_LEGAL_NAME": "US Watch Buyers LLC",
+    "BUSINESS_ADDRESS": "41 Orchard Street, Floor 3; New York, NY 10002",
     "SITE_EMAIL": "offers@uswatchbuyers.com",
     "SITE_PHONE": "(212) 908-4417",
     "SITE_PHONE_E164": "+12129084417",

@@ -164,3 +164,9 @@ def test_production_refuses_mail_in_clear_to_a_relay_off_this_machine(make_app, 
 def test_production_allows_mail_in_clear_to_a_relay_on_this_machine(make_app, host):
     app = make_app(**{**PRODUCTION, "SMTP_HOST": host, "SMTP_USE_TLS": "0"})
     assert app.config["SMTP_USE_TLS"] is False
+
+
+def test_production_refuses_to_start_without_the_buyers_legal_name_and_address(make_app):
+    for missing in ("BUSINESS_LEGAL_NAME", "BUSINESS_ADDRESS"):
+        with pytest.raises(ConfigError, match="the bill of sale names the buyer by both"):
+            make_app(**{**PRODUCTION, missing: ""})

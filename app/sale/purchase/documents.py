@@ -148,11 +148,21 @@ def refuse_to_fetch(url: str) -> dict:
     raise ValueError(f"Documents fetch nothing ({url[:40]}).")
 
 
+def buyer() -> dict:
+    """The buyer as the bill of sale names it: the business's legal name and postal address
+    (BUSINESS_LEGAL_NAME, BUSINESS_ADDRESS), the site's name alone where they are not set
+    (outside production, which requires them)."""
+    config = current_app.config
+    address = [line.strip() for line in config["BUSINESS_ADDRESS"].split(";") if line.strip()]
+    return {"name": config["BUSINESS_LEGAL_NAME"] or config["SITE_NAME"], "address": address}
+
+
 def document_context(lead_id: int) -> dict:
     """What both documents say, read from the lead and its purchase record."""
     lead, purchase = store.get_lead(lead_id), record.get(lead_id)
     return {
         "site": site_info(),
+        "buyer": buyer(),
         "reference": lead["reference"],
         "issued_on": display_date(business_today().isoformat()),
         "seller_name": purchase["legal_name"],

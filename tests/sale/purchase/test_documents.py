@@ -394,3 +394,20 @@ def test_after_rendering_the_worker_still_refuses_a_truncated_photo(
     truncated.write_bytes(data[: len(data) // 2])
     with pytest.raises(PhotoRejected, match="not a readable image"):
         process_photo(truncated, tmp_path / "out", 50_000_000)
+
+
+def test_the_bill_of_sale_names_the_buyer_by_its_legal_name_and_postal_address(
+    make_app, mail_settings, smtp_server
+):
+    business = {
+        "BUSINESS_LEGAL_NAME": "US Watch Buyers LLC",
+        "BUSINESS_ADDRESS": "41 Orchard Street, Floor 3; New York, NY 10002",
+    }
+    app = make_app(**mail_settings, **business)
+    lead_id, _ = bought_lead(app)
+    text = pdf_text(stored(app, lead_id)[("bill_of_sale", 1)])
+    for words in (
+        "BUYER US Watch Buyers LLC trading as US Watch Buyers",  # the role is set in capitals
+        "41 Orchard Street, Floor 3 New York, NY 10002",
+    ):
+        assert words in text, words
