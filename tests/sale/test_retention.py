@@ -396,6 +396,9 @@ def test_rotate_key_moves_every_value_and_file_to_the_newest_key(make_app, tmp_p
     result = both.test_cli_runner().invoke(args=["purchases", "rotate-key"])
     assert result.exit_code == 0, result.output
     assert "4 values in 1 purchase records, 4 files" in result.output
+    assert "Keep the old key in PURCHASE_DATA_KEY, after the new one, until every backup" in (
+        " ".join(result.output.split())
+    )
 
     after = make_app(LEADS_DB=path, PURCHASE_DATA_KEY=new)
     with after.app_context():

@@ -4,14 +4,17 @@ re-encrypting the purchase data under the newest PURCHASE_DATA_KEY."""
 from __future__ import annotations
 
 import os
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import click
+from flask import current_app
 from flask.cli import AppGroup
 
 from app import queue
 from app.leads import audit
 from app.leads.db import get_db, immediate_transaction, truncate_wal
+from app.leads.display import business_today
+from app.rendering.dates import display_date
 from app.sale.purchase import crypto, files, record, register
 
 purchases_command = AppGroup("purchases", help="The purchase records: register, retention, keys.")
@@ -51,7 +54,8 @@ ENCRYPTED_COLUMNS = ("birth_date_enc", "id_number_enc", "routing_number_enc", "a
 @purchases_command.command("rotate-key")
 def rotate_key_command() -> None:
     """Re-encrypt every encrypted purchase value and file under the newest PURCHASE_DATA_KEY:
-    put a new key first in the setting, run this, then drop the old key."""
+    put a new key first in the setting and run this. The old key stays in the setting until the
+    last backup made before today is gone, or a restored backup opens no purchase record."""
     try:
         values, records = rotate_columns()
         rotated, missing = rotate_files()
@@ -66,6 +70,19 @@ def rotate_key_command() -> None:
     )
     if missing:
         click.echo(f"{missing} files named in purchase_files are missing from storage.")
+    click.echo(old_key_notice())
+
+
+def old_key_notice() -> str:
+    """What to keep after a rotation: the backups made until today hold data under the old key."""
+    days = current_app.config["BACKUP_KEEP_DAYS"]
+    until = display_date((business_today() + timedelta(days=days)).isoformat())
+    return (
+        "Keep the old key in PURCHASE_DATA_KEY, after the new one, until every backup made "
+        f"before today is gone: the nightly backups are kept {days} days (until {until}), and "
+        "copies off this machine as long as you keep them. A backup restored without its key "
+        "opens no purchase record."
+    )
 
 
 def rotate_columns() -> tuple[int, int]:

@@ -4,8 +4,8 @@ so leads.db and the storage folder alone give none of it away.
 
 PURCHASE_DATA_KEY is a comma-separated list, newest first: MultiFernet encrypts with the first
 and decrypts with any, so a new key can be put in front and `flask purchases rotate-key`
-re-encrypts every row and file before the old one is dropped. Outside production (where the
-setting is required) the material comes from SECRET_KEY.
+re-encrypts every row and file; the old key stays until the backups made under it are gone.
+Outside production (where the setting is required) the material comes from SECRET_KEY.
 """
 
 from __future__ import annotations
