@@ -11,6 +11,8 @@ import os
 import re
 from datetime import date, timedelta
 
+from cryptography.fernet import Fernet
+
 from app.leads import store
 from app.leads.db import transaction
 from app.leads.display import business_zone, stored_time
@@ -199,3 +201,28 @@ def test_the_command_needs_a_valid_period(app, runner):
     )
     assert backwards.exit_code == 2 and "--to is before --from." in backwards.output
     assert "register_exported" not in [action for action, _, _ in audit(app)]
+
+
+def test_a_purchase_no_key_opens_is_named_and_the_rest_exported(app, signed_in, runner):
+    kept, broken = bought(app, TODAY), bought(app, TODAY)
+    stranger = Fernet(Fernet.generate_key()).encrypt(b"1961-07-14").decode()  # another key's
+    with app.app_context():
+        with transaction() as db:
+            db.execute(
+                "UPDATE purchases SET birth_date_enc = ? WHERE lead_id = ?", (stranger, broken)
+            )
+        references = {lead: store.get_lead(lead)["reference"] for lead in (kept, broken)}
+    page = signed_in.get("/staff/register")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    left_out = "Left out, because a value of theirs opens with none of the configured keys"
+    assert f"{left_out}: {references[broken]}." in html
+    assert "1 purchase</span> paid" in html and references[kept] in html
+    download = signed_in.get(f"/staff/register.csv?date_from={TODAY}&date_to={TODAY}")
+    assert download.status_code == 200
+    assert [row[1] for row in rows_of(download.get_data(as_text=True))[1:]] == [references[kept]]
+    result = runner.invoke(args=["purchases", "register", "--from", str(TODAY), "--to", str(TODAY)])
+    assert result.exit_code == 1 and references[broken] in result.output
+    assert references[kept] in result.output
+    exported = [data for action, _, data in audit(app) if action == "register_exported"]
+    assert exported[-1]["unreadable"] == [references[broken]]

@@ -26,18 +26,21 @@ purchases_command = AppGroup("purchases", help="The purchase records: register, 
 @click.option("--output", type=click.Path(dir_okay=False), help="A file (default: stdout).")
 def register_command(first: datetime, last: datetime, output: str | None) -> None:
     """The transaction register of the purchases paid from --from to --to (both days included)
-    as CSV; audited. A file is written readable by its owner only: it holds ID numbers."""
+    as CSV; audited. A file is written readable by its owner only: it holds ID numbers. A
+    purchase no configured key opens is left out and named, and the command then fails."""
     if last < first:
         raise click.BadParameter("--to is before --from.")
-    rows = register.purchases_paid(first.date(), last.date())
-    text = register.csv_text(rows)
+    shown = register.register_of(first.date(), last.date())
+    text = register.csv_text(shown.rows)
     if output:
         with os.fdopen(os.open(output, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as file:
             file.write(text)
     else:
         click.echo(text, nl=False)
-    facts = register.period_facts(first.date(), last.date(), len(rows))
+    facts = register.period_facts(first.date(), last.date(), shown)
     audit.record("register_exported", None, data=facts | {"via": "cli"})
+    if shown.unreadable:
+        raise click.ClickException(register.unreadable_warning(shown.unreadable))
 
 
 @purchases_command.command("retention")

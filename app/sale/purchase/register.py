@@ -11,7 +11,10 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import date
+
+from flask import current_app
 
 from app.leads.db import get_db
 from app.leads.display import business_zone, stored_time
@@ -81,15 +84,52 @@ def register_row(row: dict) -> dict:
     }
 
 
+@dataclass(frozen=True)
+class Register:
+    """A period's register: its rows, and the references of the purchases left out because a
+    value of theirs opens with no configured key (named to staff; one bad row stops nothing)."""
+
+    rows: list[dict]
+    unreadable: list[str]
+
+
+def register_of(first: date, last: date) -> Register:
+    """The purchases paid from `first` to `last` (both days included) as the register reads
+    them; each one no key opens is left out, named, and logged as an error."""
+    found = get_db().execute(PAID_IN_PERIOD, {"first": first.isoformat(), "last": last.isoformat()})
+    rows, unreadable = [], []
+    for row in found:
+        try:
+            rows.append(register_row(dict(row)))
+        except crypto.InvalidToken:
+            unreadable.append(row["reference"])
+            current_app.logger.error(
+                "Purchase %s: a value opens with no key in PURCHASE_DATA_KEY; it is left out of "
+                "the transaction register.",
+                row["reference"],
+            )
+    return Register(rows, unreadable)
+
+
 def purchases_paid(first: date, last: date) -> list[dict]:
     """The register's rows: purchases paid from `first` to `last` (both days included)."""
-    rows = get_db().execute(PAID_IN_PERIOD, {"first": first.isoformat(), "last": last.isoformat()})
-    return [register_row(dict(row)) for row in rows]
+    return register_of(first, last).rows
 
 
-def period_facts(first: date, last: date, rows: int) -> dict:
-    """What the audit log keeps of a register shown or exported: the period and its rows."""
-    return {"from": first.isoformat(), "to": last.isoformat(), "rows": rows}
+def unreadable_warning(references: list[str]) -> str:
+    """What staff are told of the purchases left out of a register."""
+    return (
+        f"Left out, because a value of theirs opens with none of the configured keys: "
+        f"{', '.join(references)}. Restore PURCHASE_DATA_KEY's old key, then export again: "
+        "these purchases must be in the register."
+    )
+
+
+def period_facts(first: date, last: date, shown: Register) -> dict:
+    """What the audit log keeps of a register shown or exported: the period, its rows, and any
+    purchase left out."""
+    facts = {"from": first.isoformat(), "to": last.isoformat(), "rows": len(shown.rows)}
+    return facts | ({"unreadable": shown.unreadable} if shown.unreadable else {})
 
 
 def csv_text(rows: Iterable[dict]) -> str:

@@ -237,15 +237,16 @@ def register_page():
     if not form.validate():
         return page("purchase/register.html", "Transaction register", 400, form=form, rows=None)
     first, last = form.date_from.data, form.date_to.data
-    rows = register.purchases_paid(first, last)
-    record("register_viewed", data=register.period_facts(first, last, len(rows)))
+    shown = register.register_of(first, last)
+    record("register_viewed", data=register.period_facts(first, last, shown))
     download = url_for("staff.register_csv", date_from=first.isoformat(), date_to=last.isoformat())
     period = f"{display_date(first.isoformat())} to {display_date(last.isoformat())}"
     return page(
         "purchase/register.html",
         "Transaction register",
         form=form,
-        rows=rows,
+        rows=shown.rows,
+        unreadable=register.unreadable_warning(shown.unreadable) if shown.unreadable else "",
         period=period,
         download=download,
     )
@@ -258,11 +259,11 @@ def register_csv():
     if not form.validate():
         abort(400)
     first, last = form.date_from.data, form.date_to.data
-    rows = register.purchases_paid(first, last)
-    record("register_exported", data=register.period_facts(first, last, len(rows)))
+    shown = register.register_of(first, last)
+    record("register_exported", data=register.period_facts(first, last, shown))
     name = f"transaction-register-{first.isoformat()}-to-{last.isoformat()}.csv"
     return Response(
-        register.csv_text(rows),
+        register.csv_text(shown.rows),
         mimetype="text/csv",
         headers={"Content-Disposition": f'attachment; filename="{name}"'},
     )
