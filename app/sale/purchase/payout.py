@@ -30,14 +30,19 @@ from app.security.tokens import TOKEN_LENGTH, digest
 
 CONFIRM_WITHIN = timedelta(days=7)
 CONFIRM_WITHIN_WORDS = "7 days"
-# What makes a link good: sent, not answered, not expired, and its paperwork still waiting.
-LIVE_LINK = (
+# A check that still stands: not answered, its lead waiting for payment and its paperwork still
+# the one signed for that account (not voided, not signed again with another).
+STANDING = (
     "FROM payout_checks JOIN leads ON leads.id = payout_checks.lead_id "
     "JOIN purchases ON purchases.lead_id = payout_checks.lead_id "
-    "WHERE token_hash = :hash AND sent_at IS NOT NULL AND answered_at IS NULL "
-    f"AND expires_at > :now AND leads.state = '{State.AGREED}' AND leads.erased_at IS NULL "
-    "AND purchases.signed_at IS NOT NULL AND purchases.payout_confirmed_at IS NULL "
+    f"WHERE answered_at IS NULL AND leads.state = '{State.AGREED}' AND leads.erased_at IS NULL "
+    "AND purchases.signed_at IS NOT NULL "
     "AND purchases.account_number_last4 = payout_checks.account_last4"
+)
+# What makes a link good: a standing check's, sent, not expired, the account not yet confirmed.
+LIVE_LINK = (
+    f"{STANDING} AND token_hash = :hash AND sent_at IS NOT NULL AND expires_at > :now "
+    "AND purchases.payout_confirmed_at IS NULL"
 )
 
 
@@ -100,13 +105,8 @@ def lead_awaiting_link(check_id: int) -> dict | None:
     row = (
         get_db()
         .execute(
-            "SELECT leads.*, payout_checks.account_last4 FROM payout_checks "
-            "JOIN leads ON leads.id = payout_checks.lead_id "
-            "JOIN purchases ON purchases.lead_id = payout_checks.lead_id "
-            "WHERE payout_checks.id = ? AND sent_at IS NULL AND answered_at IS NULL "
-            f"AND leads.state = '{State.AGREED}' AND leads.erased_at IS NULL "
-            "AND purchases.signed_at IS NOT NULL "
-            "AND purchases.account_number_last4 = payout_checks.account_last4",
+            f"SELECT leads.*, payout_checks.account_last4 {STANDING} "
+            "AND payout_checks.id = ? AND sent_at IS NULL",
             (check_id,),
         )
         .fetchone()
