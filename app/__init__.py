@@ -57,7 +57,7 @@ def configure(app: Flask, test_config: dict | None) -> None:
     app.config.from_pyfile("config.py", silent=True)
     app.config.update(settings_from_environment())
     app.config.update(test_config or {})
-    app.config.update(typed_settings(app.config, defaults))
+    app.config.update(typed_settings(app.config))
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
     app.config.update(derived_settings(app.config, instance))

@@ -136,6 +136,9 @@ class TestingConfig(Config):
     TESTING = True
     RATELIMIT_ENABLED = False  # tests that check the limit turn it on
     STAFF_PASSWORD_PROFILE = "CHEAPEST"  # still argon2id; ~1 s per hash on a busy test box
+    # No in-process retries: a test's app outlives the test, and a retry would run against the
+    # next test's database. Tests of retries set their own.
+    JOB_RETRY_INTERVALS = ()
 
 
 class ProductionConfig(Config):
@@ -274,12 +277,13 @@ def checked_value(key: str, value):
     return value
 
 
-def typed_settings(config, defaults: type[Config]) -> dict:
-    """Every known setting given as text, converted to the type of its class default."""
+def typed_settings(config) -> dict:
+    """Every known setting given as text, converted to the type of its default in Config (an
+    environment's class may set a list empty, as TestingConfig's retries)."""
     return {
-        key: checked_value(key, typed_value(key, config[key], getattr(defaults, key)))
+        key: checked_value(key, typed_value(key, config[key], getattr(Config, key)))
         for key in ENV_SETTINGS
-        if key in config and hasattr(defaults, key)
+        if key in config and hasattr(Config, key)
     }
 
 

@@ -4,7 +4,8 @@ Jobs are named by their dotted path in worker/jobs.py and take ids only, never p
 (job arguments sit in Redis and its failed-job registry). With REDIS_URL set, Flask-RQ binds a
 queue and `flask rq worker --with-scheduler` runs them, retried with backoff. Without it (the
 embedded default), the same functions run on one background thread per process, after the
-answer has gone: no job ever runs on a request's thread. The app never imports `worker`, and
+answer has gone: no job ever runs on a request's thread, and a failed one is retried after each of
+JOB_RETRY_INTERVALS as RQ would. The app never imports `worker`, and
 this module imports none of the app's features: dependencies point one way (worker -> app).
 Whoever enqueues has already committed its record of the work, so an outage only delays it:
 see `flask leads requeue` and the start-up sweep (app/sale/pending.py).
@@ -91,19 +92,22 @@ def wait_until_idle(timeout: float | None = None) -> bool:
 
 class InProcessRunner:
     """The embedded default's job runner: one thread per process, started lazily (after any
-    fork), that runs each job after the response. A failure is logged with the job's ids and
-    left pending; the sweeps queued at start-up pick up what a crash interrupted."""
+    fork), that runs each job after the response. A failed job is logged with its ids and run
+    again after each of JOB_RETRY_INTERVALS, as RQ's retries would; after the last it stays
+    pending, and the sweeps (at start-up and once more) or `flask leads requeue` pick it up.
+    Retries live in this process's memory only: a restart forgets them and the sweep takes
+    over."""
 
     def __init__(self, app: Flask):
         self.app = app
-        self.jobs: queue.Queue[tuple[str, tuple[int, ...]]] = queue.Queue()
+        self.jobs: queue.Queue[tuple[str, tuple[int, ...], int]] = queue.Queue()
         self.owner_pid: int | None = None
         self.start_lock = threading.Lock()
 
     def submit(self, job_name: str, *ids: int) -> None:
         """Queue one job for this process's thread."""
         self.ensure_started()
-        self.jobs.put((job_name, ids))
+        self.jobs.put((job_name, ids, 0))
 
     def ensure_started(self) -> None:
         """Start the thread and the sweeps once in each process (a forked child gets its own)."""
@@ -113,30 +117,46 @@ class InProcessRunner:
             if self.owner_pid == os.getpid():
                 return
             self.jobs = queue.Queue()  # a forked child starts with its own, empty queue
-            self.jobs.put((SWEEP_PENDING_WORK, ()))
-            again = threading.Timer(
-                SWEEP_AGAIN_AFTER_SECONDS, self.jobs.put, [(SWEEP_PENDING_WORK, ())]
-            )
-            again.daemon = True
-            again.start()
+            self.jobs.put((SWEEP_PENDING_WORK, (), 0))
+            self.later(SWEEP_AGAIN_AFTER_SECONDS, (SWEEP_PENDING_WORK, (), 0))
             threading.Thread(target=self.run, name="lead-work", daemon=True).start()
             self.owner_pid = os.getpid()
             atexit.register(self.wait_until_idle, EXIT_GRACE_SECONDS)
 
+    def later(self, seconds: float, job: tuple[str, tuple[int, ...], int]) -> None:
+        """Put a job on the queue after `seconds` (a daemon timer: it dies with the process)."""
+        timer = threading.Timer(seconds, self.jobs.put, [job])
+        timer.daemon = True
+        timer.start()
+
     def run(self) -> None:
         """The thread: each job in its own app context, one at a time, for ever."""
         while True:
-            job_name, ids = self.jobs.get()
+            job_name, ids, attempt = self.jobs.get()
             try:
                 with self.app.app_context():
                     import_attribute(job_name)(*ids)
             except Exception:
-                self.app.logger.exception("%s%s failed; it stays pending.", job_name, ids)
+                self.retry_or_give_up(job_name, ids, attempt)
             finally:
                 self.jobs.task_done()
 
+    def retry_or_give_up(self, job_name: str, ids: tuple[int, ...], attempt: int) -> None:
+        """Log a failed job and queue its next try after the next of JOB_RETRY_INTERVALS, or
+        say it stays pending once they are used up."""
+        intervals = self.app.config["JOB_RETRY_INTERVALS"]
+        if attempt < len(intervals):
+            self.app.logger.exception(
+                "%s%s failed; retrying in %s s (retry %d of %d).",
+                job_name, ids, intervals[attempt], attempt + 1, len(intervals),
+            )  # fmt: skip
+            self.later(intervals[attempt], (job_name, ids, attempt + 1))
+        else:
+            self.app.logger.exception("%s%s failed; it stays pending.", job_name, ids)
+
     def wait_until_idle(self, timeout: float | None = None) -> bool:
-        """Block until every submitted job has run (a CLI command, tests, a graceful exit)."""
+        """Block until every queued job has run (a CLI command, tests, a graceful exit); a
+        retry still waiting for its interval is not queued yet."""
         with self.jobs.all_tasks_done:
             return self.jobs.all_tasks_done.wait_for(
                 lambda: not self.jobs.unfinished_tasks, timeout

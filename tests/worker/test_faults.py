@@ -134,6 +134,28 @@ def test_smtp_refusing_then_accepting_delivers_the_lead_once(
     assert lead["staff_notified_at"]
 
 
+def test_without_redis_a_failed_job_is_retried_on_the_retry_intervals(make_app, flaky_smtp):
+    app = make_app(
+        STAFF_EMAIL="staff@example.com",
+        SMTP_HOST="127.0.0.1",
+        SMTP_PORT=str(flaky_smtp.port),
+        SMTP_USE_TLS="0",
+        JOB_RETRY_INTERVALS="1,1,1",
+    )
+    assert post(app.test_client(), headers=JSON).status_code == 200
+    lead_work_done(app)
+    assert flaky_smtp.refused >= 1 and flaky_smtp.messages == []  # the first try failed
+
+    def delivered():
+        with app.app_context():
+            [lead] = search.list_leads()
+            return store.pending_work(lead) == []
+
+    wait_until(delivered, timeout=20)  # no requeue, no restart: the runner's own retries
+    assert flaky_smtp.refused == 2
+    assert len(flaky_smtp.messages) == 2  # staff's e-mail and the confirmation, once each
+
+
 def test_smtp_down_keeps_the_lead_pending_in_process(make_app):
     app = make_app(
         STAFF_EMAIL="staff@example.com",
