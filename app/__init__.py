@@ -25,7 +25,8 @@ from app.privacy import routes as privacy
 from app.rendering import assets, components, islands, layout, page_cache
 from app.rendering.freeze import freeze_command
 from app.sale import retention
-from app.sale.cli import requeue_command
+from app.sale.cli import requeue_command, restore_command
+from app.sale.purchase import sealing
 from app.sale.purchase.cli import purchases_command
 from app.security import cross_site, headers
 from app.security.logs import hide_link_tokens
@@ -68,7 +69,7 @@ def configure(app: Flask, test_config: dict | None) -> None:
 
 def register_extensions(app: Flask) -> None:
     """Bind leads.db, cache, rate limits, cross-site and CSRF checks, job queue, the daily
-    retention check and page cache; close content.db."""
+    retention check, the purchase data sealed to its place, and page cache; close content.db."""
     leads_db.init_app(app)
     cache.init_app(app)
     limiter.init_app(app)
@@ -76,6 +77,7 @@ def register_extensions(app: Flask) -> None:
     csrf.init_app(app)
     queue.init_app(app)
     retention.init_app(app)
+    sealing.init_app(app)
     app.teardown_appcontext(queries.close_connection)
     page_cache.register(app)
 
@@ -127,6 +129,7 @@ def register_commands(app: Flask) -> None:
     app.cli.add_command(samples.content_command)
     app.cli.add_command(freeze_command)
     leads_command.add_command(requeue_command)
+    leads_command.add_command(restore_command)
     app.cli.add_command(leads_command)
     app.cli.add_command(staff_command)
     app.cli.add_command(conversions_command)

@@ -55,10 +55,10 @@ def init_app(app: Flask) -> None:
         app.before_request(app.extensions["lead_work"].ensure_started)
 
 
-def retry_policy() -> Retry:
-    """JOB_RETRY_INTERVALS as RQ's retries: one retry per interval."""
+def retry_policy() -> Retry | None:
+    """JOB_RETRY_INTERVALS as RQ's retries: one retry per interval (none if it is empty)."""
     intervals = list(current_app.config["JOB_RETRY_INTERVALS"])
-    return Retry(max=len(intervals), interval=intervals)
+    return Retry(max=len(intervals), interval=intervals) if intervals else None
 
 
 def enqueue(job_name: str, *ids: int) -> bool:

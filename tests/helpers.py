@@ -31,7 +31,7 @@ from app.leads.display import business_zone
 from app.leads.history import append_event
 from app.leads.reference import new_status_token
 from app.sale import lifecycle
-from app.sale.purchase import crypto, record
+from app.sale.purchase import record
 from app.security.tokens import digest
 from app.staff import totp
 from tests.data.photos import photo_bytes
@@ -310,7 +310,7 @@ def fill_purchase_record(lead_id: int, signed_on: date | None = None) -> None:
     with transaction() as db:
         record.update(db, lead_id, FINDINGS | {
             "legal_name": "Jordan A. Avery",
-            "account_number_enc": crypto.encrypt("000123456789"),
+            "account_number_enc": record.sealed(lead_id, "account_number_enc", "000123456789"),
             "account_number_last4": "6789",
             "signed_at": signed,
             "account_holder": "Jordan Avery",

@@ -1,5 +1,5 @@
-"""`flask leads`: list, show, export, migrate, back up and restore the leads in leads.db (the
-sale adds `flask leads requeue`, app/sale/cli.py)."""
+"""`flask leads`: list, show, export, migrate and back up the leads in leads.db (the sale adds
+`flask leads restore` and `flask leads requeue`, app/sale/cli.py)."""
 
 from __future__ import annotations
 
@@ -79,19 +79,3 @@ def backup_command(where: Path | None) -> None:
     click.echo(f"Backed up {taken.leads} leads and {taken.files} photo files to {taken.path}.")
     if removed:
         click.echo(f"Removed {len(removed)} backups older than the kept days.")
-
-
-@leads_command.command("restore")
-@click.argument("folder", required=False,
-                type=click.Path(exists=True, file_okay=False, path_type=Path))  # fmt: skip
-def restore_command(folder: Path | None) -> None:
-    """Restore a backup (default: the newest in BACKUP_DIR) into this instance, whose leads.db
-    must hold no lead. Stop the site and the workers first; run `flask leads requeue` after."""
-    folder = folder or next(reversed(backups.backups(backups.backup_dir())), None)
-    if folder is None:
-        raise click.ClickException(f"No backup found in {backups.backup_dir()}.")
-    try:
-        restored = backups.restore(folder)
-    except (backups.RestoreRefused, OSError, sqlite3.Error) as error:
-        raise click.ClickException(f"Nothing was restored: {error}.") from error
-    click.echo(f"Restored {restored.leads} leads and {restored.files} photo files from {folder}.")

@@ -1,14 +1,52 @@
-"""`flask leads requeue`: the sale's work still owed, queued again (app/sale/pending.py). The
-factory adds it to the `flask leads` group, beside the commands that read the records."""
+"""`flask leads restore` and `flask leads requeue`: a backup brought back with its purchase data
+checked against the configured keys, and the sale's work still owed queued again
+(app/sale/pending.py). The factory adds both to the `flask leads` group, beside the commands
+that read the records."""
 
 from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
 
 import click
 from flask.cli import with_appcontext
 
 from app import queue
-from app.leads import store
+from app.leads import backups, store
 from app.sale import pending
+from app.sale.purchase import sealing
+
+
+@click.command("restore")
+@click.argument("folder", required=False,
+                type=click.Path(exists=True, file_okay=False, path_type=Path))  # fmt: skip
+@with_appcontext
+def restore_command(folder: Path | None) -> None:
+    """Restore a backup (default: the newest in BACKUP_DIR) into this instance, whose leads.db
+    must hold no lead, then open every purchase value and file with the configured keys: it
+    succeeds only if all of them open. Stop the site and the workers first; run `flask leads
+    requeue` after."""
+    folder = folder or next(reversed(backups.backups(backups.backup_dir())), None)
+    if folder is None:
+        raise click.ClickException(f"No backup found in {backups.backup_dir()}.")
+    try:
+        restored = backups.restore(folder)
+    except (backups.RestoreRefused, OSError, sqlite3.Error) as error:
+        raise click.ClickException(f"Nothing was restored: {error}.") from error
+    click.echo(f"Restored {restored.leads} leads and {restored.files} photo files from {folder}.")
+    sealing.seal_legacy()
+    checked = sealing.check_all()
+    click.echo(
+        f"Opened {checked.values} purchase values and {checked.files} purchase files with the "
+        "configured keys."
+    )
+    if problems := checked.problems():
+        click.echo("\n".join(problems))
+        raise click.ClickException(
+            "The backup is restored, but purchase data the law requires us to keep does not "
+            "open (named above): add to PURCHASE_DATA_KEY the key it was written under (check "
+            "with flask purchases check-keys), before the site serves it."
+        )
 
 
 @click.command("requeue")

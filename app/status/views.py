@@ -256,6 +256,9 @@ def document(token: str, name: str):
         data = files.read(row)
     except FileNotFoundError:
         abort(404)
+    except files.Unreadable as error:
+        current_app.logger.error("Lead %s: %s", lead["id"], error)
+        abort(404)
     current_app.logger.info("Lead %s: %s downloaded from the status page.", lead["id"], kind)
     disposition = f'attachment; filename="{name}-{lead["reference"]}.pdf"'
     return Response(

@@ -42,7 +42,10 @@ def bought(app, paid_days_ago: int = 0) -> int:
     buy_lead(app, lead_id, paid_days_ago=paid_days_ago)
     lead_work_done(app)
     with app.app_context(), transaction() as db:
-        payout = {"routing_number_enc": crypto.encrypt(ROUTING), "account_holder": "Jordan Avery"}
+        payout = {
+            "routing_number_enc": record.sealed(lead_id, "routing_number_enc", ROUTING),
+            "account_holder": "Jordan Avery",
+        }
         record.update(db, lead_id, payout)
     return lead_id
 
@@ -195,8 +198,8 @@ def test_bank_details_go_payout_details_days_after_payment_and_the_record_stays(
     assert purchase["record_erased_at"] is None and purchase["paid_amount"] == 9500
     if days_before:
         with app.app_context():
-            assert crypto.decrypt(purchase["routing_number_enc"]) == ROUTING
-            assert crypto.decrypt(purchase["account_number_enc"]) == ACCOUNT
+            assert record.opened(purchase, "routing_number_enc") == ROUTING
+            assert record.opened(purchase, "account_number_enc") == ACCOUNT
         assert purchase["payout_erased_at"] is None
         assert "payout_details_erased" not in event_kinds(app, lead_id)
         assert audited(app, lead_id) == []
@@ -385,7 +388,9 @@ def test_rotate_key_moves_every_value_and_file_to_the_newest_key(make_app, tmp_p
     stored = add_id_photos(before, lead_id) + documents_of(before, lead_id)
     with before.app_context(), transaction() as db:
         secrets = {"birth_date_enc": "1961-07-14", "id_number_enc": "D12345678901"}
-        record.update(db, lead_id, {key: crypto.encrypt(value) for key, value in secrets.items()})
+        record.update(
+            db, lead_id, {key: record.sealed(lead_id, key, value) for key, value in secrets.items()}
+        )
     secrets |= {"routing_number_enc": ROUTING, "account_number_enc": ACCOUNT}
 
     refused = make_app(LEADS_DB=path, PURCHASE_DATA_KEY=new).test_cli_runner()
@@ -403,9 +408,9 @@ def test_rotate_key_moves_every_value_and_file_to_the_newest_key(make_app, tmp_p
     after = make_app(LEADS_DB=path, PURCHASE_DATA_KEY=new)
     with after.app_context():
         purchase = record.get(lead_id)
-        assert {key: crypto.decrypt(purchase[key]) for key in secrets} == secrets
+        assert {key: record.opened(purchase, key) for key in secrets} == secrets
         contents = [files.read(row) for row in stored]
     assert contents[:2] == [f"{kind} of lead {lead_id}".encode() for kind in files.ID_PHOTOS]
     assert all(pdf.startswith(b"%PDF-") for pdf in contents[2:])
     with before.app_context(), pytest.raises(crypto.InvalidToken):
-        crypto.decrypt(purchase["account_number_enc"])  # the old key opens nothing now
+        record.opened(purchase, "account_number_enc")  # the old key opens nothing now

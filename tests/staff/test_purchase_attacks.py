@@ -262,3 +262,27 @@ def test_a_sellers_name_never_becomes_a_formula_in_the_register(app, staff, acco
     answer = signed_in.get("/staff/register.csv")
     rows = list(csv.DictReader(io.StringIO(answer.get_data(as_text=True))))
     assert rows[0]["Seller's legal name"] == '\'=HYPERLINK("http://evil.example")'
+
+
+# Sealed to their place: a value or file moved from another lead shows nothing
+
+
+def test_a_value_or_file_moved_from_another_lead_is_refused_with_a_message(app, signed_in):
+    mine, theirs = signed_lead(app), signed_lead(app)
+    with app.app_context(), transaction() as db:
+        their_account = record.get(theirs)["account_number_enc"]
+        record.update(db, mine, {"account_number_enc": their_account})
+        my_front, their_front = (files.latest(lead, "id_front") for lead in (mine, theirs))
+        folder = files.files_dir()
+    (folder / my_front["file_name"]).write_bytes((folder / their_front["file_name"]).read_bytes())
+
+    for path in (
+        f"/staff/leads/{mine}/paperwork",
+        f"/staff/leads/{mine}/purchase-files/{my_front['public_id']}",
+    ):
+        refused = signed_in.get(path)
+        assert refused.status_code == 303 and refused.headers["Location"].endswith(f"/{mine}")
+        assert leaks(refused.data) == [] and JPEG not in refused.data
+        shown = signed_in.get(refused.headers["Location"]).get_data(as_text=True)
+        assert "does not open with the configured keys, or was altered" in shown
+        assert ACCOUNT not in shown and ROUTING not in shown

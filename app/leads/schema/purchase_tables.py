@@ -101,3 +101,10 @@ PURCHASES = (
         END""",
     "UPDATE lead_progress SET furthest = 7 WHERE furthest = 6",
 )
+
+SEALED_FILES = (
+    # A purchase file sealed to its lead and kind (AES-GCM, app/sale/purchase/crypto.py) is 1;
+    # the files written before are Fernet's, bound to nothing, and the app seals them once at
+    # start-up (app/sale/purchase/sealing.py), finding them by this.
+    "ALTER TABLE purchase_files ADD COLUMN sealed INTEGER NOT NULL DEFAULT 0",
+)

@@ -14,7 +14,7 @@ import sqlite3
 from app.leads.db import immediate_transaction, now
 from app.leads.history import append_event
 from app.leads.state import State
-from app.sale.purchase import crypto, record
+from app.sale.purchase import record
 
 # From the appointment until the watch is bought (an accepted offer still takes corrections).
 AT_AUTHENTICATION = (State.APPOINTMENT, State.OFFERED, State.AGREED)
@@ -25,13 +25,6 @@ FINDINGS = (
     "movement_marks",
     "condition_findings",
 )
-# The paperwork's encrypted columns, and the names the staff page shows them under.
-SEALED = {
-    "birth_date_enc": "birth_date",
-    "id_number_enc": "id_number",
-    "routing_number_enc": "routing_number",
-    "account_number_enc": "account_number",
-}
 
 
 class Refused(ValueError):
@@ -102,7 +95,4 @@ def verify_id(lead_id: int, actor: str) -> int:
 def unsealed(purchase: dict) -> dict:
     """The paperwork's identity and bank numbers decrypted, for the staff page behind
     re-authentication only (a value already erased stays None)."""
-    return {
-        name: crypto.decrypt(purchase[column]) if purchase.get(column) else None
-        for column, name in SEALED.items()
-    }
+    return {name: record.opened(purchase, column) for column, name in record.SEALED_COLUMNS.items()}

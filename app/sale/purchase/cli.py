@@ -1,5 +1,5 @@
-"""`flask purchases`: the transaction register for a period, the daily retention run, and
-re-encrypting the purchase data under the newest PURCHASE_DATA_KEY."""
+"""`flask purchases`: the transaction register for a period, the daily retention run,
+re-sealing the purchase data under the newest PURCHASE_DATA_KEY and checking that it opens."""
 
 from __future__ import annotations
 
@@ -12,10 +12,9 @@ from flask.cli import AppGroup
 
 from app import queue
 from app.leads import audit
-from app.leads.db import get_db, immediate_transaction, truncate_wal
 from app.leads.display import business_today
 from app.rendering.dates import display_date
-from app.sale.purchase import crypto, files, record, register
+from app.sale.purchase import register, sealing
 
 purchases_command = AppGroup("purchases", help="The purchase records: register, retention, keys.")
 
@@ -50,30 +49,39 @@ def retention_command() -> None:
     click.echo(f"Retention {queue.run_now(queue.APPLY_RETENTION)}.")
 
 
-# The purchase record's columns held encrypted under PURCHASE_DATA_KEY.
-ENCRYPTED_COLUMNS = ("birth_date_enc", "id_number_enc", "routing_number_enc", "account_number_enc")
-
-
 @purchases_command.command("rotate-key")
 def rotate_key_command() -> None:
-    """Re-encrypt every encrypted purchase value and file under the newest PURCHASE_DATA_KEY:
-    put a new key first in the setting and run this. The old key stays in the setting until the
-    last backup made before today is gone, or a restored backup opens no purchase record."""
-    try:
-        values, records = rotate_columns()
-        rotated, missing = rotate_files()
-    except crypto.InvalidToken as error:
-        raise click.ClickException(
-            "A value or file opens with none of the keys in PURCHASE_DATA_KEY: keep the old "
-            "key in the setting until this command has run."
-        ) from error
+    """Re-seal every encrypted purchase value and file under the newest PURCHASE_DATA_KEY: put a
+    new key first in the setting and run this. The old key stays in the setting until the last
+    backup made before today is gone, or a restored backup opens no purchase record."""
+    done = sealing.rotate_all()
     click.echo(
-        f"Re-encrypted under the newest key: {values} values in {records} purchase records, "
-        f"{rotated} files."
+        f"Re-encrypted under the newest key: {done.values} values in {done.records} purchase "
+        f"records, {done.files} files."
     )
-    if missing:
-        click.echo(f"{missing} files named in purchase_files are missing from storage.")
+    for line in done.problems():
+        click.echo(line)
     click.echo(old_key_notice())
+    if done.unopened:
+        raise click.ClickException(
+            "Some values or files open with none of the keys in PURCHASE_DATA_KEY (named "
+            "above): keep the old key in the setting until this command has run without them."
+        )
+
+
+@purchases_command.command("check-keys")
+def check_keys_command() -> None:
+    """Open every encrypted purchase value and file with the configured keys, changing nothing;
+    fails if any does not open, or a file is missing or altered."""
+    done = sealing.check_all()
+    click.echo(f"Opened {done.values} values and {done.files} files with the configured keys.")
+    for line in done.problems():
+        click.echo(line)
+    if done.unopened or done.missing_files:
+        raise click.ClickException(
+            "Purchase data the law requires us to keep does not open (named above): add to "
+            "PURCHASE_DATA_KEY the key it was written under, or restore the missing files."
+        )
 
 
 def old_key_notice() -> str:
@@ -86,38 +94,3 @@ def old_key_notice() -> str:
         "copies off this machine as long as you keep them. A backup restored without its key "
         "opens no purchase record."
     )
-
-
-def rotate_columns() -> tuple[int, int]:
-    """Every encrypted column of every purchase record, re-encrypted in one transaction (all or
-    none); then the WAL emptied of the old ciphertexts. (values, records) rotated."""
-    columns = ", ".join(ENCRYPTED_COLUMNS)
-    values = records = 0
-    with immediate_transaction() as db:
-        for row in db.execute(f"SELECT lead_id, {columns} FROM purchases").fetchall():
-            rotated = {
-                column: crypto.rotate(row[column].encode()).decode()
-                for column in ENCRYPTED_COLUMNS
-                if row[column]
-            }
-            if rotated:
-                record.update(db, row["lead_id"], rotated)
-                values, records = values + len(rotated), records + 1
-    truncate_wal()
-    return values, records
-
-
-def rotate_files() -> tuple[int, int]:
-    """Every purchase file re-encrypted in place (written aside, then moved over the old one,
-    so a crash leaves each file whole under one key or the other); (rotated, missing)."""
-    rotated = missing = 0
-    for row in get_db().execute("SELECT file_name FROM purchase_files").fetchall():
-        path = files.files_dir() / row["file_name"]
-        if not path.is_file():
-            missing += 1
-            continue
-        partial = path.with_name(f".{path.name}.partial")
-        partial.write_bytes(crypto.rotate(path.read_bytes()))
-        partial.replace(path)
-        rotated += 1
-    return rotated, missing

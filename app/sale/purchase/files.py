@@ -1,8 +1,9 @@
 """A purchase's private files: the ID's photos, the register's certificate, and every version of
 the bill of sale and the receipt. Each is encrypted (app/sale/purchase/crypto.py) into private
-storage under a random name, and reached only through its row in `purchase_files`, by the
-lead it belongs to: a file's public id alone opens nothing. The plain file's SHA-256 is kept, as
-the timeline shows it for documents.
+storage under a random name, sealed to its lead and kind, and reached only through its row in
+`purchase_files`, by the lead it belongs to: a file's public id alone opens nothing. The plain
+file's SHA-256 is kept, as the timeline shows it for documents, and checked on every read, so
+another version of the same kind swapped in under a row is refused too.
 """
 
 from __future__ import annotations
@@ -25,16 +26,26 @@ def files_dir() -> Path:
     return storage.storage_dir() / "purchases"
 
 
-def write_encrypted(data: bytes) -> str:
-    """Encrypt `data` into a new file with a random name (written aside, then moved into
-    place, so a crash leaves no half file under a real name); the name."""
+class Unreadable(Exception):
+    """A stored file that does not open with any configured key where its row puts it, or
+    whose contents are not the ones its row's SHA-256 names."""
+
+
+def write_sealed(data: bytes, place: bytes) -> str:
+    """Seal `data` to `place` into a new file with a random name (written aside, then moved
+    into place, so a crash leaves no half file under a real name); the name."""
     folder = files_dir()
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
     name = secrets.token_hex(16) + ".bin"
-    partial = folder / f".{name}.partial"
-    partial.write_bytes(crypto.encrypt_bytes(data))
-    partial.replace(folder / name)
+    replace_file(folder / name, crypto.encrypt_bytes(data, place))
     return name
+
+
+def replace_file(path: Path, data: bytes) -> None:
+    """Write `data` beside `path`, then move it over `path`: the file is whole, old or new."""
+    partial = path.with_name(f".{path.name}.partial")
+    partial.write_bytes(data)
+    partial.replace(path)
 
 
 def add_file(db, lead_id: int, kind: str, data: bytes, media_type: str) -> dict:
@@ -50,11 +61,12 @@ def add_file(db, lead_id: int, kind: str, data: bytes, media_type: str) -> dict:
         "lead_id": lead_id,
         "kind": kind,
         "public_id": secrets.token_urlsafe(16),
-        "file_name": write_encrypted(data),
+        "file_name": write_sealed(data, crypto.file_place(lead_id, kind)),
         "media_type": media_type,
         "version": version,
         "sha256": hashlib.sha256(data).hexdigest(),
         "created_at": now(),
+        "sealed": 1,
     }
     columns = ", ".join(row)
     marks = ", ".join(f":{name}" for name in row)
@@ -103,8 +115,16 @@ def latest(lead_id: int, kind: str) -> dict | None:
 
 
 def read(row: dict) -> bytes:
-    """A stored file's plain bytes (decrypted); raises FileNotFoundError if it is gone."""
-    return crypto.decrypt_bytes((files_dir() / row["file_name"]).read_bytes())
+    """A stored file's plain bytes, opened where its row puts it and checked against the row's
+    SHA-256; FileNotFoundError if it is gone, Unreadable if it does not open or match."""
+    token = (files_dir() / row["file_name"]).read_bytes()
+    try:
+        data = crypto.decrypt_bytes(token, crypto.file_place(row["lead_id"], row["kind"]))
+    except crypto.InvalidToken:
+        raise Unreadable(f"Purchase file {row['public_id']} opens with no key here.") from None
+    if hashlib.sha256(data).hexdigest() != row["sha256"]:
+        raise Unreadable(f"Purchase file {row['public_id']} is not the one its row names.")
+    return data
 
 
 def remove(db, lead_id: int, kinds: tuple[str, ...]) -> list[str]:

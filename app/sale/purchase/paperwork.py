@@ -25,7 +25,7 @@ from app.leads.db import immediate_transaction, now
 from app.leads.display import business_today, usd, watch_name
 from app.leads.history import latest_change
 from app.leads.state import State
-from app.sale.purchase import crypto, files, payout, record
+from app.sale.purchase import files, payout, record
 from app.sale.purchase.record import years_later
 
 pillow_heif.register_heif_opener()
@@ -160,24 +160,20 @@ def clean_id_photo(data: bytes) -> bytes:
     return buffer.getvalue()
 
 
-def signed_columns(values: dict, text: str, signer: dict) -> dict:
+def signed_columns(lead_id: int, values: dict, text: str, signer: dict) -> dict:
     """What the record keeps of the paperwork: names and address as typed, the numbers
     encrypted with their last 4, the declaration's hash and the signature's record."""
-    return {
+    return record.sealed_values(lead_id, values) | {
         "legal_name": values["legal_name"],
         "street_address": values["street_address"],
         "city": values["city"],
         "region": values["region"],
         "postal_code": values["postal_code"],
-        "birth_date_enc": crypto.encrypt(values["birth_date"]),
         "id_type": values["id_type"],
-        "id_number_enc": crypto.encrypt(values["id_number"]),
         "id_number_last4": values["id_number"][-4:],
         "id_issuer": values["id_issuer"],
         "id_expires_on": values["id_expires_on"],
         "account_holder": values["account_holder"],
-        "routing_number_enc": crypto.encrypt(values["routing_number"]),
-        "account_number_enc": crypto.encrypt(values["account_number"]),
         "account_number_last4": values["account_number"][-4:],
         "declaration_sha256": digest(text),
         "signed_name": values["signed_name"],
@@ -194,7 +190,7 @@ def sign(lead: dict, values: dict, photos: dict[str, bytes], signer: dict) -> in
     NotSignable (nothing changed, no file left behind) unless the record is still unsigned and
     the lead still `agreed`."""
     text = declaration_text(lead, (record.get(lead["id"]) or {}) | values)
-    columns = signed_columns(values, text, signer)
+    columns = signed_columns(lead["id"], values, text, signer)
     written: list[str] = []
     try:
         with immediate_transaction() as db:

@@ -13,7 +13,7 @@ from flask import current_app
 from app.leads import store
 from app.leads.db import get_db, immediate_transaction, now, transaction
 from app.leads.history import append_event
-from app.sale.purchase import files
+from app.sale.purchase import crypto, files
 
 PAYMENT_METHODS = {"ach": "ACH bank transfer", "wire": "Wire transfer"}
 # What the seller's paperwork put on the record, and the ID check made of it. A sale that does
@@ -45,6 +45,35 @@ PAPERWORK_COLUMNS = (
     "payout_confirmed_by",
     "payout_callback_phone",
 )
+
+# The columns held sealed to their lead and column (app/sale/purchase/crypto.py), and the names
+# of what they hold.
+SEALED_COLUMNS = {
+    "birth_date_enc": "birth_date",
+    "id_number_enc": "id_number",
+    "routing_number_enc": "routing_number",
+    "account_number_enc": "account_number",
+}
+
+
+def sealed(lead_id: int, column: str, text: str) -> str:
+    """`text` sealed for one encrypted column of this lead's record."""
+    return crypto.encrypt(text, crypto.column_place(lead_id, column))
+
+
+def sealed_values(lead_id: int, values: dict) -> dict:
+    """Every encrypted column's value sealed, from `values` by the names they hold."""
+    return {
+        column: sealed(lead_id, column, values[name]) for column, name in SEALED_COLUMNS.items()
+    }
+
+
+def opened(purchase: dict, column: str) -> str | None:
+    """One encrypted column of a record opened (None once erased); InvalidToken if no key
+    opens it where it is."""
+    if not (token := purchase.get(column)):
+        return None
+    return crypto.decrypt(token, crypto.column_place(purchase["lead_id"], column))
 
 
 def get(lead_id: int) -> dict | None:

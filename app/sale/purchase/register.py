@@ -19,7 +19,7 @@ from flask import current_app
 from app.leads.db import get_db
 from app.leads.display import business_zone, stored_time
 from app.leads.export import cell
-from app.sale.purchase import crypto
+from app.sale.purchase import crypto, record
 from app.sale.purchase.paperwork import ID_TYPES
 from app.sale.purchase.record import PAYMENT_METHODS
 
@@ -76,8 +76,8 @@ def register_row(row: dict) -> dict:
     """One purchase as the register reads it: numbers decrypted, codes as words."""
     return row | {
         "purchased_at": local_moment(row["bought_at"]),
-        "birth_date": crypto.decrypt(row["birth_date_enc"]) if row["birth_date_enc"] else "",
-        "id_number": crypto.decrypt(row["id_number_enc"]) if row["id_number_enc"] else "",
+        "birth_date": record.opened(row, "birth_date_enc") or "",
+        "id_number": record.opened(row, "id_number_enc") or "",
         "id_type": ID_TYPES.get(row["id_type"], row["id_type"]),
         "payment_method": PAYMENT_METHODS.get(row["payment_method"], row["payment_method"]),
         "staff_member": row["staff_member"] or row["paid_recorded_by"],

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from flask import Response, abort, request, url_for
+from flask import Response, abort, current_app, request, url_for
 
 from app.leads.display import business_today
 from app.leads.state import State
 from app.rendering.dates import display_date
-from app.sale.purchase import approvals, authentication, files, register
+from app.sale.purchase import approvals, authentication, crypto, files, register
 from app.sale.purchase import record as purchases
 from app.sale.purchase.authentication import Refused
 from app.sale.purchase.documents import PDF
@@ -30,6 +30,10 @@ from app.staff.purchase_panel import REGISTER_DAYS, RegisterPeriodForm, id_verif
 from app.staff.views import inbox
 
 OUT_OF_DATE = "That form was out of date; nothing was changed."
+UNOPENED = (
+    "This purchase's paperwork or file does not open with the configured keys, or was altered, "
+    "so nothing of it is shown. The operator can run flask purchases check-keys to see what."
+)
 
 
 # The lead page's forms
@@ -163,12 +167,17 @@ def paperwork_page(lead: dict, form=None, status: int = 200):
     if form is None and purchase_panel.offered("verify_id", lead, purchase):
         form = purchase_panel.empty_form("verify_id", purchase)
     photos = {row["kind"]: row for row in files.files_of(lead["id"], files.ID_PHOTOS)}
+    try:
+        sections = paperwork_sections(purchase, inbox.staff_names()) if signed else []
+    except crypto.InvalidToken:
+        current_app.logger.error("Lead %s: its paperwork opens with no configured key.", lead["id"])
+        return inbox.back(lead["id"], UNOPENED, "error")
     return page(
         "purchase/paperwork.html",
         f"Paperwork · {lead['reference']}",
         status,
         lead=lead,
-        sections=paperwork_sections(purchase, inbox.staff_names()) if signed else [],
+        sections=sections,
         photos=[photos[side] for side in files.ID_PHOTOS if side in photos],
         form=form,
         erased_on=purchase_panel.erased_on(purchase),
@@ -191,6 +200,9 @@ def file_answer(lead: dict, row: dict) -> Response:
         data = files.read(row)
     except FileNotFoundError:
         abort(404)
+    except files.Unreadable as error:
+        current_app.logger.error("Lead %s: %s", lead["id"], error)
+        return inbox.back(lead["id"], UNOPENED, "error")
     response = Response(data, mimetype=row["media_type"])
     response.headers.update(inbox.PHOTO_HEADERS)
     if row["media_type"] == PDF:

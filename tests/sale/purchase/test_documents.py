@@ -17,7 +17,7 @@ from app.leads import history, store
 from app.leads.db import now, transaction
 from app.leads.history import append_event
 from app.sale import lifecycle, pending
-from app.sale.purchase import crypto, documents, files, paperwork, record
+from app.sale.purchase import documents, files, paperwork, record
 from tests.data.photos import photo_bytes
 from tests.helpers import PAYMENT, lead_work_done, put_purchase_on_record, save_sample_lead
 from worker.jobs import make_purchase_documents, send_seller_email
@@ -55,10 +55,10 @@ def sign_paperwork(lead_id: int) -> None:
     history.add_event(lead_id, "staff:1", "state_changed", offer)
     put_purchase_on_record(lead_id)
     encrypted = {
-        "birth_date_enc": crypto.encrypt(BIRTH_DATE),
-        "id_number_enc": crypto.encrypt(ID_NUMBER),
-        "routing_number_enc": crypto.encrypt(ROUTING),
-        "account_number_enc": crypto.encrypt(ACCOUNT),
+        "birth_date_enc": record.sealed(lead_id, "birth_date_enc", BIRTH_DATE),
+        "id_number_enc": record.sealed(lead_id, "id_number_enc", ID_NUMBER),
+        "routing_number_enc": record.sealed(lead_id, "routing_number_enc", ROUTING),
+        "account_number_enc": record.sealed(lead_id, "account_number_enc", ACCOUNT),
     }
     with transaction() as db:
         record.update(db, lead_id, PAPERWORK | encrypted)

@@ -26,25 +26,27 @@ ACCOUNT = "000123456789"
 
 
 def test_encrypted_values_need_the_purchase_key_and_hold_no_plain_text(make_app):
+    place = crypto.column_place(1, "account_number_enc")
     app = make_app(PURCHASE_DATA_KEY="a" * 40)
     with app.app_context():
-        token = crypto.encrypt(ACCOUNT)
+        token = crypto.encrypt(ACCOUNT, place)
         assert ACCOUNT not in token
-        assert crypto.decrypt(token) == ACCOUNT
+        assert crypto.decrypt(token, place) == ACCOUNT
     with make_app(PURCHASE_DATA_KEY="b" * 40).app_context(), pytest.raises(InvalidToken):
-        crypto.decrypt(token)
+        crypto.decrypt(token, place)
 
 
 def test_a_new_key_in_front_still_reads_the_old_and_rotation_moves_values_to_it(make_app):
+    place = crypto.column_place(1, "account_number_enc")
     with make_app(PURCHASE_DATA_KEY="old" * 12).app_context():
-        old_token = crypto.encrypt(ACCOUNT)
+        old_token = crypto.encrypt(ACCOUNT, place)
     with make_app(PURCHASE_DATA_KEY="new" * 12 + "," + "old" * 12).app_context():
-        assert crypto.decrypt(old_token) == ACCOUNT
-        rotated = crypto.rotate(old_token.encode())
+        assert crypto.decrypt(old_token, place) == ACCOUNT
+        rotated = crypto.rotate(old_token, place)
     with make_app(PURCHASE_DATA_KEY="new" * 12).app_context():
-        assert crypto.decrypt(rotated.decode()) == ACCOUNT
+        assert crypto.decrypt(rotated, place) == ACCOUNT
         with pytest.raises(InvalidToken):
-            crypto.decrypt(old_token)
+            crypto.decrypt(old_token, place)
 
 
 def test_purchase_files_are_encrypted_on_disk_and_open_only_through_their_own_lead(app):
