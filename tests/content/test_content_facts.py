@@ -18,7 +18,7 @@ from app.content import queries
 from app.photos.uploads import EXTENSIONS
 from app.privacy.choice import COOKIE_SECONDS
 from app.sale import erasure
-from app.sale.purchase.cli import ENCRYPTED_COLUMNS
+from app.sale.purchase.record import SEALED_COLUMNS
 from tests.helpers import JSON, page_html, post
 
 NOT_OUR_CLAIMS = {"testimonials", "rating_text"}
@@ -256,7 +256,7 @@ def test_privacy_policy_and_terms_state_the_retention_the_settings_apply(app):
     assert promises["the hold"] in terms
     assert "about 7 years" not in policy  # the old, vaguer promise
     # What the policy says is encrypted is what the purchase record encrypts.
-    assert set(ENCRYPTED_COLUMNS) == {
+    assert set(SEALED_COLUMNS) == {
         "birth_date_enc",
         "id_number_enc",
         "routing_number_enc",
