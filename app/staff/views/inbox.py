@@ -11,27 +11,15 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from flask import (
-    Response,
-    abort,
-    flash,
-    redirect,
-    request,
-    stream_with_context,
-    url_for,
-)
+from flask import Response, abort, flash, redirect, request, stream_with_context, url_for
 
 from app.leads import display, export, history, links, search, storage, store
 from app.sale import erasure, lifecycle, timeline
 from app.sale.erasure import record_kept_until
+from app.sale.purchase import deadline
 from app.staff import purchase_panel
 from app.staff import queries as staff_queries
-from app.staff.auth import (
-    current_staff,
-    record,
-    require_recent_auth,
-    staff_required,
-)
+from app.staff.auth import current_staff, record, require_recent_auth, staff_required
 from app.staff.lead_filters import HOLD_TABS, NO_CAMPAIGN, PER_PAGE, LeadQuery, tabs
 from app.staff.lead_forms import ACTIONS, Action, MoveForm
 from app.staff.pages import page
@@ -77,12 +65,12 @@ def leads():
         query = replace(query, page=pages)
     rows = search.find_leads(query.filters(), PER_PAGE, (query.page - 1) * PER_PAGE)
     record("leads_listed", data={"page": query.page, "filtered": query.filtered})
-    now = datetime.now(UTC)
+    now, due = datetime.now(UTC), deadline.payment_due(rows)
     return page(
         "inbox/list.html",
         "Leads",
         query=query,
-        leads=[list_row(lead, now) for lead in rows],
+        leads=[list_row(lead, now, lead["id"] in due) for lead in rows],
         tabs=tabs(counts, holds),
         total=total,
         pages=pages,
@@ -92,12 +80,14 @@ def leads():
     )
 
 
-def list_row(lead: dict, now: datetime) -> dict:
-    """A lead as a list row, with its age, received time, overdue flag and state label."""
+def list_row(lead: dict, now: datetime, payment_due: bool) -> dict:
+    """A lead as a list row, with its age, received time, overdue and payment-due flags and
+    state label."""
     return lead | {
         "age": display.short_age(lead["created_at"], now),
         "received": display.local_time(lead["created_at"]),
         "overdue": display.awaiting_first_reply(lead, now),
+        "payment_due": payment_due,
         "seller_waiting": bool(lead["seller_waiting"]),
         "state_label": lifecycle.STATE_LABELS[lead["state"]],
     }
