@@ -30,7 +30,7 @@ from app.leads.schema.lead_tables import (
 )
 from app.leads.schema.money_tables import MONEY_CHECKS, PAYOUT_CHECKS
 from app.leads.schema.progress_tables import DASHBOARD_AND_SEARCH
-from app.leads.schema.purchase_tables import PURCHASES
+from app.leads.schema.purchase_tables import PAYMENT_ALERTS, PURCHASES
 from app.leads.schema.staff_tables import STAFF_TABLES, chain_audit_log
 from app.leads.schema.steps import run
 
@@ -55,6 +55,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     run(PURCHASES),  # 18: the purchase on record, its private files, daily claims, `agreed`
     run(MONEY_CHECKS),  # 19: approvals of exceptions; register checks as a kept history
     run(PAYOUT_CHECKS),  # 20: the payout account confirmed from the seller's mailbox
+    run(PAYMENT_ALERTS),  # 21: staff alerted once a day per signed sale unpaid at the day's end
 )
 VERSION = len(MIGRATIONS)
 
