@@ -121,7 +121,7 @@ def row_of(html: str, name: str) -> str:
     return next(row for row in html.split("<li>") if name in row)
 
 
-def test_list_flags_payment_due_on_a_lead_signed_and_checked_and_on_no_other(
+def test_payment_due_flags_and_lists_a_lead_signed_and_checked_and_no_other(
     app, signed_in, add_lead
 ):
     due = add_lead(full_name="Checked Seller")
@@ -141,6 +141,16 @@ def test_list_flags_payment_due_on_a_lead_signed_and_checked_and_on_no_other(
         assert "Payment due" not in row_of(html, other)
     agreed = page(signed_in, "/staff/leads?state=agreed")
     assert agreed.count(">Payment due</span>") == 1 and "Unchecked Seller" in agreed
+    assert re.search(r"Offer accepted <span[^>]*>2</span>", html)
+    assert re.search(r"Payment due <span[^>]*>1</span>", html)  # the tab, after Offer accepted
+    assert html.index("Offer accepted <span") < html.index("Payment due <span")
+    tab = page(signed_in, "/staff/leads?state=payment_due")
+    assert "Checked Seller" in tab and "Unchecked Seller" not in tab and "Paid Seller" not in tab
+    assert "1 lead payment due" in tab
+    assert "No leads match" in page(signed_in, "/staff/leads?state=payment_due&brand=Omega")
+    exported = signed_in.get("/staff/export?state=payment_due")  # just signed in: no re-auth
+    names = [row["full_name"] for row in csv.DictReader(io.StringIO(exported.get_data(True)))]
+    assert names == ["Checked Seller"]
 
 
 def test_search_filters_and_pagination(app, signed_in, add_lead):

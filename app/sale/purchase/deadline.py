@@ -33,15 +33,22 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
-def payment_due(leads: list[dict]) -> set[int]:
-    """The ids of those of `leads` (inbox rows) in `agreed` whose purchase record lacks nothing
-    but the payment: signed, the payout account confirmed, the ID checked, the register clear."""
-    agreed = [lead["id"] for lead in leads if lead["state"] == State.AGREED]
-    if not agreed:
-        return set()
-    marks = ", ".join("?" for _ in agreed)
-    rows = get_db().execute(f"SELECT * FROM purchases WHERE lead_id IN ({marks})", agreed)
-    return {row["lead_id"] for row in rows if checklist.complete(dict(row))}
+def signed_and_agreed() -> list[dict]:
+    """The purchase records of the leads in `agreed` whose paperwork is signed: the sales we
+    owe a payment, checked or not."""
+    rows = get_db().execute(
+        "SELECT purchases.* FROM purchases JOIN leads ON leads.id = purchases.lead_id "
+        "WHERE leads.state = ? AND leads.erased_at IS NULL AND purchases.signed_at IS NOT NULL "
+        "ORDER BY purchases.lead_id",
+        (State.AGREED,),
+    )
+    return [dict(row) for row in rows]
+
+
+def due_lead_ids() -> set[int]:
+    """The leads whose record lacks nothing but the payment: signed, the payout account
+    confirmed, the ID checked, the register clear (the inbox's "Payment due")."""
+    return {row["lead_id"] for row in signed_and_agreed() if checklist.complete(row)}
 
 
 def day_of(at: datetime) -> date:
@@ -78,14 +85,8 @@ def late_leads(at: datetime) -> list[Late]:
     business day has ended, so each day's alerts go once that day is over."""
     if at < day_end(day_of(at)):
         return []
-    rows = get_db().execute(
-        "SELECT purchases.* FROM purchases JOIN leads ON leads.id = purchases.lead_id "
-        "WHERE leads.state = ? AND leads.erased_at IS NULL AND purchases.signed_at IS NOT NULL "
-        "ORDER BY purchases.lead_id",
-        (State.AGREED,),
-    )
     late = []
-    for row in map(dict, rows):
+    for row in signed_and_agreed():
         due = due_by(row["signed_at"])
         if due <= at:
             lacking = checklist.missing(row, checklist.BEFORE_PURCHASE)

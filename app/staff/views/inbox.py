@@ -20,7 +20,7 @@ from app.sale.purchase import deadline
 from app.staff import purchase_panel
 from app.staff import queries as staff_queries
 from app.staff.auth import current_staff, record, require_recent_auth, staff_required
-from app.staff.lead_filters import HOLD_TABS, NO_CAMPAIGN, PER_PAGE, LeadQuery, tabs
+from app.staff.lead_filters import EXTRA_TABS, NO_CAMPAIGN, PAYMENT_DUE, PER_PAGE, LeadQuery, tabs
 from app.staff.lead_forms import ACTIONS, Action, MoveForm
 from app.staff.pages import page
 
@@ -58,24 +58,25 @@ def lead_or_404(lead_id: int) -> dict:
 def leads():
     """The leads list for the query string's tab, search, filters and page."""
     query = LeadQuery.from_args(request.args)
-    counts, holds = search.count_by_state(query.filters()), search.count_holds(query.filters())
-    total = sum(counts.values()) if not query.state else (counts | holds).get(query.state, 0)
+    counts, extra = search.count_by_state(query.filters()), search.count_holds(query.filters())
+    extra[PAYMENT_DUE] = search.count_leads(replace(query, state=PAYMENT_DUE).filters())
+    total = sum(counts.values()) if not query.state else (counts | extra).get(query.state, 0)
     pages = max(1, -(-total // PER_PAGE))
     if query.page > pages:
         query = replace(query, page=pages)
     rows = search.find_leads(query.filters(), PER_PAGE, (query.page - 1) * PER_PAGE)
     record("leads_listed", data={"page": query.page, "filtered": query.filtered})
-    now, due = datetime.now(UTC), deadline.payment_due(rows)
+    now, due = datetime.now(UTC), deadline.due_lead_ids()
     return page(
         "inbox/list.html",
         "Leads",
         query=query,
         leads=[list_row(lead, now, lead["id"] in due) for lead in rows],
-        tabs=tabs(counts, holds),
+        tabs=tabs(counts, extra),
         total=total,
         pages=pages,
         choices=search.filter_choices(),
-        states=lifecycle.STATE_LABELS | HOLD_TABS,
+        states=lifecycle.STATE_LABELS | EXTRA_TABS,
         no_campaign=NO_CAMPAIGN,
     )
 
