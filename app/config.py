@@ -10,6 +10,7 @@ test becomes the type of the class default), so no code elsewhere parses a setti
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -79,6 +80,9 @@ class Config:
     SMTP_USE_TLS = True
     # Where the business is: appointment dates and times staff enter are in this time zone.
     BUSINESS_TIMEZONE = "America/New_York"
+    # When the business day ends there (24-hour HH:MM): the site promises payment the same day
+    # the final offer is accepted, so a signed sale still unpaid by then alerts staff.
+    BUSINESS_DAY_ENDS = "17:00"
     # The buyer as the bill of sale names it: the business's legal name and postal address
     # (its lines separated by ";"). Required in production; elsewhere the site's name alone.
     BUSINESS_LEGAL_NAME = ""
@@ -198,6 +202,7 @@ ENV_SETTINGS = (
     "SMTP_PASSWORD",
     "SMTP_USE_TLS",
     "BUSINESS_TIMEZONE",
+    "BUSINESS_DAY_ENDS",
     "BUSINESS_LEGAL_NAME",
     "BUSINESS_ADDRESS",
     "META_PIXEL_ID",
@@ -262,18 +267,23 @@ def typed_value(key: str, value, default):
         raise ConfigError(f"{key}={value!r} is not a valid {type(default).__name__}.") from None
 
 
-# Settings that take one of a few words, and settings that are a share of something (0-100).
+# Settings that take one of a few words, settings that are a share of something (0-100), and
+# settings that are a time of day on a 24-hour clock.
 CHOICES = {"CONVERSION_VALUE": ("price", "margin")}
 PERCENTAGES = ("CONVERSION_MARGIN_PERCENT",)
+CLOCK_TIMES = ("BUSINESS_DAY_ENDS",)
+CLOCK_TIME = re.compile(r"([01][0-9]|2[0-3]):[0-5][0-9]")
 
 
 def checked_value(key: str, value):
-    """`value`, unless it is not one of the setting's words or not a percentage between 0 and
-    100 where one is asked for."""
+    """`value`, unless it is not one of the setting's words, not a percentage between 0 and
+    100, or not a time of day (HH:MM) where one is asked for."""
     if key in CHOICES and value not in CHOICES[key]:
         raise ConfigError(f"{key}={value!r} is not one of {', '.join(CHOICES[key])}.")
     if key in PERCENTAGES and not 0 <= value <= 100:
         raise ConfigError(f"{key}={value!r} is not a percentage between 0 and 100.")
+    if key in CLOCK_TIMES and not CLOCK_TIME.fullmatch(value):
+        raise ConfigError(f"{key}={value!r} is not a time of day on a 24-hour clock (HH:MM).")
     return value
 
 

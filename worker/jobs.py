@@ -14,6 +14,7 @@ from app.sale.purchase import documents, payout
 from worker import (
     erasure_mail,
     mail,
+    payment_alerts,
     payout_mail,
     photos,
     seller_mail,
@@ -279,6 +280,13 @@ def apply_retention() -> str:
     """The daily retention run (app/sale/retention.py): queued by the first request of the day
     to claim it, or run by `flask purchases retention`."""
     return retention.apply_rules()
+
+
+def alert_payments_due() -> str:
+    """E-mail staff about each signed sale still unpaid once its business day has ended
+    (app/sale/purchase/deadline.py), once per lead and day: run by `flask purchases
+    payments-due`, which deploy/watchbuyers-payments.timer starts every quarter of an hour."""
+    return payment_alerts.send_late_alerts()
 
 
 LEAD_WORK = (process_photos, notify_staff, confirm_to_seller, send_conversions)

@@ -67,11 +67,20 @@ def build_message(lead: dict, photos: list[dict]) -> EmailMessage:
 
 def seller_action_message(lead: dict, event: dict) -> EmailMessage:
     """Staff's alert for one seller action, titled as the inbox's timeline titles it."""
-    config = current_app.config
     title, details, words = timeline.describe(event)
+    return staff_alert(lead, title, local_time(event["at"]), details, words)
+
+
+def staff_alert(
+    lead: dict, title: str, when: str, details: list[tuple[str, str]], words: str = ""
+) -> EmailMessage:
+    """A short e-mail to staff about one lead (emails/staff_alert.txt): what happened and when,
+    its details, any words of the seller's, the lead and a link to it; replies go to the
+    seller."""
+    config = current_app.config
     context = {
         "title": title,
-        "when": local_time(event["at"]),
+        "when": when,
         "words": words,
         "details": details,
         "lead": lead,

@@ -34,8 +34,7 @@ from app.leads.display import (
 from app.rendering.dates import display_date
 from app.sale import lifecycle
 from app.sale.invitation import METHOD, invitation
-from app.sale.purchase import paperwork
-from app.sale.purchase.record import PAYMENT_METHODS
+from app.sale.purchase import paperwork, payment
 from worker.mail import render
 
 
@@ -211,18 +210,12 @@ def completed_letter(lead: dict, data: dict, revised: bool) -> Letter:
         subject=f"Payment sent for your {watch_name(lead)}",
         heading="Payment sent: thank you",
         paragraphs=[
-            f"We have paid {usd(data['amount'])} for your {watch_name(lead)} by bank transfer "
-            f"on {display_date(data['paid_on'])}.",
+            payment.sent_words(data, watch_name(lead)),
             "Your receipt and the bill of sale are attached to this e-mail as PDF files. Keep "
             "them with your records; you can also download them from the link below.",
             "Thank you for selling with us.",
         ],
-        facts=[
-            ("Amount paid", usd(data["amount"])),
-            ("Method", PAYMENT_METHODS[data["method"]]),
-            ("Payment date", display_date(data["paid_on"])),
-            ("Bank confirmation", data["confirmation"]),
-        ],
+        facts=payment.sent_facts(data),
         note=data.get("message", ""),
     )
 

@@ -9,6 +9,7 @@ expensive columns are computed for its 25 leads only, and the export reads one l
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from datetime import date, timedelta
 
@@ -69,7 +70,8 @@ def day_after(day: str) -> str:
 def filter_clause(filters: dict) -> tuple[str, dict]:
     """WHERE conditions for the inbox filters that are set: `text` (name, e-mail, model),
     `digits` (phone), `reference`, `brand`, `source` ('' = none), `state`, `created_from` and
-    `created_to` (ISO dates, inclusive), `hold` (on_hold or hold_ended, as of `today`)."""
+    `created_to` (ISO dates, inclusive), `hold` (on_hold or hold_ended, as of `today`), `ids`
+    (only these leads)."""
     conditions, params = [], {}
     searches = search_conditions(filters, params)
     if searches:
@@ -89,6 +91,9 @@ def filter_clause(filters: dict) -> tuple[str, dict]:
         ends = ">" if filters["hold"] == "on_hold" else "<="
         conditions.append(f"id IN (SELECT lead_id FROM purchases WHERE hold_ends_on {ends} :today)")
         params["today"] = filters["today"]
+    if "ids" in filters:  # a tab of leads chosen by what their records hold (an empty one too)
+        conditions.append("id IN (SELECT value FROM json_each(:ids))")
+        params["ids"] = json.dumps(sorted(filters["ids"]))
     if filters.get("source"):
         conditions.append("utm_source = :source")
         params["source"] = filters["source"]
@@ -136,8 +141,8 @@ def count_leads(filters: dict) -> int:
 
 
 def any_state(filters: dict) -> dict:
-    """`filters` without the tab: neither a state nor a hold."""
-    return {key: value for key, value in filters.items() if key not in ("state", "hold")}
+    """`filters` without the tab: neither a state, nor a hold, nor the leads a tab chose."""
+    return {key: value for key, value in filters.items() if key not in ("state", "hold", "ids")}
 
 
 def count_holds(filters: dict) -> dict[str, int]:

@@ -16,12 +16,18 @@ from app.leads.display import business_today
 from app.leads.reference import normalise
 from app.leads.state import State
 from app.sale import lifecycle
+from app.sale.purchase import deadline
 
 PER_PAGE = 25
 NO_CAMPAIGN = "(none)"
 SEARCH_LENGTH = 100
-# Tabs of bought leads by their resale hold (PURCHASE_HOLD_DAYS), shown after Bought.
+# Tabs of bought leads by their resale hold (PURCHASE_HOLD_DAYS), shown after Bought; and of
+# agreed leads whose record lacks nothing but the payment (app/sale/purchase/deadline.py),
+# shown after Offer accepted.
 HOLD_TABS = {"on_hold": "On hold", "hold_ended": "Hold ended"}
+PAYMENT_DUE = "payment_due"
+EXTRA_TABS = HOLD_TABS | {PAYMENT_DUE: "Payment due"}
+SUB_TABS = {State.AGREED: (PAYMENT_DUE,), State.BOUGHT: tuple(HOLD_TABS)}
 
 
 def iso_date(text: str, label: str, problems: list[str]) -> str:
@@ -55,7 +61,7 @@ class LeadQuery:
         state = args.get("state", "")
         page = args.get("page", "1")
         return cls(
-            state=state if state in tuple(State) or state in HOLD_TABS else "",
+            state=state if state in tuple(State) or state in EXTRA_TABS else "",
             q=" ".join(args.get("q", "").split())[:SEARCH_LENGTH],
             brand=args.get("brand", "")[:100],
             source=args.get("source", "")[:200],
@@ -67,12 +73,15 @@ class LeadQuery:
 
     def filters(self, with_state: bool = True) -> dict:
         """The store's filter dict (search.filter_clause) for this query; a hold tab is bought
-        leads whose hold ends after (or by) today in the business's time zone."""
+        leads whose hold ends after (or by) today in the business's time zone, the payment-due
+        tab the agreed leads that lack nothing but the payment."""
         digits = re.sub(r"\D", "", self.q)
         source = {"": None, NO_CAMPAIGN: ""}.get(self.source, self.source)
         hold = self.state if self.state in HOLD_TABS and with_state else ""
-        return {
-            "state": (State.BOUGHT if hold else self.state) if with_state else "",
+        due = {"ids": deadline.due_lead_ids()} if self.state == PAYMENT_DUE and with_state else {}
+        state = State.BOUGHT if hold else State.AGREED if due else self.state
+        return due | {
+            "state": state if with_state else "",
             "hold": hold,
             "today": business_today().isoformat(),
             "text": self.q,
@@ -104,10 +113,11 @@ class LeadQuery:
         return bool(self.q or self.brand or self.source or self.date_from or self.date_to)
 
 
-def tabs(counts: dict[str, int], holds: dict[str, int]) -> list[tuple[str, str, int]]:
-    """(tab, label, count) per tab: All, then every state in lifecycle order, with the hold
-    tabs after Bought."""
-    states = [(s, label, counts.get(s, 0)) for s, label in lifecycle.STATE_LABELS.items()]
-    after = [s for s, _, _ in states].index(State.BOUGHT) + 1
-    held = [(tab, label, holds.get(tab, 0)) for tab, label in HOLD_TABS.items()]
-    return [("", "All", sum(counts.values())), *states[:after], *held, *states[after:]]
+def tabs(counts: dict[str, int], extra: dict[str, int]) -> list[tuple[str, str, int]]:
+    """(tab, label, count) per tab: All, then every state in lifecycle order, each followed by
+    its own narrower tabs (Payment due after Offer accepted, the hold tabs after Bought)."""
+    shown = [("", "All", sum(counts.values()))]
+    for state, label in lifecycle.STATE_LABELS.items():
+        shown.append((state, label, counts.get(state, 0)))
+        shown += [(tab, EXTRA_TABS[tab], extra.get(tab, 0)) for tab in SUB_TABS.get(state, ())]
+    return shown

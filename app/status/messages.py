@@ -110,6 +110,11 @@ PAPERWORK_SIGNED_NEXT = (
     "check your ID and the watch against the stolen-watch register, then pay you by bank "
     "transfer and e-mail you when the payment is sent."
 )
+# Once bought, under the payment's facts (the site's own words on when a transfer arrives).
+PAYMENT_TRACE = (
+    "When the transfer shows in your account depends on your bank. If you ask your bank about "
+    "it, quote the bank confirmation number."
+)
 ALREADY_SIGNED = "Your paperwork is already signed, so nothing was changed."
 NO_PAPERWORK_NOW = (
     "There is no paperwork to sign for your sale at this point. Here is where it stands now."

@@ -1,7 +1,8 @@
 """What the seller's status page shows of the purchase on record: the final offer and what it
-rests on, the paperwork to sign or signed, and the documents once paid. Read by the page
-(app/status/pages.py) and by the purchase's own views (app/status/views.py); nothing here
-shows more of an ID or bank number, or of the serial number, than its last 4 characters.
+rests on, the paperwork to sign or signed, and once paid the payment and the documents. Read
+by the page (app/status/pages.py) and by the purchase's own views (app/status/views.py);
+nothing here shows more of an ID or bank number, or of the serial number, than its last 4
+characters.
 """
 
 from __future__ import annotations
@@ -9,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
-from app.leads.display import business_today, local_time, quote_amount, usd
+from app.leads.display import business_today, local_time, quote_amount, usd, watch_name
 from app.leads.history import latest_change, latest_change_id
 from app.leads.state import State
 from app.rendering.dates import display_date
-from app.sale.purchase import files, paperwork, record
+from app.sale.purchase import files, paperwork, payment, record
 from app.status import messages
 
 # The documents a seller downloads, by the name in their address.
@@ -123,6 +124,19 @@ def documents(lead_id: int) -> list[dict] | None:
     return [{"name": name, "title": DOCUMENT_TITLES[name]} for name in DOCUMENTS]
 
 
+def payment_sent(lead: dict, purchase: dict | None) -> dict | None:
+    """A bought lead's payment in the words and facts of the "paid" e-mail (payment.py):
+    the amount, how and on which day it was sent, and the bank's confirmation number."""
+    paid = payment.as_paid(purchase or {})
+    if paid is None:
+        return None
+    return {
+        "words": payment.sent_words(paid, watch_name(lead)),
+        "facts": payment.sent_facts(paid),
+        "trace": messages.PAYMENT_TRACE,
+    }
+
+
 def view(lead: dict, events: list[dict]) -> dict:
     """The purchase's part of the status page, for the lead's state."""
     state, purchase = lead["state"], record.get(lead["id"])
@@ -133,5 +147,6 @@ def view(lead: dict, events: list[dict]) -> dict:
         "signed": signed_summary(purchase) if signed else None,
         "next_step": messages.PAPERWORK_SIGNED_NEXT if signed else "",
         "bought": state == State.BOUGHT,
+        "payment": payment_sent(lead, purchase) if state == State.BOUGHT else None,
         "documents": documents(lead["id"]) if state == State.BOUGHT else None,
     }

@@ -11,10 +11,11 @@ from app.leads import search, storage, store
 from app.leads.db import transaction
 from app.rendering.dates import display_date
 from app.sale import lifecycle
+from app.sale.purchase import record
 from tests.data.paperwork import FINDINGS, give_token, post_paperwork
 from tests.data.photos import photo_bytes
 from tests.data.staff_purchase import check_register, post_step
-from tests.helpers import business_today
+from tests.helpers import business_today, buy_lead, put_purchase_on_record
 
 EVIL = '<script>alert("x")</script><img src=x onerror=alert(1)>'
 ESCAPED = "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;"
@@ -113,6 +114,43 @@ def test_list_flags_a_lead_whose_seller_wrote_since_staff_last_acted(app, signed
     with app.app_context():
         lifecycle.add_note(asked, "staff:1", "Called back: Saturday works.")
     assert "Seller wrote" not in page(signed_in, "/staff/leads")
+
+
+def row_of(html: str, name: str) -> str:
+    """The list row (its <li>) of the lead whose seller is `name`."""
+    return next(row for row in html.split("<li>") if name in row)
+
+
+def test_payment_due_flags_and_lists_a_lead_signed_and_checked_and_no_other(
+    app, signed_in, add_lead
+):
+    due = add_lead(full_name="Checked Seller")
+    unchecked = add_lead(full_name="Unchecked Seller")
+    paid = add_lead(full_name="Paid Seller")
+    add_lead(full_name="New Seller")
+    with app.app_context():
+        for lead_id in (due, unchecked):
+            put_purchase_on_record(lead_id, signed_on=business_today())
+        with transaction() as db:  # signed, but staff have not checked the ID yet
+            record.update(db, unchecked, {"id_verified_at": None, "id_verified_by": None})
+    buy_lead(app, paid)
+    html = page(signed_in, "/staff/leads")
+    assert html.count(">Payment due</span>") == 1
+    assert ">Payment due</span>" in row_of(html, "Checked Seller")
+    for other in ("Unchecked Seller", "Paid Seller", "New Seller"):
+        assert "Payment due" not in row_of(html, other)
+    agreed = page(signed_in, "/staff/leads?state=agreed")
+    assert agreed.count(">Payment due</span>") == 1 and "Unchecked Seller" in agreed
+    assert re.search(r"Offer accepted <span[^>]*>2</span>", html)
+    assert re.search(r"Payment due <span[^>]*>1</span>", html)  # the tab, after Offer accepted
+    assert html.index("Offer accepted <span") < html.index("Payment due <span")
+    tab = page(signed_in, "/staff/leads?state=payment_due")
+    assert "Checked Seller" in tab and "Unchecked Seller" not in tab and "Paid Seller" not in tab
+    assert "1 lead payment due" in tab
+    assert "No leads match" in page(signed_in, "/staff/leads?state=payment_due&brand=Omega")
+    exported = signed_in.get("/staff/export?state=payment_due")  # just signed in: no re-auth
+    names = [row["full_name"] for row in csv.DictReader(io.StringIO(exported.get_data(True)))]
+    assert names == ["Checked Seller"]
 
 
 def test_search_filters_and_pagination(app, signed_in, add_lead):

@@ -1,16 +1,29 @@
-"""The seller's page at each step: photos only until the watch is authenticated in person, and
-a timeline whose "Now" moves on at signing and shows the payment done once bought."""
+"""The seller's page at each step: photos only until the watch is authenticated in person, a
+timeline whose "Now" moves on at signing and shows the payment done once bought, and then the
+payment itself as the "paid" e-mail tells it."""
 
 from __future__ import annotations
 
 import re
+from datetime import timedelta
+from html import unescape
 
 from werkzeug.datastructures import MultiDict
 
-from app.leads import history
+from app.leads import history, store
+from app.rendering.dates import display_date
 from app.sale import timeline
 from tests.data.paperwork import agreed_lead, offered_lead, post_paperwork
-from tests.helpers import buy_lead, give_token, photo, post_multipart, save_sample_lead
+from tests.helpers import (
+    PAYMENT,
+    business_today,
+    buy_lead,
+    give_token,
+    photo,
+    post_multipart,
+    save_sample_lead,
+)
+from worker import seller_mail
 
 
 def page(client, token: str) -> str:
@@ -53,3 +66,39 @@ def test_a_bought_lead_shows_the_payment_done(app):
     buy_lead(app, lead_id)
     assert steps_of(app, lead_id, "bought")[-1] == ("Completed: payment sent", "done")
     assert not [status for _, status in steps_of(app, lead_id, "bought") if status != "done"]
+
+
+def payment_shown(html: str) -> list[tuple[str, str]]:
+    """The (label, value) pairs of the status page's payment section; none without it."""
+    section = re.search(r"<section[^>]*data-payment>(.*?)</section>", html, re.S)
+    pairs = re.findall(r"<dt[^>]*>(.*?)</dt><dd[^>]*>(.*?)</dd>", section[1]) if section else []
+    return [(unescape(label), unescape(value)) for label, value in pairs]
+
+
+def test_a_bought_lead_shows_the_banks_confirmation_and_the_payment_date_as_the_email_does(
+    app, client
+):
+    lead_id = save_sample_lead(app)
+    event_id = buy_lead(app, lead_id, amount=9500, paid_days_ago=2)
+    token = give_token(app, lead_id)
+    paid_on = display_date((business_today() - timedelta(days=2)).isoformat())
+    html = page(client, token)
+    assert payment_shown(html) == [
+        ("Amount paid", "$9,500"),
+        ("Method", "ACH bank transfer"),
+        ("Payment date", paid_on),
+        ("Bank confirmation", PAYMENT["confirmation"]),
+    ]
+    assert f"by bank transfer on {paid_on}." in html
+    with app.app_context():  # the "paid" e-mail's own facts, from the same words
+        letter = seller_mail.compose(
+            store.get_lead(lead_id), history.get_event(event_id), "completed"
+        )
+    assert payment_shown(html) == letter.facts and unescape(letter.paragraphs[0]) in unescape(html)
+
+
+def test_no_payment_is_shown_before_the_lead_is_bought(app, client):
+    _, token = agreed_lead(app)
+    assert post_paperwork(client, token).status_code == 303
+    html = page(client, token)
+    assert payment_shown(html) == [] and "data-payment" not in html

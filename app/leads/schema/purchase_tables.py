@@ -108,3 +108,11 @@ SEALED_FILES = (
     # start-up (app/sale/purchase/sealing.py), finding them by this.
     "ALTER TABLE purchase_files ADD COLUMN sealed INTEGER NOT NULL DEFAULT 0",
 )
+
+PAYMENT_ALERTS = (
+    # Staff e-mailed about a signed sale still unpaid when a business day ended (app/sale/
+    # purchase/deadline.py): an event on the lead's timeline, one per lead and business day, so
+    # a second run the same day, or two at once, cannot record a second e-mail.
+    """CREATE UNIQUE INDEX lead_events_one_payment_alert
+        ON lead_events(lead_id, json_extract(data, '$.day')) WHERE kind = 'payment_late_alerted'""",
+)

@@ -39,6 +39,11 @@ def missing(purchase: dict | None, items: tuple[tuple[str, str], ...]) -> list[s
     return [words for item, words in items if not holds(purchase or {}, item)]
 
 
+def complete(purchase: dict | None) -> bool:
+    """Whether every item before `bought` holds: all that is left is to send the payment."""
+    return not missing(purchase, BEFORE_PURCHASE)
+
+
 def status(purchase: dict | None) -> list[tuple[str, bool]]:
     """Every item before `bought`, as (words, holds): the staff page's checklist."""
     return [(words, holds(purchase or {}, item)) for item, words in BEFORE_PURCHASE]

@@ -1,5 +1,6 @@
-"""`flask purchases`: the transaction register for a period, the daily retention run,
-re-sealing the purchase data under the newest PURCHASE_DATA_KEY and checking that it opens."""
+"""`flask purchases`: the transaction register for a period, the daily retention run, the
+alert of payments still not sent at the day's end, re-sealing the purchase data under the newest
+PURCHASE_DATA_KEY and checking that it opens."""
 
 from __future__ import annotations
 
@@ -16,7 +17,9 @@ from app.leads.display import business_today
 from app.rendering.dates import display_date
 from app.sale.purchase import register, sealing
 
-purchases_command = AppGroup("purchases", help="The purchase records: register, retention, keys.")
+purchases_command = AppGroup(
+    "purchases", help="The purchase records: register, retention, late payments, keys."
+)
 
 
 @purchases_command.command("register")
@@ -47,6 +50,14 @@ def retention_command() -> None:
     """Apply the retention rules now (bank details, leads without activity, purchase records
     past their retention) and print what was erased; the daily run does the same."""
     click.echo(f"Retention {queue.run_now(queue.APPLY_RETENTION)}.")
+
+
+@purchases_command.command("payments-due")
+def payments_due_command() -> None:
+    """Once the business day has ended (BUSINESS_DAY_ENDS), e-mail staff about each signed sale
+    still unpaid past its day, once per lead and day, and print how many;
+    deploy/watchbuyers-payments.timer runs it every quarter of an hour."""
+    click.echo(f"Late payments: {queue.run_now(queue.ALERT_PAYMENTS_DUE)}.")
 
 
 @purchases_command.command("rotate-key")

@@ -3,6 +3,9 @@ the amount the seller accepted, unless a second staff member approved another, p
 between the seller's signature and today, into an account held by the seller (or one a second
 staff member approved). lifecycle.put_on_record asks here inside the
 transaction that marks the lead bought, so nothing is recorded when any of it fails.
+
+Once recorded, the payment is told to the seller in one set of words (`sent_words`,
+`sent_facts`), which the "paid" e-mail and the status page both use, so the two never differ.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from app.leads.display import business_day, business_today, usd
 from app.rendering.dates import display_date
 from app.sale.purchase import approvals, payout
 from app.sale.purchase.paperwork import agreed_price
+from app.sale.purchase.record import PAYMENT_METHODS
 
 
 def amount_problem(db: sqlite3.Connection, lead_id: int, amount: int) -> str | None:
@@ -70,3 +74,39 @@ def problems(db: sqlite3.Connection, lead_id: int, purchase: dict, data: dict) -
         holder_problem(db, lead_id, purchase),
     )
     return [problem for problem in found if problem]
+
+
+# The payment as the seller is told of it. `paid` is what the bought move carries (amount,
+# method, paid_on, confirmation); `as_paid` reads the same from the purchase record.
+
+
+def sent_words(paid: dict, watch: str) -> str:
+    """The sentence announcing the payment: how much was paid for the watch, and on which day."""
+    return (
+        f"We have paid {usd(paid['amount'])} for your {watch} by bank transfer on "
+        f"{display_date(paid['paid_on'])}."
+    )
+
+
+def sent_facts(paid: dict) -> list[tuple[str, str]]:
+    """The payment's facts, as (label, value): the amount, the method, the day it was sent and
+    the bank's confirmation number, by which the seller's bank can find the transfer."""
+    return [
+        ("Amount paid", usd(paid["amount"])),
+        ("Method", PAYMENT_METHODS[paid["method"]]),
+        ("Payment date", display_date(paid["paid_on"])),
+        ("Bank confirmation", paid["confirmation"]),
+    ]
+
+
+def as_paid(purchase: dict) -> dict | None:
+    """The payment on a purchase record in the shape the bought move carries it, or None
+    before one is recorded."""
+    if not purchase.get("paid_on"):
+        return None
+    return {
+        "amount": purchase["paid_amount"],
+        "method": purchase["payment_method"],
+        "paid_on": purchase["paid_on"],
+        "confirmation": purchase["bank_confirmation"],
+    }

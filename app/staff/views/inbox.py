@@ -11,28 +11,16 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from flask import (
-    Response,
-    abort,
-    flash,
-    redirect,
-    request,
-    stream_with_context,
-    url_for,
-)
+from flask import Response, abort, flash, redirect, request, stream_with_context, url_for
 
 from app.leads import display, export, history, links, search, storage, store
 from app.sale import erasure, lifecycle, timeline
 from app.sale.erasure import record_kept_until
+from app.sale.purchase import deadline
 from app.staff import purchase_panel
 from app.staff import queries as staff_queries
-from app.staff.auth import (
-    current_staff,
-    record,
-    require_recent_auth,
-    staff_required,
-)
-from app.staff.lead_filters import HOLD_TABS, NO_CAMPAIGN, PER_PAGE, LeadQuery, tabs
+from app.staff.auth import current_staff, record, require_recent_auth, staff_required
+from app.staff.lead_filters import EXTRA_TABS, NO_CAMPAIGN, PAYMENT_DUE, PER_PAGE, LeadQuery, tabs
 from app.staff.lead_forms import ACTIONS, Action, MoveForm
 from app.staff.pages import page
 
@@ -70,34 +58,37 @@ def lead_or_404(lead_id: int) -> dict:
 def leads():
     """The leads list for the query string's tab, search, filters and page."""
     query = LeadQuery.from_args(request.args)
-    counts, holds = search.count_by_state(query.filters()), search.count_holds(query.filters())
-    total = sum(counts.values()) if not query.state else (counts | holds).get(query.state, 0)
+    counts, extra = search.count_by_state(query.filters()), search.count_holds(query.filters())
+    extra[PAYMENT_DUE] = search.count_leads(replace(query, state=PAYMENT_DUE).filters())
+    total = sum(counts.values()) if not query.state else (counts | extra).get(query.state, 0)
     pages = max(1, -(-total // PER_PAGE))
     if query.page > pages:
         query = replace(query, page=pages)
     rows = search.find_leads(query.filters(), PER_PAGE, (query.page - 1) * PER_PAGE)
     record("leads_listed", data={"page": query.page, "filtered": query.filtered})
-    now = datetime.now(UTC)
+    now, due = datetime.now(UTC), deadline.due_lead_ids()
     return page(
         "inbox/list.html",
         "Leads",
         query=query,
-        leads=[list_row(lead, now) for lead in rows],
-        tabs=tabs(counts, holds),
+        leads=[list_row(lead, now, lead["id"] in due) for lead in rows],
+        tabs=tabs(counts, extra),
         total=total,
         pages=pages,
         choices=search.filter_choices(),
-        states=lifecycle.STATE_LABELS | HOLD_TABS,
+        states=lifecycle.STATE_LABELS | EXTRA_TABS,
         no_campaign=NO_CAMPAIGN,
     )
 
 
-def list_row(lead: dict, now: datetime) -> dict:
-    """A lead as a list row, with its age, received time, overdue flag and state label."""
+def list_row(lead: dict, now: datetime, payment_due: bool) -> dict:
+    """A lead as a list row, with its age, received time, overdue and payment-due flags and
+    state label."""
     return lead | {
         "age": display.short_age(lead["created_at"], now),
         "received": display.local_time(lead["created_at"]),
         "overdue": display.awaiting_first_reply(lead, now),
+        "payment_due": payment_due,
         "seller_waiting": bool(lead["seller_waiting"]),
         "state_label": lifecycle.STATE_LABELS[lead["state"]],
     }
