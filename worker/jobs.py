@@ -17,6 +17,7 @@ from worker import (
     payment_alerts,
     payout_mail,
     photos,
+    record_alerts,
     seller_mail,
     staff_alerts,
 )
@@ -287,6 +288,12 @@ def alert_payments_due() -> str:
     (app/sale/purchase/deadline.py), once per lead and day: run by `flask purchases
     payments-due`, which deploy/watchbuyers-payments.timer starts every quarter of an hour."""
     return payment_alerts.send_late_alerts()
+
+
+def alert_unreadable_purchase(lead_id: int) -> str:
+    """E-mail staff that a purchase the register left out opens with no configured key, once
+    per lead and day (worker/record_alerts.py)."""
+    return record_alerts.send_unreadable_alert(lead_id)
 
 
 LEAD_WORK = (process_photos, notify_staff, confirm_to_seller, send_conversions)

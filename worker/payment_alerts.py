@@ -10,7 +10,7 @@ from email.message import EmailMessage
 
 from flask import current_app
 
-from app.leads import store
+from app.leads import history, store
 from app.leads.display import local_time, usd
 from app.sale.purchase import deadline
 from app.sale.purchase.paperwork import agreed_price
@@ -44,9 +44,9 @@ def send_late_alerts() -> str:
         return "not configured"
     day, sent = deadline.day_of(at), 0
     for each in late:
-        if deadline.alerted(each.lead_id, day):
+        if history.alerted_on(each.lead_id, deadline.ALERTED, day):
             continue
         mail.deliver(late_message(store.get_lead(each.lead_id), each, day))
-        sent += deadline.record_alert(each.lead_id, day)
+        sent += history.record_alert_on(each.lead_id, deadline.ALERTED, day)
     current_app.logger.info("Late payments: %s late, %s alerted now.", len(late), sent)
     return f"{len(late)} late, {sent} alerted now"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from datetime import date
 
 from app.leads.db import get_db, now, transaction
 
@@ -108,6 +109,28 @@ def unsent_seller_emails(states: tuple[str, ...]) -> list[tuple[int, int]]:
         states,
     )
     return [(row[0], row[1]) for row in rows]
+
+
+def alerted_on(lead_id: int, kind: str, day: date) -> bool:
+    """Whether a daily staff alert of this kind (an event whose data names the business day)
+    was recorded for the lead on `day`."""
+    row = get_db().execute(
+        "SELECT 1 FROM lead_events WHERE lead_id = ? AND kind = ? "
+        "AND json_extract(data, '$.day') = ?",
+        (lead_id, kind, day.isoformat()),
+    )
+    return row.fetchone() is not None
+
+
+def record_alert_on(lead_id: int, kind: str, day: date) -> bool:
+    """Record on the lead's timeline that staff were alerted on `day`; False if another run
+    already had, where the database takes one per lead and day (a unique index)."""
+    try:
+        with transaction() as db:
+            append_event(db, lead_id, "system", kind, {"day": day.isoformat()})
+    except sqlite3.IntegrityError:
+        return False
+    return True
 
 
 def latest_change_id(events: list[dict], state: str) -> int | None:

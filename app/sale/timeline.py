@@ -54,6 +54,9 @@ PURCHASE_STEPS = {
     "payout_details_erased": "Seller's bank details erased (no longer needed after payment)",
     "purchase_record_erased": "Purchase record erased (its retention period ended)",
     "payment_late_alerted": "E-mail to staff: still unpaid at the end of the business day",
+    "record_unreadable_alerted": (
+        "E-mail to staff: the purchase record does not open with the configured keys"
+    ),
     "payout_denied": (
         "Seller said “this wasn't me” to the payout account: paperwork voided, status links "
         "switched off; call the seller on the number on file"

@@ -13,15 +13,13 @@ database accepts once per lead and day.
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
 from flask import current_app
 
-from app.leads.db import get_db, transaction
+from app.leads.db import get_db
 from app.leads.display import business_zone, stored_time
-from app.leads.history import append_event
 from app.leads.state import State
 from app.sale.purchase import checklist
 
@@ -92,24 +90,3 @@ def late_leads(at: datetime) -> list[Late]:
             lacking = checklist.missing(row, checklist.BEFORE_PURCHASE)
             late.append(Late(row["lead_id"], row["signed_at"], due, lacking))
     return late
-
-
-def alerted(lead_id: int, day: date) -> bool:
-    """Whether staff were e-mailed about the lead's payment at the end of business day `day`."""
-    row = get_db().execute(
-        "SELECT 1 FROM lead_events WHERE lead_id = ? AND kind = ? "
-        "AND json_extract(data, '$.day') = ?",
-        (lead_id, ALERTED, day.isoformat()),
-    )
-    return row.fetchone() is not None
-
-
-def record_alert(lead_id: int, day: date) -> bool:
-    """Record on the lead's timeline that staff were e-mailed at the end of `day`; False if
-    another run already had (the database takes one per lead and day)."""
-    try:
-        with transaction() as db:
-            append_event(db, lead_id, "system", ALERTED, {"day": day.isoformat()})
-    except sqlite3.IntegrityError:
-        return False
-    return True

@@ -16,6 +16,7 @@ from datetime import date
 
 from flask import current_app
 
+from app import queue
 from app.leads.db import get_db
 from app.leads.display import business_zone, stored_time
 from app.leads.export import cell
@@ -95,7 +96,8 @@ class Register:
 
 def register_of(first: date, last: date) -> Register:
     """The purchases paid from `first` to `last` (both days included) as the register reads
-    them; each one no key opens is left out, named, and logged as an error."""
+    them; each one no key opens is left out, named, logged as an error, and staff are e-mailed
+    about it (once a day, worker.jobs.alert_unreadable_purchase)."""
     found = get_db().execute(PAID_IN_PERIOD, {"first": first.isoformat(), "last": last.isoformat()})
     rows, unreadable = [], []
     for row in found:
@@ -108,6 +110,7 @@ def register_of(first: date, last: date) -> Register:
                 "the transaction register.",
                 row["reference"],
             )
+            queue.enqueue(queue.ALERT_UNREADABLE_PURCHASE, row["lead_id"])
     return Register(rows, unreadable)
 
 
