@@ -124,6 +124,7 @@ class Config:
     PURCHASE_HOLD_DAYS = 15
     PURCHASE_RETENTION_YEARS = 7  # as the privacy policy says
     PAYOUT_DETAILS_DAYS = 30  # bank details, counted from the payment
+    PAPERWORK_DRAFT_HOURS = 24  # what a refused paperwork got right, kept for the next try
     LEAD_RETENTION_MONTHS = 24  # leads that never became purchases, from their last activity
 
 
@@ -231,6 +232,7 @@ ENV_SETTINGS = (
     "PURCHASE_HOLD_DAYS",
     "PURCHASE_RETENTION_YEARS",
     "PAYOUT_DETAILS_DAYS",
+    "PAPERWORK_DRAFT_HOURS",
     "LEAD_RETENTION_MONTHS",
 )
 

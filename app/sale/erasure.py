@@ -27,7 +27,7 @@ from app.leads.db import get_db, now, transaction
 from app.leads.state import State
 from app.rendering.dates import display_date
 from app.sale.lifecycle import IllegalMove, LeadNotFound, StaleState, check_move
-from app.sale.purchase import files, record
+from app.sale.purchase import drafts, files, record
 from app.security.tokens import TOKEN_LENGTH, digest
 
 # Event data that may hold personal details in people's own words: removed on erasure.
@@ -53,7 +53,7 @@ def drop_purchase(db: sqlite3.Connection, lead_id: int) -> list[str]:
     describe the watch, not the seller."""
     db.execute("DELETE FROM purchases WHERE lead_id = ?", (lead_id,))
     db.execute("DELETE FROM approvals WHERE lead_id = ?", (lead_id,))
-    return files.remove(db, lead_id, files.KINDS)
+    return files.remove(db, lead_id, files.KINDS) + drafts.remove(db, lead_id)
 
 
 def erase(lead_id: int, actor: str) -> int:

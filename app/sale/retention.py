@@ -37,7 +37,7 @@ from app.leads.display import business_today
 from app.leads.state import State
 from app.sale import erasure
 from app.sale.lifecycle import TransitionError
-from app.sale.purchase import record
+from app.sale.purchase import drafts, record
 
 RETENTION = "retention"  # the daily run's name in daily_runs
 CHECK_EVERY_SECONDS = 600
@@ -223,6 +223,7 @@ def apply_rules() -> str:
             except Exception:
                 failed.append(due["lead_id"])
                 current_app.logger.exception("Lead %s: retention (%s) failed.", failed[-1], name)
+    erased["paperwork drafts"] = drafts.remove_expired()
     truncate_wal()
     summary = "erased: " + ", ".join(f"{name} {count}" for name, count in erased.items())
     current_app.logger.info("Retention %s.", summary)

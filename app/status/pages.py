@@ -17,7 +17,17 @@ from app.sale import erasure, timeline
 from app.sale.purchase import paperwork, record
 from app.status import messages, purchase_view
 from app.status.forms import QUESTION_MAX_LENGTH
-from app.status.paperwork_form import PHOTO_HINT, PHOTO_TYPES, TYPE_AGAIN, PaperworkForm
+from app.status.paperwork_form import (
+    KEPT,
+    KEPT_ACCOUNT,
+    KEPT_PHOTO,
+    KEPT_WITH_ACCOUNT,
+    PHOTO_HINT,
+    PHOTO_TYPES,
+    READ_DECLARATION,
+    TYPE_AGAIN,
+    PaperworkForm,
+)
 
 NAME_PLACEHOLDER = "[your full legal name]"
 # The seller's actions while the sale is open (not bought or closed).
@@ -84,19 +94,45 @@ def add_photos_props(token: str, room: int) -> dict:
     }
 
 
-def declaration_preview(lead: dict, legal_name: str) -> str:
-    """The declaration as it will be signed, with the name typed so far (or a placeholder)."""
+def declaration_props(lead: dict, legal_name: str) -> dict:
+    """The Declaration island's props: the declaration as it will be signed, split where the
+    seller's name goes, with the name typed so far (or a placeholder until there is one)."""
     purchase = record.get(lead["id"]) or {}
-    return paperwork.declaration_text(lead, purchase | {"legal_name": legal_name})
+    marker = "\x00name\x00"
+    text = paperwork.declaration_text(lead, purchase | {"legal_name": marker})
+    before, after = text.split(marker, 1)
+    return {
+        "before": before,
+        "after": after,
+        "name": legal_name,
+        "placeholder": NAME_PLACEHOLDER,
+        "fieldId": "field-legal_name",
+    }
 
 
-def paperwork_page(token: str, lead: dict, form: PaperworkForm | None = None, status: int = 200):
-    """The paperwork form, empty, or drawn again after a refusal with each message by its field
-    and without the secret fields."""
+def kept_notes(kept: dict) -> dict[str, str]:
+    """What the page says by each field whose value the draft holds (an account by its last 4
+    digits at most)."""
+    notes = {}
+    for name, value in kept.items():
+        if name in PaperworkForm.PHOTOS:
+            notes[name] = KEPT_PHOTO
+        elif name == "account_number":
+            notes[name] = KEPT_ACCOUNT.format(last4=value[-4:])
+        else:
+            notes[name] = KEPT_WITH_ACCOUNT if name == "account_number_again" else KEPT
+    return notes
+
+
+def paperwork_page(
+    token: str, lead: dict, form: PaperworkForm | None = None, status: int = 200, review=False
+):
+    """The paperwork form, empty, or drawn again after a refusal with each message by its field,
+    without the secret fields, each kept one marked as kept; after `review`, asking the seller
+    to read the declaration now bearing their name."""
     form = form or PaperworkForm(formdata=None)
     refused = form.first_errors()
-    if refused:
-        form.forget_secrets()
+    form.forget_secrets()
     page = render_template(
         "status/paperwork.html",
         meta=private_meta("Sale paperwork", "Sign the paperwork for the sale of your watch."),
@@ -111,7 +147,9 @@ def paperwork_page(token: str, lead: dict, form: PaperworkForm | None = None, st
         us_states=paperwork.US_STATES,
         id_types=paperwork.ID_TYPES,
         type_again=TYPE_AGAIN if refused else "",
-        declaration=declaration_preview(lead, form.legal_name.data or NAME_PLACEHOLDER),
+        read_declaration=READ_DECLARATION if review else "",
+        kept=kept_notes(form.kept),
+        declaration=declaration_props(lead, form.legal_name.data or ""),
     )
     return page, status
 

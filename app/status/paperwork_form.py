@@ -1,153 +1,71 @@
 """The sale paperwork's form, as the sell form is written (app/sell/forms.py): each field with
-its cleaning filter and its rules (app/forms/rules.py), each rule with the one message the
+its cleaning filter and its rules (app/forms/rules.py; the kinds of field in
+app/status/paperwork_fields.py), each rule with the one message the
 seller reads when it fails and the HTML attribute, if any, that lets the browser check it
 first; then the checks across fields, and the ID photos made clean JPEGs. The server runs every
 check, so the form needs no script. Secret fields (the date of birth, the ID and bank numbers)
-are never drawn back into the page.
+are never drawn back into the page: after a refusal, those that passed their rules, and the ID
+photos, are kept server-side in the lead's draft (app/sale/purchase/drafts.py) and taken from it
+when left empty, so the seller types again only what was wrong. The declaration signed is the
+one the page showed: the form carries the name it showed (`declaration_name`), and a name typed
+since is shown in the declaration before anything is signed.
 """
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
-from flask import current_app
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
-from wtforms import StringField, TextAreaField
-from wtforms.validators import StopValidation
+from wtforms import StringField
 
-from app.forms.rules import (
-    Check,
-    Choice,
-    IsoDate,
-    Letters,
-    MaxLength,
-    MinLength,
-    NotAfter,
-    NotBefore,
-    Optional,
-    Pattern,
-    Required,
-)
+from app.forms.rules import Check, Choice, NotAfter, NotBefore, Pattern, Required
 from app.leads.display import business_today
 from app.photos import messages as photo_messages
-from app.photos.forms import PHOTO_PROBLEMS
-from app.photos.uploads import file_size, image_problem, safe_filename
 from app.sale.purchase.paperwork import (
     ID_TYPES,
     US_STATES,
-    UnreadablePhoto,
     aba_checksum_holds,
-    clean_id_photo,
     issuer_for,
     latest_adult_birth,
     same_name,
 )
+from app.status.paperwork_fields import (
+    IdPhoto,
+    account_digits,
+    choice,
+    clean_text,
+    day,
+    digits,
+    one_line,
+    text,
+    without_separators,
+    zip_code,
+)
 
 FIRST_BIRTHDAY = date(1900, 1, 1)
-NAME_CHARACTERS = " '’-."
-NAME_MESSAGE = "Please use letters, spaces, hyphens, apostrophes and periods only."
 PHOTO_TYPES = "image/png,image/jpeg,image/webp,image/heic,image/heif"
 PHOTO_HINT = photo_messages.PHOTO_FORMATS + ", up to {mb}MB"
-# Typed grouped as people group them: the browser lets separators through, the server drops them.
-DIGITS = {"inputmode": "numeric", "pattern": r"[0-9 \-]+", "autocomplete": "off"}
 CONSENT = "Please tick the box to agree to sign electronically."
 # What the page says once after a refusal (the secret fields come back empty, by design).
 TYPE_AGAIN = (
-    "For your security we never show back your date of birth, ID number or bank numbers: "
-    "please type them again, and choose your ID photos again."
+    "For your security we never show your date of birth, ID number or bank numbers back. "
+    "Those marked \u201ckept\u201d are held from this try, encrypted: leave them empty, and "
+    "type or choose again only what is marked wrong."
 )
-
-
-def clean_text(value):
-    """Trimmed, NFC-normalised, runs of spaces as one (as the seller meant it)."""
-    return " ".join(unicodedata.normalize("NFC", value or "").split())
-
-
-def without_separators(value):
-    """A number as typed, without the spaces and hyphens people group digits with."""
-    return re.sub(r"[\s-]", "", value or "").upper()
-
-
-def zip_code(value):
-    """A ZIP code as written: nine digits typed together become ZIP+4 (12345-6789)."""
-    digits = re.sub(r"[\s-]", "", value or "")
-    return f"{digits[:5]}-{digits[5:]}" if re.fullmatch(r"\d{9}", digits) else clean_text(value)
-
-
-def one_line(value):
-    """An address typed over several lines, as one line with commas."""
-    lines = (clean_text(line) for line in (value or "").splitlines())
-    return ", ".join(line for line in lines if line)
-
-
-def text(label, missing, length=(2, 100), name_like=False, optional=False, **options):
-    """A text field of `length` characters (a name's characters only, when `name_like`)."""
-    low, high = length
-    words = f"Please use {low} to {high} characters."
-    rules = [Optional() if optional else Required(missing)]
-    rules += [MinLength(low, words), MaxLength(high, words)]
-    if name_like:
-        rules.append(Letters(NAME_CHARACTERS, NAME_MESSAGE))
-    field = TextAreaField if options.pop("lines", False) else StringField
-    filters = [options.pop("clean", clean_text)]
-    return field(label, filters=filters, validators=rules, **options)
-
-
-def day(label, missing, *rules, **render_kw):
-    """A date field (YYYY-MM-DD, as date inputs send it) with rules on the date itself."""
-    validators = [Required(missing), IsoDate(missing), *rules]
-    return StringField(label, validators=validators, render_kw={"type": "date"} | render_kw)
-
-
-def choice(label, missing, options: dict):
-    """One of `options` (a select's values)."""
-    return StringField(label, validators=[Required(missing), Choice(list(options), missing)])
-
-
-def digits(label, missing, rules, maxlength, description=""):
-    """A bank number in digits, the spaces and hyphens people type dropped."""
-    return StringField(
-        label,
-        filters=[without_separators],
-        validators=[Required(missing), *rules],
-        description=description,
-        render_kw=DIGITS | {"maxlength": maxlength},
-    )
-
-
-def account_digits(label, missing):
-    """An account number: 4 to 17 digits."""
-    return digits(
-        label, missing, [Pattern(r"[0-9]{4,17}", "An account number has 4 to 17 digits.")], 21
-    )
-
-
-class IdPhoto:
-    """An ID photo: there, not too large, an image by its content; then decoded whole and kept on
-    the form as a clean JPEG (`form.id_photos`), or refused with the one message that says why."""
-
-    def __init__(self, missing: str):
-        self.missing = missing
-
-    def __call__(self, form, field) -> None:
-        upload = field.data
-        if upload is None or not getattr(upload, "filename", ""):
-            raise StopValidation(self.missing)
-        config, name = current_app.config, safe_filename(upload.filename)
-        if file_size(upload) > config["PHOTO_MAX_BYTES"]:
-            raise StopValidation(photo_messages.message(photo_messages.PHOTO_TOO_LARGE, name=name))
-        if problem := image_problem(upload, config["PHOTO_MAX_PIXELS"]):
-            raise StopValidation(photo_messages.message(PHOTO_PROBLEMS[problem], name=name))
-        try:
-            form.id_photos[field.name] = clean_id_photo(upload.stream.read())
-        except UnreadablePhoto as error:
-            damaged = photo_messages.message(photo_messages.PHOTO_DAMAGED, name=name)
-            raise StopValidation(damaged) from error
+# What the page says by a field whose value the draft holds.
+KEPT = "Kept from your last try. Type it again only to change it."
+KEPT_PHOTO = "Kept from your last try. Choose a file only to replace it."
+KEPT_ACCOUNT = (
+    "Kept from your last try: the account ending {last4}. Type it again only to change it."
+)
+KEPT_WITH_ACCOUNT = "Kept with the account number."
+READ_DECLARATION = (
+    "Nothing is signed yet: please read your declaration below, now with your name in it, and "
+    "press \u201cSign and send\u201d again. Everything you entered is kept."
+)
 
 
 @dataclass(frozen=True)
@@ -276,10 +194,14 @@ class PaperworkForm(FlaskForm):
         "Please type your full legal name to sign.",
         render_kw={"autocomplete": "off"},
     )
+    declaration_name = StringField(filters=[clean_text])  # hidden: the name the declaration showed
 
     SECRETS = ("birth_date", "id_number", "routing_number", "account_number",
                "account_number_again")  # fmt: skip
     PHOTOS = ("id_front", "id_back")
+    # Kept in the draft each on its own; the account number only with its repetition.
+    KEPT_ALONE = ("birth_date", "id_number", "routing_number")
+    KEPT_TOGETHER = ("account_number", "account_number_again")
     AGREEMENTS = (
         Agreement(
             "id_issuer", ("id_type", "id_issuer"),
@@ -299,12 +221,15 @@ class PaperworkForm(FlaskForm):
         ),
     )  # fmt: skip
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, kept: dict | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.id_photos: dict[str, bytes] = {}
+        self.kept: dict[str, str | bytes] = kept or {}
 
     def validate(self, extra_validators=None) -> bool:
-        """Every field's rules, then the checks across fields that passed their own."""
+        """The draft's values where left empty, every field's rules, then the checks across
+        fields that passed their own."""
+        self.fill_in_kept()
         valid = super().validate(extra_validators)
         for agreement in self.AGREEMENTS:
             if any(self[name].errors for name in agreement.fields):
@@ -314,13 +239,38 @@ class PaperworkForm(FlaskForm):
                 valid = False
         return valid
 
+    def fill_in_kept(self) -> None:
+        """Each secret left empty this time, from the draft where it was kept (both account
+        numbers or neither)."""
+        for name in self.KEPT_ALONE:
+            if not self[name].data and name in self.kept:
+                self[name].data = self.kept[name]
+        pair = self.KEPT_TOGETHER
+        if not any(self[name].data for name in pair) and all(name in self.kept for name in pair):
+            for name in pair:
+                self[name].data = self.kept[name]
+
+    def to_keep(self) -> dict[str, str | bytes]:
+        """The secrets and ID photos that passed their rules: the draft for the next try."""
+        passed = [name for name in (*self.SECRETS, *self.PHOTOS) if not self[name].errors]
+        if not all(name in passed for name in self.KEPT_TOGETHER):
+            passed = [name for name in passed if name not in self.KEPT_TOGETHER]
+        texts = {name: self[name].data for name in passed if name in self.SECRETS}
+        photos = {name: self.id_photos[name] for name in passed if name in self.id_photos}
+        return {name: value for name, value in texts.items() if value} | photos
+
+    def declaration_unread(self) -> bool:
+        """Whether the declaration the page showed named someone other than the legal name
+        now typed (as when it was first shown, before any name was typed)."""
+        return self.declaration_name.data != self.legal_name.data
+
     def first_errors(self) -> dict[str, str]:
         """One message per refused field, in the form's order."""
         return {f.name: f.errors[0] for f in self if f.errors and f.name != "csrf_token"}
 
     def values(self) -> dict:
         """The cleaned values the record keeps, the ID's issuer as the record names it."""
-        skipped = {*self.PHOTOS, "csrf_token"}
+        skipped = {*self.PHOTOS, "csrf_token", "declaration_name"}
         values = {field.name: field.data for field in self if field.name not in skipped}
         return values | {"id_issuer": issuer_for(self.id_type.data, self.id_issuer.data)}
 

@@ -1,7 +1,7 @@
-"""The seller's status pages' area: its URLs, each served by a view of app/status/views.py, and
-how its errors read. Every answer under /status is private to the link's holder (no-store,
-noindex, no referrer: app/status/__init__.py), and its tokens are kept out of the logs
-(app/security/logs.py)."""
+"""The seller's status pages' area: its URLs, each served by a view of app/status/views.py (the
+paperwork's by paperwork_views.py), and how its errors read. Every answer under /status is
+private to the link's holder (no-store, noindex, no referrer: app/status/__init__.py), and its
+tokens are kept out of the logs (app/security/logs.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from flask_wtf.csrf import CSRFError
 
 from app import errors
 from app.photos import messages as photo_messages
-from app.status import messages, views
+from app.status import messages, paperwork_views, views
 from app.status.answers import back_to_link, show_refusal
 from app.status.limits import too_many_message
 from app.status.pages import lost_link_page
@@ -26,8 +26,8 @@ bp.post("/status/<token>/withdraw")(views.withdraw)
 bp.post("/status/<token>/erase")(views.erase_after_sale)
 bp.post("/status/<token>/question")(views.ask)
 bp.post("/status/<token>/photos")(views.add_photos)
-bp.get("/status/<token>/paperwork")(views.paperwork_form)
-bp.post("/status/<token>/paperwork")(views.sign_paperwork)
+bp.get("/status/<token>/paperwork")(paperwork_views.paperwork_form)
+bp.post("/status/<token>/paperwork")(paperwork_views.sign_paperwork)
 bp.get("/status/<token>/documents/<name>.pdf")(views.document)
 bp.get("/status/erasure/<code>")(views.erasure_confirmation)
 bp.post("/status/erasure/<code>")(views.confirm_erasure)

@@ -1,10 +1,10 @@
 """The seller's pages (their URLs are app/status/routes.py's): the status page and its appointment
 download; the seller's own actions (answer a preliminary quote or the final offer, ask a
-question, add photos, withdraw, after a sale ask to have their details deleted); the sale
-paperwork and the documents once paid; the lost-link form; and the erasure link e-mailed to
-confirm a deletion. Each post is a plain form read by WTForms (app/status/forms.py) and answered
-by a redirect to the page (app/status/answers.py), so nothing needs JavaScript; the photo island
-asks for JSON and follows the same redirect.
+question, add photos, withdraw, after a sale ask to have their details deleted); the documents
+once paid (the sale paperwork's views are paperwork_views.py); the lost-link form; and the
+erasure link e-mailed to confirm a deletion. Each post is a plain form read by WTForms
+(app/status/forms.py) and answered by a redirect to the page (app/status/answers.py), so nothing
+needs JavaScript; the photo island asks for JSON and follows the same redirect.
 """
 
 from __future__ import annotations
@@ -20,9 +20,8 @@ from app.photos import messages as photo_messages
 from app.photos.forms import AddPhotosForm, chosen_files
 from app.sale import erasure, lifecycle
 from app.sale.invitation import invitation
-from app.sale.purchase import files, paperwork, payout
+from app.sale.purchase import files, payout
 from app.sale.purchase.paperwork import agreed_price
-from app.security.client import client_address
 from app.status import messages, pages, purchase_view
 from app.status.answers import done, lead_for, refuse
 from app.status.forms import (
@@ -40,9 +39,7 @@ from app.status.limits import (
     limit_seller_action,
     limit_seller_action_per_lead,
 )
-from app.status.paperwork_form import PaperworkForm
 
-USER_AGENT_LENGTH = 500
 # The seller's answers: to the quote, then to the final offer; the move, what it carries, and
 # what the page then says.
 QUOTE_ANSWERS = {
@@ -213,35 +210,7 @@ def add_photos(token: str):
     return done(token, photo_messages.PHOTOS_ADDED)
 
 
-# The sale paperwork and the documents
-
-
-def paperwork_form(token: str):
-    """The sale paperwork, while the lead waits for it (else the status page says why not)."""
-    lead = lead_for(token)
-    if refusal := purchase_view.paperwork_refusal(lead):
-        return refuse(token, refusal, 409)
-    return pages.paperwork_page(token, lead)
-
-
-@limit_seller_action
-@limit_seller_action_per_lead
-def sign_paperwork(token: str):
-    """Check the paperwork and sign it, once: refused, the form again with each problem by its
-    field; signed, the status page says what happens next."""
-    lead = lead_for(token)
-    if refusal := purchase_view.paperwork_refusal(lead):
-        return refuse(token, refusal, 409)
-    form = PaperworkForm()
-    if not form.validate():
-        return pages.paperwork_page(token, lead, form, 422)
-    signer = {"ip": client_address(), "user_agent": request.user_agent.string[:USER_AGENT_LENGTH]}
-    try:
-        paperwork.sign(lead, form.values(), form.id_photos, signer)
-    except paperwork.NotSignable:
-        now = lead_for(token)  # moved on, or signed by another post, since the check
-        return refuse(token, purchase_view.paperwork_refusal(now) or messages.NOT_NOW, 409)
-    return done(token, messages.PAPERWORK_SIGNED)
+# The documents
 
 
 def document(token: str, name: str):

@@ -56,6 +56,7 @@ VALID = {
     "account_number_again": ACCOUNT,
     "esign_consent": "yes",
     "signed_name": "jordan a.  avery",
+    "declaration_name": "Jordan A. Avery",  # the declaration the seller read bore this name
 }
 
 

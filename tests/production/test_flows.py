@@ -196,6 +196,12 @@ def test_seller_and_staff_take_a_lead_from_the_form_to_bought_and_the_papers(
     seller.get_by_role("link", name="Complete the sale paperwork").click()
     fill_paperwork(seller, id_photos)
     seller.get_by_role("button", name="Sign and send").click()
+    if not java_script_enabled:  # the declaration the page showed did not bear the name yet
+        expect(seller.locator("[data-read-declaration]")).to_be_visible()
+        expect(seller.locator("[data-declaration]")).to_contain_text(
+            "I, Jordan A. Avery, am selling"
+        )
+        seller.get_by_role("button", name="Sign and send").click()  # nothing typed again
     expect(seller.locator("[data-paperwork-signed]")).to_contain_text("ending 5566")
 
     # ... and confirms the account we pay from the e-mail the signing sent to the address on file.

@@ -238,11 +238,11 @@ def test_an_open_lead_without_activity_for_the_retention_months_is_closed_then_e
         lead = store.get_lead(lead_id)
         events = history.lead_events(lead_id)
     if margin_days > 0:
-        assert summary == "erased: bank details 0, leads 0, purchase records 0"
+        assert summary == "erased: bank details 0, leads 0, purchase records 0, paperwork drafts 0"
         assert lead["state"] == "new" and lead["erased_at"] is None
         assert audited(mail_app, lead_id) == []
         return
-    assert summary == "erased: bank details 0, leads 1, purchase records 0"
+    assert summary == "erased: bank details 0, leads 1, purchase records 0, paperwork drafts 0"
     assert lead["state"] == "closed" and lead["erased_at"]
     assert lead["email"] == lead["full_name"] == lead["phone"] == ""
     closing = [event for event in events if event["kind"] == "state_changed"]
@@ -267,7 +267,7 @@ def test_only_leads_that_never_became_purchases_are_erased_for_inactivity(app):
     for lead_id in (closed, agreed, sold):
         backdate_activity(app, lead_id, timedelta(days=-30))
     summary = run_retention(app)
-    assert summary == "erased: bank details 1, leads 2, purchase records 0"
+    assert summary == "erased: bank details 1, leads 2, purchase records 0, paperwork drafts 0"
     with app.app_context():
         leads = {lead_id: store.get_lead(lead_id) for lead_id in (closed, agreed, sold)}
         assert record.get(agreed) is None and files.files_of(agreed) == []
@@ -335,7 +335,9 @@ def test_the_kept_record_of_a_lead_its_seller_had_erased_goes_at_its_end_too(app
         True,
         True,
     ]  # the ID photos went, not the documents
-    assert run_retention(app) == "erased: bank details 0, leads 0, purchase records 1"
+    assert run_retention(app) == (
+        "erased: bank details 0, leads 0, purchase records 1, paperwork drafts 0"
+    )
     with app.app_context():
         purchase = record.get(lead_id)
         events = history.lead_events(lead_id)
@@ -375,9 +377,13 @@ def test_flask_purchases_retention_runs_now_and_says_what_it_erased(app):
     runner = app.test_cli_runner()
     result = runner.invoke(args=["purchases", "retention"])
     assert result.exit_code == 0, result.output
-    assert result.output == "Retention erased: bank details 1, leads 0, purchase records 0.\n"
+    assert result.output == (
+        "Retention erased: bank details 1, leads 0, purchase records 0, paperwork drafts 0.\n"
+    )
     again = runner.invoke(args=["purchases", "retention"])
-    assert again.output == "Retention erased: bank details 0, leads 0, purchase records 0.\n"
+    assert again.output == (
+        "Retention erased: bank details 0, leads 0, purchase records 0, paperwork drafts 0.\n"
+    )
 
 
 def test_rotate_key_moves_every_value_and_file_to_the_newest_key(make_app, tmp_path):

@@ -59,7 +59,7 @@ def test_the_form_asks_for_each_detail_with_the_browsers_checks(app, client):
     assert "Passport of another country" in html
     with app.test_request_context():
         names = [field.name for field in PaperworkForm(meta={"csrf": False})]
-    assert len(names) == 18
+    assert len(names) == 19  # with the hidden declaration_name
     for name in names:
         assert f'name="{name}"' in html
     assert "not needed for a us passport" in html.lower()
@@ -69,7 +69,7 @@ def test_the_form_asks_for_each_detail_with_the_browsers_checks(app, client):
 def test_the_declaration_shown_is_the_one_signed_with_the_watch_price_and_buyer(app, client):
     lead_id, token = agreed_lead(app)
     html = form_of(client, token)
-    declaration = re.search(r"data-declaration>(.*?)</div>", html, re.S).group(1)
+    declaration = re.search(r"data-declaration[^>]*>(.*?)</div>", html, re.S).group(1)
     opening = "I, [your full legal name], am selling my Rolex Submariner, serial number ending K9Q2"
     assert opening in declaration
     assert "to US Watch Buyers for $7,400." in declaration
@@ -89,7 +89,7 @@ def test_the_declaration_shown_is_the_one_signed_with_the_watch_price_and_buyer(
 
 def test_valid_paperwork_is_signed_encrypted_and_hashed(app, client):
     lead_id, token = agreed_lead(app)
-    shown = re.search(r"data-declaration>(.*?)</div>", form_of(client, token), re.S).group(1)
+    shown = re.search(r"data-declaration[^>]*>(.*?)</div>", form_of(client, token), re.S).group(1)
     signed = post_paperwork(client, token, headers={"User-Agent": "Firefox/140"})
     assert signed.status_code == 303 and signed.headers["Location"] == f"/status/{token}"
     with app.app_context():
@@ -182,7 +182,7 @@ def test_each_refusal_is_shown_by_its_field_and_nothing_is_signed(
     assert f"{name}-error" in field_tag(html, name) and 'aria-invalid="true"' in field_tag(
         html, name
     )
-    assert "please type them again" in html
+    assert "type or choose again only what is marked wrong" in html
     for secret in SECRETS:  # the numbers typed are never drawn back
         assert secret not in html
     assert 'value="Brooklyn"' in html  # what is not secret is kept

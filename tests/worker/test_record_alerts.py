@@ -26,9 +26,7 @@ def test_a_purchase_left_out_of_the_register_alerts_staff_once_a_day(
         with transaction() as db:
             db.execute("UPDATE purchases SET paid_on = ?", (today.isoformat(),))
             moved = record.get(kept)["account_number_enc"]
-            db.execute(
-                "UPDATE purchases SET birth_date_enc = ? WHERE lead_id = ?", (moved, broken)
-            )
+            db.execute("UPDATE purchases SET birth_date_enc = ? WHERE lead_id = ?", (moved, broken))
         for _ in range(2):  # the register read twice the same day
             shown = register.register_of(today, today)
     lead_work_done(app)

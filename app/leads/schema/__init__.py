@@ -30,7 +30,12 @@ from app.leads.schema.lead_tables import (
 )
 from app.leads.schema.money_tables import MONEY_CHECKS, PAYOUT_CHECKS
 from app.leads.schema.progress_tables import DASHBOARD_AND_SEARCH
-from app.leads.schema.purchase_tables import PAYMENT_ALERTS, PURCHASES, SEALED_FILES
+from app.leads.schema.purchase_tables import (
+    PAPERWORK_DRAFTS,
+    PAYMENT_ALERTS,
+    PURCHASES,
+    SEALED_FILES,
+)
 from app.leads.schema.staff_tables import STAFF_TABLES, chain_audit_log
 from app.leads.schema.steps import run
 
@@ -57,6 +62,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     run(PAYOUT_CHECKS),  # 20: the payout account confirmed from the seller's mailbox
     run(SEALED_FILES),  # 21: which purchase files are sealed to their lead and kind
     run(PAYMENT_ALERTS),  # 22: staff alerted once a day per signed sale unpaid at the day's end
+    run(PAPERWORK_DRAFTS),  # 23: a refused paperwork's secrets and ID photos, kept sealed
 )
 VERSION = len(MIGRATIONS)
 

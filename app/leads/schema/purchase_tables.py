@@ -116,3 +116,20 @@ PAYMENT_ALERTS = (
     """CREATE UNIQUE INDEX lead_events_one_payment_alert
         ON lead_events(lead_id, json_extract(data, '$.day')) WHERE kind = 'payment_late_alerted'""",
 )
+
+PAPERWORK_DRAFTS = (
+    # What a seller's refused paperwork got right and the page never shows back (the date of
+    # birth, the ID and bank numbers, the ID photos): one sealed file per lead in private
+    # storage (app/sale/purchase/drafts.py), for the browser that typed it only (the digest of
+    # a random key in its cookie), until the paperwork is signed, the lead leaves `agreed`, or
+    # it expires.
+    """CREATE TABLE paperwork_drafts (
+        lead_id INTEGER PRIMARY KEY REFERENCES leads(id),
+        holder_sha256 TEXT NOT NULL,
+        file_name TEXT NOT NULL,
+        sha256 TEXT NOT NULL,
+        saved_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL
+    )""",
+    "CREATE INDEX paperwork_drafts_expiry ON paperwork_drafts(expires_at)",
+)

@@ -25,7 +25,7 @@ from app.leads.db import immediate_transaction, now
 from app.leads.display import business_today, usd, watch_name
 from app.leads.history import latest_change
 from app.leads.state import State
-from app.sale.purchase import files, payout, record
+from app.sale.purchase import drafts, files, payout, record
 from app.sale.purchase.record import years_later
 
 pillow_heif.register_heif_opener()
@@ -206,9 +206,11 @@ def sign(lead: dict, values: dict, photos: dict[str, bytes], signer: dict) -> in
             }
             event_id = history.append_event(db, lead["id"], "seller", "paperwork_signed", event)
             check_id = payout.ask_seller(db, lead["id"], columns["account_number_last4"])
+            draft = drafts.remove(db, lead["id"])
     except BaseException:
         files.remove_files(written)
         raise
+    files.remove_files(draft)
     current_app.logger.info("Lead %s: paperwork signed (event %s).", lead["id"], event_id)
     queue.enqueue(queue.SEND_PAYOUT_CHECK, check_id)
     queue.enqueue(queue.ALERT_STAFF, lead["id"], event_id)

@@ -13,7 +13,7 @@ from flask import current_app
 from app.leads import store
 from app.leads.db import get_db, immediate_transaction, now, transaction
 from app.leads.history import append_event
-from app.sale.purchase import crypto, files
+from app.sale.purchase import crypto, drafts, files
 
 PAYMENT_METHODS = {"ach": "ACH bank transfer", "wire": "Wire transfer"}
 # What the seller's paperwork put on the record, and the ID check made of it. A sale that does
@@ -139,12 +139,13 @@ def discard_paperwork(db: sqlite3.Connection, lead_id: int, actor: str) -> list[
     """Inside the transaction that closes a lead from `agreed` (the sale will not happen): drop
     its signed paperwork, its ID photos' rows and its ID check, with the event that says so;
     nothing of it is needed any more, and a later final offer is signed afresh. The names of
-    the photo files to delete once committed (none when nothing was signed)."""
+    the photo files (and of any unsigned draft) to delete once committed."""
+    draft = drafts.remove(db, lead_id)
     if not update(db, lead_id, dict.fromkeys(PAPERWORK_COLUMNS), "signed_at IS NOT NULL"):
-        return []
+        return draft
     names = files.remove(db, lead_id, files.ID_PHOTOS)
     append_event(db, lead_id, actor, "paperwork_discarded", {"photos": len(names)})
-    return names
+    return names + draft
 
 
 # Kept no longer than the law needs: bank details after payment, the whole record past its
