@@ -221,7 +221,28 @@ def test_seller_and_staff_take_a_lead_from_the_form_to_bought_and_the_papers(
     staff.get_by_label("I have compared the ID photos and details with the seller").check()
     staff.get_by_role("button", name="Record: ID verified").click()
     expect_state(staff, "ID verified")
-    do(staff, "bought", {"Amount paid (USD)": "8100", "Bank's confirmation number": "ACH-77120"},
+
+    # Paying another amount than the accepted offer takes a second staff member: one asks, the
+    # other approves from their own account; then the first records the payment.
+    lead_page = f"{site.url}/staff/leads/{lead_by_email(site, email)['id']}"
+    staff.goto(lead_page)
+    staff.get_by_text("Ask to pay another amount than the accepted offer").click()
+    staff.locator("[name=payment_exception-amount]").fill("8050")
+    staff.locator("[name=payment_exception-reason]").fill("A link of the bracelet is missing.")
+    staff.get_by_role("button", name="Ask for approval").click()
+    expect(staff.get_by_text("Waiting for another staff member to approve it")).to_be_visible()
+    approver_context, approver = staff_signed_in(
+        site, site_browser, f"second.{mode}@example.com", java_script_enabled
+    )
+    approver.goto(lead_page)
+    expect(
+        approver.get_by_text("Pay $8,050 instead of the accepted offer of $8,100")
+    ).to_be_visible()
+    approver.get_by_role("button", name="Approve this exception").click()
+    expect(approver.get_by_text("Exception approved: recorded")).to_be_visible()
+    approver_context.close()
+    staff.goto(lead_page)
+    do(staff, "bought", {"Amount paid (USD)": "8050", "Bank's confirmation number": "ACH-77120"},
        "Mark bought and e-mail receipt")  # fmt: skip
     expect_state(staff, "the lead is now Bought")
     assert lead_by_email(site, email)["state"] == "bought"
@@ -239,9 +260,10 @@ def test_seller_and_staff_take_a_lead_from_the_form_to_bought_and_the_papers(
         downloads[title] = Path(download.value.path()).read_bytes()
     assert set(downloads.values()) == set(attached.values())
     bill, receipt = pdf_text(downloads["Bill of sale"]), pdf_text(downloads["Receipt"])
-    for text in (LEGAL_NAME, "$8,100", "81234567", "Seller's declaration", "ending 5566"):
-        assert text in bill, text
-    for text in ("$8,100", "ACH-77120", "ACH bank transfer"):
+    for text in (LEGAL_NAME, "$8,050", "for $8,100", "81234567", "Seller's declaration",
+                 "ending 5566"):  # fmt: skip
+        assert text in " ".join(bill.split()), text
+    for text in ("$8,050", "ACH-77120", "ACH bank transfer"):
         assert text in receipt, text
     for secret in SECRETS:
         assert secret not in bill and secret not in receipt and secret not in body_text(paid)
