@@ -63,8 +63,8 @@ KEPT_ACCOUNT = (
 )
 KEPT_WITH_ACCOUNT = "Kept with the account number."
 READ_DECLARATION = (
-    "Nothing is signed yet: please read your declaration below, now with your name in it, and "
-    "press \u201cSign and send\u201d again. Everything you entered is kept."
+    "Nothing is signed yet. Please read your declaration, now with your name in it, and press "
+    "\u201cSign and send\u201d again: everything you entered is kept."
 )
 
 
