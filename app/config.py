@@ -125,6 +125,7 @@ class Config:
     PURCHASE_RETENTION_YEARS = 7  # as the privacy policy says
     PAYOUT_DETAILS_DAYS = 30  # bank details, counted from the payment
     PAPERWORK_DRAFT_HOURS = 24  # what a refused paperwork got right, kept for the next try
+    PRICE_GUIDE_STALE_DAYS = 90  # a guide range set longer ago is never shown to a seller
     LEAD_RETENTION_MONTHS = 24  # leads that never became purchases, from their last activity
 
 
@@ -233,6 +234,7 @@ ENV_SETTINGS = (
     "PURCHASE_RETENTION_YEARS",
     "PAYOUT_DETAILS_DAYS",
     "PAPERWORK_DRAFT_HOURS",
+    "PRICE_GUIDE_STALE_DAYS",
     "LEAD_RETENTION_MONTHS",
 )
 

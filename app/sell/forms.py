@@ -7,6 +7,7 @@ from flask import current_app
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, HiddenField, MultipleFileField, StringField, TextAreaField
 
+from app.catalog import BRANDS, CONDITIONS
 from app.forms.rules import (
     Choice,
     EmailAddress,
@@ -21,32 +22,6 @@ from app.forms.rules import (
 from app.photos import messages
 from app.photos.forms import PhotoLimits
 
-BRANDS = [
-    "Rolex",
-    "Omega",
-    "Patek Philippe",
-    "Audemars Piguet",
-    "Cartier",
-    "Tudor",
-    "Breitling",
-    "IWC",
-    "Panerai",
-    "Vacheron Constantin",
-    "Jaeger-LeCoultre",
-    "Hublot",
-    "Richard Mille",
-    "F.P. Journe",
-    "TAG Heuer",
-    "Chopard",
-    "Other",
-]
-CONDITIONS = [
-    "Excellent - Like new",
-    "Very Good - Minor wear",
-    "Good - Moderate wear",
-    "Fair - Significant wear",
-    "Needs Service/Repair",
-]
 # WHATWG's e-mail syntax (what type=email accepts), requiring a dot in the domain.
 EMAIL_PATTERN = (
     r"^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~\-]+@[a-zA-Z0-9](?:[a-zA-Z0-9\-]{0,61}[a-zA-Z0-9])?"

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from flask import current_app, make_response, render_template, request
 
+from app.catalog import BRANDS, CONDITIONS
 from app.photos.forms import photo_limits
 from app.privacy.choice import opt_out
 from app.rendering import seo
 from app.rendering.layout import site_info
 from app.sell.attribution import clean_fields, page_fields, utc_now
-from app.sell.forms import BRANDS, CONDITIONS, SellForm
+from app.sell.forms import SellForm
 from app.sell.messages import island_messages
 from app.sell.submission import campaign_values, event_id_from
 

@@ -16,13 +16,14 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 
+from app.catalog import BRANDS
 from app.errors import wants_json
 from app.photos.forms import chosen_files
 from app.photos.intake import NotSaved
 from app.photos.messages import NOT_SAVED, message
 from app.rendering import seo
 from app.rendering.layout import site_info
-from app.sell.forms import BRANDS, SellForm
+from app.sell.forms import SellForm
 from app.sell.messages import FAILURE, SUCCESS
 from app.sell.page import form_page
 from app.sell.submission import Submission, submit_lead

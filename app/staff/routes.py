@@ -1,8 +1,8 @@
 """The staff area: its URLs under /staff, each served by a view of app/staff/views/ (sign-in,
 enrolment and the account; the leads inbox; the purchase on record and the register; the Google
-Ads file; the dashboard), and how its errors read. Every view not marked `public` needs a full
-aal2 session (app/staff/auth.py): the blueprint's guard closes any view that forgets its
-decorator."""
+Ads file; the buy-price guide; the dashboard), and how its errors read. Every view not marked
+`public` needs a full aal2 session (app/staff/auth.py): the blueprint's guard closes any view
+that forgets its decorator."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from flask_wtf.csrf import CSRFError
 from app import errors
 from app.staff.auth import guard_blueprint
 from app.staff.pages import FORM_EXPIRED, form_expired
-from app.staff.views import account, conversions, inbox, insights, purchase
+from app.staff.views import account, conversions, inbox, insights, prices, purchase
 
 bp = Blueprint("staff", __name__, url_prefix="/staff")
 bp.before_request(guard_blueprint)
@@ -50,5 +50,11 @@ bp.get("/leads/<int:lead_id>/purchase-files/<public_id>")(purchase.purchase_file
 bp.get("/register")(purchase.register_page)
 bp.get("/register.csv")(purchase.register_csv)
 bp.get("/conversions/google-ads.csv")(conversions.google_ads)
+bp.get("/prices")(prices.prices)
+bp.route("/prices/new", methods=["GET", "POST"])(prices.new_entry)
+bp.route("/prices/<int:entry_id>", methods=["GET", "POST"])(prices.edit_entry)
+bp.post("/prices/<int:entry_id>/remove")(prices.delete_entry)
+bp.get("/prices.csv")(prices.export_prices)
+bp.post("/prices/import")(prices.import_prices)
 bp.get("/insights")(insights.dashboard)
 bp.get("/insights/<table>.csv")(insights.dashboard_table)

@@ -11,8 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from app.catalog import BRANDS, CONDITIONS
 from app.leads import search
-from app.sell.forms import BRANDS, CONDITIONS, EMAIL_PATTERN, PHONE_PATTERN, SellForm
+from app.sell.forms import EMAIL_PATTERN, PHONE_PATTERN, SellForm
 from app.sell.submission import UTM_KEYS
 from tests.helpers import JSON, csrf_token, post
 

@@ -7,7 +7,8 @@ import subprocess
 import pytest
 from werkzeug.datastructures import MultiDict
 
-from app.sell.forms import BRANDS, CONDITIONS, SellForm
+from app.catalog import BRANDS, CONDITIONS
+from app.sell.forms import SellForm
 from tests.data.validation_cases import CASES, VALID
 from tests.helpers import ROOT
 

@@ -1,0 +1,40 @@
+"""The migration step of the buy-price guide (app/prices/): the business's own buy range per
+brand and reference, kept by staff, and the version every process's in-memory index reads to
+know when to rebuild (app/leads/schema/ runs it)."""
+
+from __future__ import annotations
+
+PRICE_GUIDE = (
+    # One entry per brand and reference: the range we pay for a watch in very good condition
+    # with box and papers, whole dollars; each other condition grade's adjustment and a missing
+    # box's or papers' in percent (NULL: no instant range for that grade); the model names and
+    # variants it covers, '; '-separated; who set it and when. `sample` marks development's
+    # sample entries, never shown in production.
+    """CREATE TABLE price_guide (
+        id INTEGER PRIMARY KEY,
+        brand TEXT NOT NULL,
+        reference TEXT NOT NULL,
+        names TEXT NOT NULL DEFAULT '',
+        low INTEGER NOT NULL CHECK (low > 0),
+        high INTEGER NOT NULL CHECK (high >= low),
+        excellent INTEGER,
+        good INTEGER,
+        fair INTEGER,
+        needs_service INTEGER,
+        no_box INTEGER NOT NULL DEFAULT 0,
+        no_papers INTEGER NOT NULL DEFAULT 0,
+        sample INTEGER NOT NULL DEFAULT 0,
+        set_by TEXT NOT NULL,
+        set_on TEXT NOT NULL,
+        UNIQUE (brand, reference)
+    )""",
+    # Bumped by every change to the guide, in the same transaction: a process compares it with
+    # the version its index was built from (one indexed read per lookup).
+    "CREATE TABLE price_guide_version (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER)",
+    "INSERT INTO price_guide_version VALUES (1, 0)",
+    *(
+        f"""CREATE TRIGGER price_guide_{event.lower()} AFTER {event} ON price_guide
+            BEGIN UPDATE price_guide_version SET version = version + 1; END"""
+        for event in ("INSERT", "UPDATE", "DELETE")
+    ),
+)

@@ -1,0 +1,100 @@
+"""The seller's instant range from the guide: adjusted for the grade, box and papers and rounded
+as the business says it; none for a stale entry, a grade the entry sets nothing for, or a text
+that names no single entry; and every change seen at the next lookup."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from app.leads.db import transaction
+from app.prices import guide, index
+from tests.helpers import business_today
+
+VERY_GOOD, EXCELLENT, NEEDS_SERVICE = (
+    "Very Good - Minor wear",
+    "Excellent - Like new",
+    "Needs Service/Repair",
+)
+SUB = {
+    "brand": "Rolex", "reference": "126610LN", "names": "Submariner Date", "low": 9500,
+    "high": 10800, "excellent": 5, "good": -10, "fair": -25, "needs_service": None,
+    "no_box": -5, "no_papers": -8,
+}  # fmt: skip
+
+
+def saved(app, **changes) -> int:
+    with app.app_context():
+        return guide.save(SUB | changes, "staff:1")
+
+
+def lookup(app, model="126610LN", condition=VERY_GOOD, box=True, papers=True):
+    with app.app_context():
+        return index.instant_range("Rolex", model, condition, box, papers)
+
+
+def test_the_range_for_the_guides_own_case_is_the_entry_as_set(app):
+    saved(app)
+    shown = lookup(app)
+    assert (shown.low, shown.high) == (9500, 10800)
+    assert shown.line == (
+        "Typically $9,500–$10,800 for the Rolex 126610LN in very good condition with box and "
+        "papers."
+    )
+    assert "From our buy-price guide, set" in shown.basis and "authenticate" in shown.basis
+
+
+@pytest.mark.parametrize(
+    ("condition", "box", "papers", "span", "words"),
+    [
+        (EXCELLENT, True, True, (10000, 11350), "in excellent condition with box and papers"),
+        (VERY_GOOD, False, True, (9050, 10250), "with papers, without box"),
+        (VERY_GOOD, True, False, (8750, 9950), "with box, without papers"),
+        ("Fair - Significant wear", False, False, (6250, 7100), "without box or papers"),
+    ],
+)
+def test_each_answer_adjusts_the_range_and_says_so(app, condition, box, papers, span, words):
+    saved(app)
+    shown = lookup(app, condition=condition, box=box, papers=papers)
+    assert (shown.low, shown.high) == span and words in shown.line
+
+
+def test_no_number_where_the_guide_does_not_stand_behind_one(app):
+    entry_id = saved(app)
+    assert lookup(app, condition=NEEDS_SERVICE) is None  # no adjustment set for the grade
+    assert lookup(app, model="126610") is None  # could be another variant
+    assert lookup(app, model="Daytona") is None
+    with app.app_context():
+        assert index.instant_range("Omega", "126610LN", VERY_GOOD, True, True) is None
+    stale_day = business_today() - timedelta(days=app.config["PRICE_GUIDE_STALE_DAYS"] + 1)
+    with app.app_context(), transaction() as db:
+        db.execute(
+            "UPDATE price_guide SET set_on = ? WHERE id = ?", (stale_day.isoformat(), entry_id)
+        )
+    assert lookup(app) is None
+
+
+def test_a_change_to_the_guide_is_seen_at_the_next_lookup(app):
+    assert lookup(app) is None
+    entry_id = saved(app)
+    assert lookup(app).high == 10800
+    with app.app_context():
+        guide.save(SUB | {"high": 11200}, "staff:2", entry_id)
+    assert lookup(app).high == 11200
+    with app.app_context():
+        guide.delete(entry_id)
+    assert lookup(app) is None
+
+
+def test_sample_entries_are_never_shown_in_production(make_app, tmp_path):
+    path = str(tmp_path / "leads.db")
+    development = make_app(LEADS_DB=path)
+    saved(development)
+    with development.app_context(), transaction() as db:
+        db.execute("UPDATE price_guide SET sample = 1")
+    assert lookup(development).high == 10800
+    production_like = make_app(LEADS_DB=path, SHOW_SAMPLE_CONTENT="0")
+    assert lookup(production_like) is None
+    with production_like.app_context():
+        assert guide.entries() == []
