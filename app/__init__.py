@@ -112,6 +112,7 @@ def register_template_helpers(app: Flask) -> None:
         stylesheet_url=assets.stylesheet_url,
         picture=components.picture,
         post_card=components.post_card,
+        instant_range=components.instant_range,
         icon=components.icon,
     )
     app.jinja_env.globals["State"] = State

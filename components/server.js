@@ -5,6 +5,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup, renderToString } from "react-dom/server.browser";
 import Picture from "./shared/Picture.jsx";
 import PostCard from "./shared/PostCard.jsx";
+import { InstantRange } from "./shared/InstantRange.jsx";
 import { NamedIcon } from "./shared/icons.jsx";
 import islands from "virtual:islands";
 
@@ -20,7 +21,7 @@ globalThis.renderIsland = (name, propsJson, islandId) => {
 
 // Components Jinja renders as plain markup (no hydration): one source for markup that
 // islands also use.
-const staticComponents = { Picture, PostCard, Icon: NamedIcon };
+const staticComponents = { Picture, PostCard, Icon: NamedIcon, InstantRange };
 
 globalThis.renderStatic = (name, propsJson) => {
   const component = staticComponents[name];

@@ -24,13 +24,8 @@ from urllib.parse import urlsplit
 
 from flask import current_app
 
-from app.leads.display import (
-    appointment_start,
-    clock,
-    quote_amount,
-    usd,
-    watch_name,
-)
+from app.leads.display import appointment_start, clock, quote_amount, usd, watch_name
+from app.prices import index
 from app.rendering.dates import display_date
 from app.sale import lifecycle
 from app.sale.invitation import METHOD, invitation
@@ -74,14 +69,30 @@ def yes_no(value) -> str:
     return "Yes" if value else "No"
 
 
+def guide_words(lead: dict) -> list[str]:
+    """The range our guide gave with the form, as the seller was shown it (none: nothing)."""
+    if not (shown := index.as_shown(lead)):
+        return []
+    return [f"Our buy-price guide, when you sent the form: {shown['line']} {shown['basis']}"]
+
+
+def guide_fact(lead: dict) -> list[tuple[str, str]]:
+    """The guide's range as one fact line, beside a quote ('$9,500 to $10,800')."""
+    if not (shown := index.as_shown(lead)):
+        return []
+    return [("Our price guide's range", f"{usd(shown['low'])} to {usd(shown['high'])}")]
+
+
 def confirmation_letter(lead: dict, photo_count: int) -> Letter:
-    """What the seller sent, what happens next and when (the site's 24-hour promise)."""
+    """What the seller sent, what happens next and when (the site's 24-hour promise), and the
+    guide's range if it gave one."""
     watch = watch_name(lead)
     return Letter(
         subject=f"We have your {watch}: what happens next",
         heading="We have your watch details",
         paragraphs=[
             f"Thank you for sending us your {watch}. Your reference is {lead['reference']}.",
+            *guide_words(lead),
             "A specialist will review your details and photos and get back to you within 24 "
             "hours with a preliminary quote, or with a question if we need more.",
             "If you accept the quote, a certified watchmaker authenticates the watch at an "
@@ -98,6 +109,7 @@ def confirmation_letter(lead: dict, photo_count: int) -> Letter:
             ("Box", yes_no(lead["has_box"])),
             ("Papers", yes_no(lead["has_papers"])),
             ("Photos", str(photo_count)),
+            *guide_fact(lead),
         ],
     )
 
@@ -124,6 +136,7 @@ def quote_letter(lead: dict, data: dict, revised: bool) -> Letter:
         ],
         facts=[
             ("Preliminary quote", quote_amount(data)),
+            *guide_fact(lead),
             ("Valid until", display_date(data["valid_until"])),
         ],
         note=data.get("message", ""),

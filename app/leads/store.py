@@ -53,6 +53,7 @@ LEAD_FIELDS = (
     "google_click_at",
     "landing_page",
     "referrer_host",
+    "instant_range",
 )
 PHOTO_COUNT = "(SELECT count(*) FROM lead_photos WHERE lead_id = leads.id) AS photo_count"
 

@@ -5,6 +5,7 @@ reads, and a change staff save is seen by every process at its next lookup."""
 
 from __future__ import annotations
 
+import json
 import threading
 from dataclasses import dataclass
 
@@ -48,6 +49,16 @@ class InstantRange:
     def as_json(self) -> dict:
         """The island's view of it."""
         return {"low": self.low, "high": self.high, "line": self.line, "basis": self.basis}
+
+    def as_record(self) -> str:
+        """What the lead keeps of it (leads.instant_range): as shown, and where it came from."""
+        facts = {"entry": self.entry["id"], "reference": self.entry["reference"]}
+        return json.dumps(self.as_json() | facts | {"set_on": self.entry["set_on"]})
+
+
+def as_shown(lead: dict) -> dict | None:
+    """The range the seller was shown with the form, as the lead keeps it, if any."""
+    return json.loads(lead["instant_range"]) if lead.get("instant_range") else None
 
 
 def current_catalogs() -> dict[str, Catalog]:

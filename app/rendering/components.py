@@ -1,5 +1,6 @@
 """Components React renders once on the server for templates, with no script of their own:
-pictures, icons and article cards (the `picture`, `icon` and `post_card` template helpers)."""
+pictures, icons, article cards and the guide's range (the `picture`, `icon`, `post_card` and
+`instant_range` template helpers)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,11 @@ def picture(name: str, alt: str, sizes: str = "100vw", priority: bool = False, c
 def icon(name: str, class_: str = "h-5 w-5") -> Markup:
     """Jinja: an icon from components/shared/icons.jsx, decorative (aria-hidden)."""
     return render_static("Icon", {"name": name, "className": class_})
+
+
+def instant_range(shown: dict | None) -> Markup:
+    """Jinja: the guide's range a seller was shown (InstantRange.jsx), or nothing."""
+    return render_static("InstantRange", {"range": shown}) if shown else Markup("")
 
 
 def post_card(post: dict) -> Markup:

@@ -1,5 +1,6 @@
 """The sell form's area: /sell (its page and both ways of posting it), its thank-you page and the
-old address, served by app/sell/views.py; posts are limited per client (SELL_RATELIMIT)."""
+old address, served by app/sell/views.py, and the instant range the island asks for as the
+seller types (app/sell/instant_range.py); posts are limited per client (SELL_RATELIMIT)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from flask_wtf.csrf import CSRFError
 from app import errors
 from app.extensions import limiter
 from app.photos.messages import UPLOAD_TOO_LARGE, message
-from app.sell import views
+from app.sell import instant_range, views
 from app.sell.messages import SESSION_EXPIRED, TOO_MANY_REQUESTS
 
 bp = Blueprint("sell", __name__)
@@ -17,6 +18,7 @@ limiter.limit(lambda: current_app.config["SELL_RATELIMIT"], methods=["POST"])(bp
 
 bp.route("/sell", methods=["GET", "POST"])(views.form)
 bp.get("/sell/thanks")(views.thanks)
+bp.get("/sell/range")(instant_range.answer)
 bp.get("/sell-form")(views.old_form_url)
 
 

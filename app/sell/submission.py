@@ -20,10 +20,12 @@ from app.leads import storage, store
 from app.photos.forms import chosen_files
 from app.photos.intake import keep_photos
 from app.photos.uploads import discard_uploads
+from app.prices.index import InstantRange
 from app.privacy.choice import opt_out
 from app.security.client import client_address
 from app.sell.attribution import clean_fields, lead_columns, utc_now
 from app.sell.forms import SellForm
+from app.sell.instant_range import range_for
 
 SOURCE = "USA Website"
 UTM_KEYS = ("utm_source", "utm_medium", "utm_campaign", "utm_content", "utm_term")
@@ -65,6 +67,7 @@ class Submission:
     ga_client_id: str | None
     ad_opt_out: str | None
     attribution: dict[str, str | None]
+    instant_range: InstantRange | None = None
 
     @classmethod
     def from_request(cls, form: SellForm, request: Request) -> Submission:
@@ -80,6 +83,7 @@ class Submission:
             ga_client_id=ga_client_id(request.cookies),
             ad_opt_out=opt_out(request, posted["adOptOut"]),
             attribution=lead_columns(clean_fields(posted, now), request.cookies, now),
+            instant_range=range_for(form),
         )
 
     def lead_record(self) -> dict:
@@ -94,6 +98,7 @@ class Submission:
             "ad_opt_out": self.ad_opt_out,
             **self.utm,
             **self.attribution,
+            "instant_range": self.instant_range.as_record() if self.instant_range else None,
         }
 
 

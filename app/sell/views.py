@@ -51,19 +51,23 @@ def form():
             return jsonify(success=False, error=failure, errors=form.first_errors()), 422
         dropped = bool(chosen_files(form.photos.data))
         return form_page(form, error=failure, photos_dropped=dropped, status=422)
+    submission = Submission.from_request(form, request)
     try:
-        reference = submit_lead(Submission.from_request(form, request))
+        reference = submit_lead(submission)
     except NotSaved:
         return answer_failure(message(NOT_SAVED), 503, keep_values=True)
-    return answer_success(reference)
+    shown = submission.instant_range
+    return answer_success(reference, shown.as_json() if shown else None)
 
 
-def answer_success(reference: str | None = None):
-    """The island gets the reference in its JSON; the plain form's thank-you page reads it from
-    the session (not the URL, which analytics tags on that page would see)."""
+def answer_success(reference: str | None = None, shown_range: dict | None = None):
+    """The island gets the reference and the guide's range in its JSON; the plain form's
+    thank-you page reads them from the session (not the URL, which analytics tags on that page
+    would see)."""
     if wants_json():
-        return jsonify(success=True, error=None, errors={}, reference=reference)
+        return jsonify(success=True, error=None, errors={}, reference=reference, range=shown_range)
     session["reference"] = reference
+    session["instant_range"] = shown_range
     return redirect(url_for("sell.thanks"), code=303)
 
 
@@ -76,7 +80,11 @@ def thanks():
         noindex=True,
     )
     page = render_template(
-        "sell/thanks.html", meta=meta, message=SUCCESS, reference=session.get("reference")
+        "sell/thanks.html",
+        meta=meta,
+        message=SUCCESS,
+        reference=session.get("reference"),
+        shown_range=session.get("instant_range"),
     )
     response = make_response(page)
     response.headers["Cache-Control"] = "no-store"

@@ -7,10 +7,11 @@ from __future__ import annotations
 from flask import render_template
 
 from app.leads import history
-from app.leads.display import usd, watch_name
+from app.leads.display import quote_amount, usd, watch_name
 from app.leads.state import State
 from app.photos import messages as photo_messages
 from app.photos.forms import photo_limits, photo_room
+from app.prices import index
 from app.rendering import seo
 from app.rendering.layout import site_info
 from app.sale import erasure, timeline
@@ -70,6 +71,8 @@ def status_page(lead: dict, token: str) -> str:
         has_appointment=lead["state"] == State.APPOINTMENT and appointment is not None,
         can_answer_quote=lead["state"] == State.QUOTED,
         quote_shown=history.latest_change_id(events, State.QUOTED),
+        guide_range=index.as_shown(lead),
+        quote_words=latest_quote_words(events),
         sale=purchase_view.view(lead, events),
         is_open=is_open,
         can_erase=lead["state"] in SELLER_ERASABLE_STATES,
@@ -78,6 +81,12 @@ def status_page(lead: dict, token: str) -> str:
         question_max_length=QUESTION_MAX_LENGTH,
         token=token,
     )
+
+
+def latest_quote_words(events: list[dict]) -> str | None:
+    """The latest preliminary quote as the seller reads it ('$8,000 to $9,500'), if any."""
+    quote = history.latest_change(events, State.QUOTED)
+    return quote_amount(quote) if quote else None
 
 
 def add_photos_props(token: str, room: int) -> dict:

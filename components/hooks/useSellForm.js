@@ -87,11 +87,12 @@ export function useSellForm({ props, photos, toast }) {
     return data;
   }
 
-  const succeed = (reference) => {
+  const succeed = (reference, range) => {
     const params = { brand: values.watchBrand, model: values.watchModel, ...LEAD_VALUE };
     trackPixel("Lead", params, eventId.current);
     trackConversion("generate_lead", { ...LEAD_VALUE, brand: values.watchBrand });
-    toast(props.messages.success, "success", reference ? `Your reference: ${reference}` : "");
+    const detail = [reference && `Your reference: ${reference}.`, range?.line].filter(Boolean);
+    toast(props.messages.success, "success", detail.join(" "));
     setValues(emptyValues(values));
     setErrors({});
     photos.clear();
@@ -119,7 +120,7 @@ export function useSellForm({ props, photos, toast }) {
         onProgress: setProgress,
       });
       if (code >= 200 && code < 300 && body?.success) {
-        succeed(body.reference);
+        succeed(body.reference, body.range);
         return {};
       }
       return fail(body?.error, body?.errors ?? {});

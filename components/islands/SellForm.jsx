@@ -4,8 +4,10 @@
 // and reports through toasts. All rules, messages and choices arrive as props from the form.
 import { useEffect, useId, useRef, useState } from "react";
 import { usePhotos } from "../hooks/usePhotos.js";
+import { useInstantRange } from "../hooks/useInstantRange.js";
 import { useSellForm, valuesOnPage } from "../hooks/useSellForm.js";
 import { useToasts } from "../hooks/useToasts.js";
+import { InstantRange } from "../shared/InstantRange.jsx";
 import { ErrorText, focusRing, PhotoPicker, UploadProgress } from "../shared/PhotoPicker.jsx";
 import { Toaster } from "../shared/Toaster.jsx";
 import { trackPixel } from "../shared/tracking.js";
@@ -175,6 +177,7 @@ export default function SellForm(props) {
   const { toasts, show, dismiss } = useToasts();
   const photos = usePhotos(props.photos, props.messages, show);
   const form = useSellForm({ props, photos, toast: show });
+  const range = useInstantRange(props.rangeUrl, form.values, props.range, props.typedBeforeHydration);
   const [enhanced, setEnhanced] = useState(false);
   const formRef = useRef(null);
 
@@ -220,6 +223,9 @@ export default function SellForm(props) {
           <Field name="watchCondition" form={form} props={props} as="select" options={props.conditions} placeholder="Select condition" />
           <Checkbox name="hasBox" form={form} props={props} />
           <Checkbox name="hasPapers" form={form} props={props} />
+          <div aria-live="polite" className="sm:col-span-2 empty:hidden">
+            <InstantRange range={range} />
+          </div>
           <Field
             name="additionalDetails"
             form={form}

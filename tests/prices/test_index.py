@@ -10,6 +10,7 @@ import pytest
 
 from app.leads.db import transaction
 from app.prices import guide, index
+from tests.data.prices import SUB, SUB_LINE, add_entry
 from tests.helpers import business_today
 
 VERY_GOOD, EXCELLENT, NEEDS_SERVICE = (
@@ -17,16 +18,6 @@ VERY_GOOD, EXCELLENT, NEEDS_SERVICE = (
     "Excellent - Like new",
     "Needs Service/Repair",
 )
-SUB = {
-    "brand": "Rolex", "reference": "126610LN", "names": "Submariner Date", "low": 9500,
-    "high": 10800, "excellent": 5, "good": -10, "fair": -25, "needs_service": None,
-    "no_box": -5, "no_papers": -8,
-}  # fmt: skip
-
-
-def saved(app, **changes) -> int:
-    with app.app_context():
-        return guide.save(SUB | changes, "staff:1")
 
 
 def lookup(app, model="126610LN", condition=VERY_GOOD, box=True, papers=True):
@@ -35,13 +26,10 @@ def lookup(app, model="126610LN", condition=VERY_GOOD, box=True, papers=True):
 
 
 def test_the_range_for_the_guides_own_case_is_the_entry_as_set(app):
-    saved(app)
+    add_entry(app)
     shown = lookup(app)
     assert (shown.low, shown.high) == (9500, 10800)
-    assert shown.line == (
-        "Typically $9,500–$10,800 for the Rolex 126610LN in very good condition with box and "
-        "papers."
-    )
+    assert shown.line == SUB_LINE
     assert "From our buy-price guide, set" in shown.basis and "authenticate" in shown.basis
 
 
@@ -55,13 +43,13 @@ def test_the_range_for_the_guides_own_case_is_the_entry_as_set(app):
     ],
 )
 def test_each_answer_adjusts_the_range_and_says_so(app, condition, box, papers, span, words):
-    saved(app)
+    add_entry(app)
     shown = lookup(app, condition=condition, box=box, papers=papers)
     assert (shown.low, shown.high) == span and words in shown.line
 
 
 def test_no_number_where_the_guide_does_not_stand_behind_one(app):
-    entry_id = saved(app)
+    entry_id = add_entry(app)
     assert lookup(app, condition=NEEDS_SERVICE) is None  # no adjustment set for the grade
     assert lookup(app, model="126610") is None  # could be another variant
     assert lookup(app, model="Daytona") is None
@@ -77,7 +65,7 @@ def test_no_number_where_the_guide_does_not_stand_behind_one(app):
 
 def test_a_change_to_the_guide_is_seen_at_the_next_lookup(app):
     assert lookup(app) is None
-    entry_id = saved(app)
+    entry_id = add_entry(app)
     assert lookup(app).high == 10800
     with app.app_context():
         guide.save(SUB | {"high": 11200}, "staff:2", entry_id)
@@ -90,7 +78,7 @@ def test_a_change_to_the_guide_is_seen_at_the_next_lookup(app):
 def test_sample_entries_are_never_shown_in_production(make_app, tmp_path):
     path = str(tmp_path / "leads.db")
     development = make_app(LEADS_DB=path)
-    saved(development)
+    add_entry(development)
     with development.app_context(), transaction() as db:
         db.execute("UPDATE price_guide SET sample = 1")
     assert lookup(development).high == 10800

@@ -38,3 +38,10 @@ PRICE_GUIDE = (
         for event in ("INSERT", "UPDATE", "DELETE")
     ),
 )
+
+INSTANT_RANGES = (
+    # The range the guide gave the seller when they sent the form (JSON: low, high, the line
+    # and what it rests on, the entry, its reference and the day it was set), kept as shown:
+    # the confirmation e-mail, the status page and staff repeat it even after the guide moves.
+    "ALTER TABLE leads ADD COLUMN instant_range TEXT",
+)

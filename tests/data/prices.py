@@ -1,0 +1,21 @@
+"""Guide entries the tests share: the Submariner Date as staff would set it, saved straight to
+the guide (the staff pages that save it are tested on their own)."""
+
+from __future__ import annotations
+
+from app.prices import guide
+
+SUB = {
+    "brand": "Rolex", "reference": "126610LN", "names": "Submariner Date; Black Sub",
+    "low": 9500, "high": 10800, "excellent": 5, "good": -10, "fair": -25,
+    "needs_service": None, "no_box": -5, "no_papers": -8,
+}  # fmt: skip
+SUB_LINE = (
+    "Typically $9,500–$10,800 for the Rolex 126610LN in very good condition with box and papers."
+)
+
+
+def add_entry(app, **changes) -> int:
+    """Save SUB (with `changes`) to the app's guide; its id."""
+    with app.app_context():
+        return guide.save(SUB | changes, "staff:1")
