@@ -3,6 +3,7 @@ the guide (the staff pages that save it are tested on their own)."""
 
 from __future__ import annotations
 
+from app.leads.db import immediate_transaction
 from app.prices import guide
 
 SUB = {
@@ -16,6 +17,9 @@ SUB_LINE = (
 
 
 def add_entry(app, **changes) -> int:
-    """Save SUB (with `changes`) to the app's guide; its id."""
-    with app.app_context():
-        return guide.save(SUB | changes, "staff:1")
+    """Save SUB (with `changes`) to the app's guide, over the entry of its reference if there
+    is one (a live server's guide outlives a test); its id."""
+    values = SUB | changes
+    with app.app_context(), immediate_transaction() as db:
+        existing = guide.existing_id(db, values["brand"], values["reference"])
+        return guide.write(db, values, "staff:1", existing)
