@@ -27,6 +27,7 @@ from wtforms.validators import AnyOf, InputRequired, Length, ValidationError
 from app.forms.fields import dollars, not_in_future, not_in_past, options, words
 from app.leads import display
 from app.leads.state import State
+from app.prices import valuation
 from app.sale import lifecycle
 from app.sale.purchase.paperwork import agreed_price
 from app.sale.purchase.record import PAYMENT_METHODS
@@ -84,6 +85,11 @@ class QuoteForm(MoveForm):
         default=lambda: display.business_today() + timedelta(days=QUOTE_DAYS),
     )
     message = words("Message to the seller (optional)")
+
+    def prefill(self, lead: dict) -> None:
+        """The guide's suggestion for this watch (a fresh entry's adjusted range), if any."""
+        if suggested := valuation.for_lead(lead).suggestion:
+            self.amount_low.data, self.amount_high.data = suggested
 
     def validate_amount_high(self, field) -> None:
         """The high end of a range may not be below the low end."""

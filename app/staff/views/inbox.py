@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from flask import Response, abort, flash, redirect, request, stream_with_context, url_for
 
 from app.leads import display, export, history, links, search, storage, store
+from app.prices import valuation
 from app.sale import erasure, lifecycle, timeline
 from app.sale.erasure import record_kept_until
 from app.sale.purchase import deadline
@@ -127,6 +128,7 @@ def lead_page(lead: dict, failed: tuple[str, object] | None = None, status: int 
         photos=photo_props(lead["id"]),
         entries=timeline.entries(history.lead_events(lead["id"]), names),
         purchase=purchase_panel.panel(lead, names, failed),
+        valuation=valuation.for_lead(lead),
         forms=forms,
         actions=ACTIONS,
         can_erase=ACTIONS["erase"].offered(lead),

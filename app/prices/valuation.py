@@ -1,0 +1,67 @@
+"""What staff see of a lead's worth (the lead page's valuation card): the guide's range for this
+watch as described (marked stale when it is), what the seller was shown with the form, our own
+past purchases of the same reference, and a suggested preliminary quote that pre-fills the
+quote form. Staff see a stale or ambiguous match for what it is; only a fresh single entry makes
+a suggestion, as only it is ever shown to a seller."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from app.leads.db import get_db
+from app.prices import grades, guide, index
+
+PAST_PURCHASES = 8  # the most recent, of the same brand and reference
+
+
+@dataclass(frozen=True)
+class Valuation:
+    """The card's facts; every part may be missing."""
+
+    entry: dict | None = None
+    stale: bool = False
+    span: tuple[int, int] | None = None
+    described: str = ""
+    candidates: tuple[dict, ...] = ()
+    shown: dict | None = None
+    purchases: list[dict] = field(default_factory=list)
+
+    @property
+    def suggestion(self) -> tuple[int, int] | None:
+        """The preliminary quote the guide suggests: its adjusted range, if fresh."""
+        return self.span if self.entry and not self.stale else None
+
+
+def past_purchases(brand: str, reference: str) -> list[dict]:
+    """Our purchases of this brand whose authenticated reference is `reference` (any spacing):
+    price, payment day and the condition the seller gave; the most recent first."""
+    rows = get_db().execute(
+        "SELECT leads.reference AS lead_reference, leads.id AS lead_id, leads.watch_condition, "
+        "purchases.model_reference, purchases.paid_amount, purchases.paid_on FROM purchases "
+        "JOIN leads ON leads.id = purchases.lead_id WHERE leads.watch_brand = ? "
+        "AND purchases.paid_amount IS NOT NULL AND purchases.model_reference IS NOT NULL "
+        "ORDER BY purchases.paid_on DESC",
+        (brand,),
+    )
+    wanted = guide.key(reference)
+    same = [dict(row) for row in rows if guide.key(row["model_reference"]) == wanted]
+    return same[:PAST_PURCHASES]
+
+
+def for_lead(lead: dict) -> Valuation:
+    """The valuation card of a lead."""
+    found = index.matched(lead["watch_brand"], lead["watch_model"] or "")
+    shown = index.as_shown(lead)
+    entry = found.entry
+    if entry is None:
+        return Valuation(candidates=found.candidates, shown=shown)
+    condition = lead["watch_condition"]
+    box, papers = bool(lead["has_box"]), bool(lead["has_papers"])
+    return Valuation(
+        entry=entry,
+        stale=guide.is_stale(entry),
+        span=grades.adjusted(entry, condition, box, papers),
+        described=grades.described(condition, box, papers),
+        shown=shown,
+        purchases=past_purchases(entry["brand"], entry["reference"]),
+    )
