@@ -20,6 +20,7 @@ from app.leads.state import State
 from app.pages import routes as pages
 from app.pictures import images
 from app.pictures.cli import images_command
+from app.prices.cli import prices_command
 from app.privacy import choice
 from app.privacy import routes as privacy
 from app.rendering import assets, components, islands, layout, page_cache
@@ -132,6 +133,7 @@ def register_commands(app: Flask) -> None:
     leads_command.add_command(requeue_command)
     leads_command.add_command(restore_command)
     app.cli.add_command(leads_command)
+    app.cli.add_command(prices_command)
     app.cli.add_command(staff_command)
     app.cli.add_command(conversions_command)
     app.cli.add_command(purchases_command)

@@ -126,6 +126,13 @@ class Config:
     PAYOUT_DETAILS_DAYS = 30  # bank details, counted from the payment
     PAPERWORK_DRAFT_HOURS = 24  # what a refused paperwork got right, kept for the next try
     PRICE_GUIDE_STALE_DAYS = 90  # a guide range set longer ago is never shown to a seller
+    # The home page promises an instant valuation once each of these brands (those with brand
+    # pages) has at least this many fresh guide entries.
+    INSTANT_VALUATION_BRANDS: tuple[str, ...] = (
+        "Rolex", "Patek Philippe", "Audemars Piguet", "Richard Mille", "Vacheron Constantin",
+        "F.P. Journe", "Cartier",
+    )  # fmt: skip
+    INSTANT_VALUATION_MIN_ENTRIES = 5
     LEAD_RETENTION_MONTHS = 24  # leads that never became purchases, from their last activity
 
 
@@ -235,6 +242,8 @@ ENV_SETTINGS = (
     "PAYOUT_DETAILS_DAYS",
     "PAPERWORK_DRAFT_HOURS",
     "PRICE_GUIDE_STALE_DAYS",
+    "INSTANT_VALUATION_BRANDS",
+    "INSTANT_VALUATION_MIN_ENTRIES",
     "LEAD_RETENTION_MONTHS",
 )
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from flask import Response, abort, redirect, render_template
 
 from app.content import queries
+from app.prices import coverage
 from app.rendering import seo
 from app.rendering.landing import render_landing_page
 from app.rendering.layout import brand_links, city_links, site_info
@@ -35,6 +36,7 @@ def home():
         home=home,
         home_brands=[brand for brand in brand_links() if brand["on_home"]],
         home_cities=city_links()[:HOME_CITY_COUNT],
+        instant_valuation=coverage.is_on(),
     )
 
 

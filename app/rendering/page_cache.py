@@ -30,6 +30,8 @@ from app.pictures.images import art_manifest
 MIN_COMPRESS_BYTES = 512
 ENCODINGS = ("br", "gzip")
 
+INSTANT_VALUATION_FLAG = "instant-valuation.flag"
+
 
 def cache_page(view: Callable | None = None, *, query: tuple[str, ...] = ()) -> Callable:
     """Mark a view whose response is the same for every visitor.
@@ -123,9 +125,17 @@ def version_files(app: Flask) -> tuple[str, ...]:
     return files
 
 
+def instant_valuation_flag(app: Flask) -> str:
+    """The file saying whether the home page may promise an instant valuation (written by
+    app/prices/coverage.py beside leads.db, which tests move from test to test)."""
+    return os.path.join(os.path.dirname(app.config["LEADS_DB"]), INSTANT_VALUATION_FLAG)
+
+
 def content_version(app: Flask) -> str:
-    """The identity of the content, islands build and images now: part of every page key."""
-    return ":".join(_version(path) for path in version_files(app))
+    """The identity of the content, islands build, images and the instant-valuation flag now:
+    part of every page key."""
+    paths = (*version_files(app), instant_valuation_flag(app))
+    return ":".join(_version(path) for path in paths)
 
 
 def is_cacheable(view: Callable | None, method: str) -> bool:

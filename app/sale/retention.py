@@ -35,6 +35,7 @@ from app.leads import audit
 from app.leads.db import get_db, immediate_transaction, transaction, truncate_wal
 from app.leads.display import business_today
 from app.leads.state import State
+from app.prices import coverage
 from app.sale import erasure
 from app.sale.lifecycle import TransitionError
 from app.sale.purchase import drafts, record
@@ -224,6 +225,7 @@ def apply_rules() -> str:
                 failed.append(due["lead_id"])
                 current_app.logger.exception("Lead %s: retention (%s) failed.", failed[-1], name)
     erased["paperwork drafts"] = drafts.remove_expired()
+    coverage.refresh()  # guide entries go stale with time, and the home page's promise with them
     truncate_wal()
     summary = "erased: " + ", ".join(f"{name} {count}" for name, count in erased.items())
     current_app.logger.info("Retention %s.", summary)

@@ -8,7 +8,7 @@ from flask import Response, flash, redirect, request, url_for
 from werkzeug.datastructures import MultiDict
 
 from app.leads.db import immediate_transaction
-from app.prices import guide, spreadsheet
+from app.prices import coverage, guide, spreadsheet
 from app.staff.auth import record, staff_required
 from app.staff.pages import page
 from app.staff.price_forms import PriceEntryForm, PriceImportForm, RemoveEntryForm
@@ -81,6 +81,7 @@ def saved(form: PriceEntryForm, entry_id: int | None):
         form.reference.errors = [str(error)]
         return entry_page(form, "Guide entry", 422, entry_id)
     record("price_entry_saved", data=entry_facts(values) | {"entry": entry_id or "new"})
+    coverage.refresh()
     flash(f"Saved: {values['brand']} {values['reference']}, set today.")
     return redirect(url_for("staff.prices"))
 
@@ -92,6 +93,7 @@ def delete_entry(entry_id: int):
     if entry and RemoveEntryForm().validate():
         guide.delete(entry_id)
         record("price_entry_deleted", data=entry_facts(entry))
+        coverage.refresh()
         flash(f"Removed: {entry['brand']} {entry['reference']}.")
     return redirect(url_for("staff.prices"))
 
@@ -146,5 +148,6 @@ def import_prices():
         for each in values:
             guide.write(db, each, actor(), guide.existing_id(db, each["brand"], each["reference"]))
     record("price_guide_imported", data={"rows": len(values)})
+    coverage.refresh()
     flash(f"Imported {len(values)} entries, set today.")
     return redirect(url_for("staff.prices"))
