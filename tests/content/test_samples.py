@@ -148,13 +148,14 @@ def test_content_check_lists_every_sample_with_its_file_and_place(app):
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     samples = [line for line in lines if line.startswith("sample ")]
-    assert len(samples) == 66 + 6 + 1
+    assert len(samples) == 66 + 6 + 1 + 35  # testimonials, purchases, rating, guide entries
     assert "sample       shown   home.toml hero.rating: Rated 4.9 from 312 reviews" in lines
     assert any("cities/boston.toml testimonials[2]: Paul D., Wellesley" in line for line in lines)
     assert any(
         "home.toml recent_purchases.items[5]: IWC Big Pilot's Watch" in line for line in lines
     )
-    assert lines[-1].startswith("73 samples and ")
+    assert any("prices/samples.toml entries[34]: " in line for line in lines)
+    assert lines[-1].startswith("108 samples and ")
 
 
 def test_content_check_lists_the_placeholder_contact_details(app):
@@ -186,7 +187,7 @@ def test_content_check_passes_in_production_when_samples_are_hidden(make_app, tm
     result = run_check(make_app(**PRODUCTION, CONTENT_DB=str(db)))
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert sum(line.startswith("sample       hidden ") for line in lines) == 73
+    assert sum(line.startswith("sample       hidden ") for line in lines) == 108
     assert not any(" shown " in line for line in lines[:-1])
     assert "0 shown with APP_ENV=production and SHOW_SAMPLE_CONTENT off." in lines[-1]
 
