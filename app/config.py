@@ -133,6 +133,12 @@ class Config:
         "F.P. Journe", "Cartier",
     )  # fmt: skip
     INSTANT_VALUATION_MIN_ENTRIES = 5
+    # An optional market-data provider (a WatchCharts-style price API), off while the URL is
+    # empty: GET <URL>?brand=&reference= with the key as a bearer token, answering {"price": n}.
+    MARKET_DATA_URL = ""
+    MARKET_DATA_API_KEY = ""
+    MARKET_DATA_TIMEOUT = 5.0  # seconds per question
+    MARKET_DRIFT_PERCENT = 25  # the guide's mid-range this far from the market is flagged
     LEAD_RETENTION_MONTHS = 24  # leads that never became purchases, from their last activity
 
 
@@ -177,75 +183,14 @@ CONFIGS = {
     "production": ProductionConfig,
 }
 
-ENV_SETTINGS = (
-    "SECRET_KEY",
-    "SITE_URL",
-    "SITE_NAME",
-    "SITE_PHONE",
-    "SITE_PHONE_E164",
-    "SITE_EMAIL",
-    "SOCIAL_PROFILE_URL",
-    "SHOW_SAMPLE_CONTENT",
-    "REDIS_URL",
-    "CONTENT_DIR",
-    "CONTENT_DB",
-    "LEADS_DB",
-    "PAGES_DIR",
-    "ISLANDS_MANIFEST",
-    "ISLANDS_SERVER_BUNDLE",
-    "PHOTO_STORAGE_DIR",
-    "BACKUP_DIR",
-    "BACKUP_KEEP_DAYS",
-    "SELL_RATELIMIT",
-    "STATUS_LINK_RATELIMIT",
-    "STATUS_LINK_EMAIL_RATELIMIT",
-    "STATUS_ACTION_RATELIMIT",
-    "STATUS_ACTION_LEAD_RATELIMIT",
-    "RATELIMIT_SINGLE_PROCESS",
-    "JOB_RETRY_INTERVALS",
-    "STAFF_EMAIL",
-    "MAIL_FROM",
-    "SMTP_HOST",
-    "SMTP_PORT",
-    "SMTP_USER",
-    "SMTP_PASSWORD",
-    "SMTP_USE_TLS",
-    "BUSINESS_TIMEZONE",
-    "BUSINESS_DAY_ENDS",
-    "BUSINESS_LEGAL_NAME",
-    "BUSINESS_ADDRESS",
-    "META_PIXEL_ID",
-    "META_CAPI_TOKEN",
-    "META_CAPI_URL",
-    "GA4_MEASUREMENT_ID",
-    "GA4_API_SECRET",
-    "GA4_API_URL",
-    "CONVERSION_VALUE",
-    "CONVERSION_MARGIN_PERCENT",
-    "GOOGLE_ADS_CONVERSION_NAME",
-    "TRUSTED_HOSTS",
-    "PROXY_FIX_X_FOR",
-    "PROXY_FIX_X_PROTO",
-    "PROXY_FIX_X_HOST",
-    "PROXY_FIX_X_PORT",
-    "PROXY_FIX_X_PREFIX",
-    "HSTS_MAX_AGE",
-    "STAFF_TOTP_KEY",
-    "STAFF_SESSION_IDLE_MINUTES",
-    "STAFF_SESSION_MAX_HOURS",
-    "STAFF_REAUTH_MINUTES",
-    "STAFF_ENROL_HOURS",
-    "STAFF_PASSWORD_PROFILE",
-    "PURCHASE_DATA_KEY",
-    "PURCHASE_HOLD_DAYS",
-    "PURCHASE_RETENTION_YEARS",
-    "PAYOUT_DETAILS_DAYS",
-    "PAPERWORK_DRAFT_HOURS",
-    "PRICE_GUIDE_STALE_DAYS",
-    "INSTANT_VALUATION_BRANDS",
-    "INSTANT_VALUATION_MIN_ENTRIES",
-    "LEAD_RETENTION_MONTHS",
-)
+# Settings fixed in code (limits the spec sets, or what follows from others): every other
+# setting of Config may come from the environment.
+FIXED_SETTINGS = frozenset({
+    "CACHE_DEFAULT_TIMEOUT", "MAX_CONTENT_LENGTH", "PHOTO_MAX_BYTES", "PHOTO_MAX_COUNT",
+    "PHOTO_MAX_PIXELS", "REDIS_SOCKET_TIMEOUT", "SESSION_COOKIE_HTTPONLY",
+    "SESSION_COOKIE_SAMESITE", "WTF_CSRF_SSL_STRICT", "WTF_CSRF_TIME_LIMIT",
+})  # fmt: skip
+ENV_SETTINGS = tuple(name for name in vars(Config) if name.isupper() and name not in FIXED_SETTINGS)
 
 
 def config_class(env_name: str | None = None) -> type[Config]:

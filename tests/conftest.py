@@ -8,9 +8,11 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from email import message_from_bytes, policy
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from aiosmtpd.controller import Controller
@@ -223,3 +225,57 @@ def start_rq_worker(tmp_path):
     for process, log in processes:
         stop_process(process)
         log.close()
+
+
+class Provider:
+    """What the fake provider answers per reference, and every question it was asked."""
+
+    def __init__(self):
+        self.prices = {"126610LN": 12700, "124060": 8000}
+        self.asked: list[dict] = []
+        self.limited_once: set[str] = set()
+
+
+@pytest.fixture
+def market_provider():
+    """A local HTTP server playing the market-data provider (app/prices/market.py): a price per
+    reference, and on purpose an error (FAIL1), one rate limit (LIMIT1), a stall (SLOW1), a
+    limit too long to wait (WAIT1) and an answer without a price (JUNK1)."""
+    state = Provider()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self):
+            query = parse_qs(urlsplit(self.path).query)
+            reference = query["reference"][0]
+            state.asked.append({"reference": reference, "brand": query["brand"][0],
+                                "auth": self.headers.get("Authorization")})  # fmt: skip
+            if reference == "SLOW1":
+                time.sleep(1.5)
+            if reference == "FAIL1":
+                return self.answer(500, {"error": "down"})
+            if reference == "LIMIT1" and reference not in state.limited_once:
+                state.limited_once.add(reference)
+                return self.answer(429, {}, {"Retry-After": "1"})
+            if reference == "WAIT1":
+                return self.answer(429, {}, {"Retry-After": "3600"})
+            if reference == "JUNK1":
+                return self.answer(200, {"price": "call us"})
+            self.answer(200, {"price": state.prices.get(reference, 5000)})
+
+        def answer(self, status, body, headers=None):
+            self.send_response(status)
+            for name, value in (headers or {}).items():
+                self.send_header(name, value)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(json.dumps(body).encode())
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    state.url = f"http://127.0.0.1:{server.server_port}/v1/price"
+    yield state
+    server.shutdown()
+    server.server_close()

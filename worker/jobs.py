@@ -9,6 +9,7 @@ from flask import current_app
 from app.conversions import events, send
 from app.leads import history, links, store
 from app.leads.state import State
+from app.prices import market
 from app.sale import erasure, lifecycle, pending, retention
 from app.sale.purchase import documents, payout
 from worker import (
@@ -294,6 +295,14 @@ def alert_unreadable_purchase(lead_id: int) -> str:
     """E-mail staff that a purchase the register left out opens with no configured key, once
     per lead and day (worker/record_alerts.py)."""
     return record_alerts.send_unreadable_alert(lead_id)
+
+
+def fetch_market_prices() -> str:
+    """The nightly market prices of the guide's references, for staff (app/prices/market.py);
+    nothing while no provider is set up."""
+    if not market.configured():
+        return "no provider (MARKET_DATA_URL is empty)"
+    return market.fetch_all().summary()
 
 
 LEAD_WORK = (process_photos, notify_staff, confirm_to_seller, send_conversions)

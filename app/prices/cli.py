@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 from flask.cli import AppGroup
 
+from app import queue
 from app.prices import coverage, sample_entries
 
 prices_command = AppGroup("prices", help="The buy-price guide.")
@@ -19,6 +20,13 @@ def samples_command() -> None:
         click.echo(f"Put {loaded} sample entries in the buy-price guide (never in production).")
     else:
         click.echo("No sample entries: samples are not shown here.")
+
+
+@prices_command.command("market")
+def market_command() -> None:
+    """Ask the market-data provider for every guide reference's price now, as the nightly
+    timer does (deploy/watchbuyers-market.timer), and say what came back."""
+    click.echo(f"Market prices: {queue.run_now(queue.FETCH_MARKET_PRICES)}.")
 
 
 @prices_command.command("coverage")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from app.leads.db import get_db
-from app.prices import grades, guide, index
+from app.prices import grades, guide, index, market
 
 PAST_PURCHASES = 8  # the most recent, of the same brand and reference
 
@@ -25,6 +25,7 @@ class Valuation:
     candidates: tuple[dict, ...] = ()
     shown: dict | None = None
     purchases: list[dict] = field(default_factory=list)
+    market: dict | None = None
 
     @property
     def suggestion(self) -> tuple[int, int] | None:
@@ -64,4 +65,5 @@ def for_lead(lead: dict) -> Valuation:
         described=grades.described(condition, box, papers),
         shown=shown,
         purchases=past_purchases(entry["brand"], entry["reference"]),
+        market=market.beside(entry, market.prices()),
     )

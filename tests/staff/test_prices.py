@@ -14,6 +14,7 @@ import pytest
 from app.leads.db import get_db, transaction
 from app.prices import guide
 from tests.helpers import business_today, form_token
+from worker import jobs
 
 ENTRY = {
     "brand": "Rolex",
@@ -183,3 +184,19 @@ def test_nobody_signed_out_reads_or_changes_the_guide(app, client, staff, signed
         assert answer.status_code in (302, 303, 400), path
         assert b"126610LN" not in answer.data and b"9500" not in answer.data
     assert len(stored(app)) == 1
+
+
+def test_the_list_shows_the_market_price_beside_each_range_and_flags_a_drift(
+    app, staff, signed_in, market_provider
+):
+    app.config.update(MARKET_DATA_URL=market_provider.url, MARKET_DATA_API_KEY="k")
+    staff.post(signed_in, "/staff/prices/new", ENTRY)  # 9,500-10,800: mid 20% under 12,700
+    with app.app_context():
+        assert jobs.fetch_market_prices() == "1 fetched"
+    listing = staff.request(signed_in, "GET", "/staff/prices").get_data(as_text=True)
+    assert "Market $12,700 · ours -20%</span>" in listing
+    market_provider.prices["126610LN"] = 7500
+    with app.app_context():
+        jobs.fetch_market_prices()
+    listing = staff.request(signed_in, "GET", "/staff/prices").get_data(as_text=True)
+    assert "Market $7,500 · ours +35% · drifted" in listing

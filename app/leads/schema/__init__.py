@@ -29,7 +29,7 @@ from app.leads.schema.lead_tables import (
     give_references,
 )
 from app.leads.schema.money_tables import MONEY_CHECKS, PAYOUT_CHECKS
-from app.leads.schema.price_tables import INSTANT_RANGES, PRICE_GUIDE
+from app.leads.schema.price_tables import INSTANT_RANGES, MARKET_PRICES, PRICE_GUIDE
 from app.leads.schema.progress_tables import DASHBOARD_AND_SEARCH
 from app.leads.schema.purchase_tables import (
     PAPERWORK_DRAFTS,
@@ -66,6 +66,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     run(PAPERWORK_DRAFTS),  # 23: a refused paperwork's secrets and ID photos, kept sealed
     run(PRICE_GUIDE),  # 24: the buy-price guide staff keep, and its version
     run(INSTANT_RANGES),  # 25: the range the guide gave a seller with the form, as shown
+    run(MARKET_PRICES),  # 26: the market-data provider's last price per reference, for staff
 )
 VERSION = len(MIGRATIONS)
 

@@ -45,3 +45,18 @@ INSTANT_RANGES = (
     # the confirmation e-mail, the status page and staff repeat it even after the guide moves.
     "ALTER TABLE leads ADD COLUMN instant_range TEXT",
 )
+
+MARKET_PRICES = (
+    # The optional market-data provider's last price per brand and reference (its letters and
+    # digits, as matching compares references), or its last error: shown to staff beside the
+    # guide, never to a seller (app/prices/market.py).
+    """CREATE TABLE market_prices (
+        brand TEXT NOT NULL,
+        reference_key TEXT NOT NULL,
+        price INTEGER,
+        fetched_at TEXT,
+        error TEXT,
+        error_at TEXT,
+        PRIMARY KEY (brand, reference_key)
+    )""",
+)

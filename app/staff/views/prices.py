@@ -8,7 +8,7 @@ from flask import Response, flash, redirect, request, url_for
 from werkzeug.datastructures import MultiDict
 
 from app.leads.db import immediate_transaction
-from app.prices import coverage, guide, spreadsheet
+from app.prices import coverage, guide, market, spreadsheet
 from app.staff.auth import record, staff_required
 from app.staff.pages import page
 from app.staff.price_forms import PriceEntryForm, PriceImportForm, RemoveEntryForm
@@ -22,17 +22,22 @@ def entry_facts(values: dict) -> dict:
     return {name: values[name] for name in ("brand", "reference", "low", "high")}
 
 
+def listed(entry: dict, kept: dict) -> dict:
+    """An entry as the list shows it: how old, whether stale, the market beside it."""
+    age = {"stale": guide.is_stale(entry), "age": guide.age_in_days(entry)}
+    return entry | age | {"market": market.beside(entry, kept)}
+
+
 def list_page(import_form=None, problems: list[str] | None = None, status: int = 200):
-    """The guide, newest range first within each brand, with its staleness, and the import."""
-    entries = guide.entries()
+    """The guide by brand and reference, with each range's age and market price, and the
+    import."""
+    kept = market.prices()
     return page(
         "prices/list.html",
         "Buy-price guide",
         status,
-        entries=[
-            entry | {"stale": guide.is_stale(entry), "age": guide.age_in_days(entry)}
-            for entry in entries
-        ],  # fmt: skip
+        entries=[listed(entry, kept) for entry in guide.entries()],
+        market_on=market.configured(),
         import_form=import_form or PriceImportForm(),
         problems=problems or [],
     )
