@@ -16,6 +16,9 @@ CARD_SIZES = (
     "(max-width: 1023px) calc(50vw - 2.25rem), 400px"
 )
 
+# On the blog index a phone shows each card's picture as a 6rem square (PostCard's `index`).
+INDEX_CARD_SIZES = "(max-width: 767px) 6rem, (max-width: 1023px) calc(50vw - 2.25rem), 400px"
+
 
 def category_slug(category: str) -> str:
     """The category's name as a URL slug: lower case, other runs of characters one hyphen."""

@@ -24,7 +24,9 @@ def index():
         structured_data=[seo.breadcrumbs(("Blog", "/blog"))],
     )
     filter_props = {
-        "posts": [posts.post_card(article) for article in queries.articles()],
+        "posts": [
+            posts.post_card(article, posts.INDEX_CARD_SIZES) for article in queries.articles()
+        ],
         "categories": posts.categories(),
         "active": active,
     }

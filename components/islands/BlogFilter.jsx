@@ -1,6 +1,7 @@
 // The blog index's category chips, featured post and grid. Chips are links
 // (/blog?category=<slug>) that the server filters with JavaScript off; hydrated, they filter
-// in place and keep the URL in step, and Back/Forward restore the filter.
+// in place and keep the URL in step, and Back/Forward restore the filter. The grid's layout,
+// a list on phones, is `post-grid` in components/styles/site.css.
 import { useEffect, useState } from "react";
 import PostCard from "../shared/PostCard.jsx";
 
@@ -77,7 +78,7 @@ export default function BlogFilter({ posts, categories, active: initialActive })
       {rest.length > 0 && (
         <div className="mt-10">
           <h2 className="sr-only">More articles</h2>
-          <ul className="grid gap-6 md:grid-cols-2 lg:grid-cols-3 *:render-when-near">
+          <ul className="post-grid">
             {rest.map((post) => (
               <li key={post.slug}>
                 <PostCard post={post} />

@@ -1,6 +1,8 @@
 """Every page type in Chromium at phone and desktop widths: no console, hydration or axe errors;
 the FAQ accordion and blog filter with and without JavaScript."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -204,3 +206,55 @@ def test_failed_image_shows_failed_state(browser, live_server):
     expect(page.locator("[data-image][data-failed]").first).to_be_visible()
     expect(page.get_by_text("Failed to load image").first).to_be_visible()
     context.close()
+
+
+def card_picture_requests(page) -> list[str]:
+    """The article pictures the page has asked for so far (file names)."""
+    names = page.evaluate(
+        "performance.getEntriesByType('resource').map((entry) => entry.name)"
+        ".filter((name) => name.includes('/article-'))"
+    )
+    return [name.rsplit("/", 1)[1] for name in names]
+
+
+def test_a_phone_asks_for_no_card_picture_before_the_blog_paints(mobile_page, live_server):
+    page = mobile_page
+    held = HeldScripts(page)  # the page paints and loads; the island waits for its code
+    page.goto(live_server.url + "/blog")
+    page.wait_for_load_state("load")
+    held.wait_for("BlogFilter")
+    page.wait_for_timeout(300)
+    featured = page.locator("[data-island=BlogFilter] article").first
+    slug = featured.get_by_role("link").get_attribute("href").rsplit("/", 1)[1]
+    asked = card_picture_requests(page)
+    assert asked and all(name.startswith(f"article-{slug}-") for name in asked), asked
+    expect(page.locator(".post-grid article").first).to_be_visible()  # a list, text first
+    held.release()
+
+
+def test_on_a_phone_the_blog_list_shows_small_pictures_once_hydrated(mobile_page, live_server):
+    page = mobile_page
+    visit(page, live_server, "/blog")
+    page.wait_for_function(
+        "() => document.querySelector('[data-island=BlogFilter]').dataset.hydrated"
+    )
+    scroll_through(page)
+    pictures = page.locator(".post-grid article [data-image]")
+    expect(pictures.first).to_be_visible()
+    box = pictures.first.bounding_box()
+    assert 90 <= box["width"] <= 100 and abs(box["width"] - box["height"]) < 2  # a 6rem square
+    links = page.locator(".post-grid article h3 a").all()
+    slugs = [link.get_attribute("href").rsplit("/", 1)[1] for link in links]
+    listed = [name for name in card_picture_requests(page) if any(s in name for s in slugs)]
+    widths = {int(re.search(r"-(\d+)\.\w+$", name).group(1)) for name in listed}
+    assert widths == {600}  # each list picture's smallest file, never a card's 700 px one
+
+
+def test_the_blog_loaded_wide_then_narrowed_never_scrolls_sideways(page, live_server):
+    page.set_viewport_size(DESKTOP)
+    visit(page, live_server, "/blog")
+    scroll_through(page)
+    page.set_viewport_size(MOBILE)
+    for y in range(0, page.evaluate("document.body.scrollHeight"), 300):
+        page.evaluate(f"window.scrollTo(0, {y})")
+        assert page.evaluate(PAGE_WIDTH) <= MOBILE["width"], y
