@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import re
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -27,9 +28,10 @@ from tests.browser.helpers import (
 from tests.data import paperwork
 from tests.data.paperwork import ACCOUNT, SECRETS, id_photo
 from tests.data.photos import write_photos
+from tests.data.prices import SUB_LINE
 from tests.data.validation_cases import VALID
 from tests.front import HttpsClient
-from tests.helpers import wait_until
+from tests.helpers import business_today, wait_until
 from tests.production.steps import (
     CONFIRMATION,
     ERASURE_PATH,
@@ -338,3 +340,33 @@ def test_seller_recovers_a_lost_link_then_withdraws_with_erasure(
     assert lead_by_email(site, email) is None
     context.close()
     assert not page.problems.lines, "\n".join(page.problems.lines)
+
+
+@MODES
+def test_a_seller_sees_the_guides_range_over_https(site, site_browser, photos, java_script_enabled):
+    mode = "js" if java_script_enabled else "nojs"
+    email = f"rhea.{mode}@example.com"
+    with closing(leads_db(site)) as db, db:  # staff's entry, set today (production: no samples)
+        db.execute(
+            "INSERT OR IGNORE INTO price_guide (brand, reference, names, low, high, excellent, "
+            "good, fair, no_box, no_papers, set_by, set_on) "
+            "VALUES ('Rolex', '126610LN', 'Submariner Date', 9500, 10800, 5, -10, -25, -5, -8, "
+            "'staff:1', ?)",
+            (business_today().isoformat(),),
+        )
+    context, page = open_page(site_browser, site, DESKTOP, java_script_enabled)
+    page.goto(site.url + "/sell")
+    fill_sell_form(page, f"Rhea Range {mode.upper()}", email, photos[:1])
+    page.fill("#field-watchModel", "Submariner 126610 LN")
+    page.check("#field-hasPapers")
+    if java_script_enabled:
+        expect(page.locator("[data-instant-range]")).to_contain_text(SUB_LINE)
+    page.click("#sell-form button[type=submit]")
+    if java_script_enabled:  # the toast: the reference, then the range
+        toast = page.get_by_text(re.compile(r"Your reference: USWB-\w+\. Typically \$9,500"))
+        expect(toast).to_be_visible(timeout=30_000)
+    else:
+        page.wait_for_url("**/sell/thanks")
+        expect(page.locator("[data-instant-range]")).to_contain_text(SUB_LINE)
+    assert "126610LN" in lead_by_email(site, email)["instant_range"]
+    context.close()
