@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from app.leads.db import get_db
 from app.prices import grades, guide, index, market
+from app.rendering.dates import display_date
 
 PAST_PURCHASES = 8  # the most recent, of the same brand and reference
 
@@ -26,6 +27,22 @@ class Valuation:
     shown: dict | None = None
     purchases: list[dict] = field(default_factory=list)
     market: dict | None = None
+
+    @property
+    def set_on(self) -> str:
+        """The day the entry's range was set, as staff read it."""
+        return display_date(self.entry["set_on"]) if self.entry else ""
+
+    @property
+    def shown_set_on(self) -> str:
+        """The day the range the seller was shown had been set."""
+        return display_date(self.shown["set_on"]) if self.shown else ""
+
+    @property
+    def market_day(self) -> str:
+        """The day the market price was fetched."""
+        fetched = (self.market or {}).get("fetched_at")
+        return display_date(fetched[:10]) if fetched else ""
 
     @property
     def suggestion(self) -> tuple[int, int] | None:
