@@ -13,7 +13,6 @@ export default function PostCard({ post, featured = false, headingLevel = 3 }) {
     >
       <Picture
         {...post.picture}
-        priority={featured}
         sizes={featured ? FEATURED_SIZES : post.picture.sizes}
         className={featured ? "aspect-[40/21] lg:aspect-auto lg:w-3/5" : "aspect-[40/21]"}
       />
