@@ -23,8 +23,7 @@ from tests.helpers import business_today, sample_lead
 CERTIFICATE_PDF = b"%PDF-1.7\n1 0 obj <</Type /Catalog>> endobj\ntrailer <<>>\n%%EOF\n"
 CERTIFICATE_PHOTO = photo_bytes(size=(600, 800), fmt="PNG")
 # Fixed at import, so a run that crosses midnight compares against the date it sent.
-CHECKED_ON = business_today().isoformat()
-REGISTER_CHECK = {"provider": "Stolen Watch Register", "result": "clear", "checked_on": CHECKED_ON}
+REGISTER_CHECK = {"provider": "Stolen Watch Register", "result": "clear"}
 PATHS = {
     "findings": "findings",
     "register_check": "register-check",
@@ -81,7 +80,9 @@ def post_step(client, lead_id: int, name: str, fields: dict, files: dict | None 
 
 def check_register(client, lead_id: int, result: str = "clear", certificate=CERTIFICATE_PDF):
     """Record a register check with `result` and its certificate, as staff do."""
-    fields = REGISTER_CHECK | {"result": result}
+    # Dated the day it is recorded (not the day this module was imported: a run that crosses
+    # midnight in the business's time zone would date it before the authentication).
+    fields = REGISTER_CHECK | {"result": result, "checked_on": business_today().isoformat()}
     return post_step(
         client, lead_id, "register_check", fields, {"certificate": (certificate, "cert.pdf")}
     )

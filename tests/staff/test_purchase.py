@@ -19,7 +19,6 @@ from tests.data.paperwork import FINDINGS, SERIAL
 from tests.data.staff_purchase import (
     CERTIFICATE_PDF,
     CERTIFICATE_PHOTO,
-    CHECKED_ON,
     act,
     appointment_lead,
     audit,
@@ -124,7 +123,8 @@ def test_a_clear_register_check_is_kept_with_its_certificate(app, signed_in):
     assert (
         kept["register_result"] == "clear" and kept["register_provider"] == "Stolen Watch Register"
     )
-    assert kept["register_checked_on"] == CHECKED_ON
+    checked_on = kept["register_checked_on"]
+    assert checked_on == business_today().isoformat()  # dated the day it was recorded
     with app.app_context():
         certificate = files.file_of(lead_id, kept["register_certificate"])
         assert files.read(certificate) == CERTIFICATE_PDF
@@ -132,7 +132,7 @@ def test_a_clear_register_check_is_kept_with_its_certificate(app, signed_in):
     assert [e["data"] for e in events(app, lead_id, "register_checked")] == [
         {
             "provider": "Stolen Watch Register",
-            "checked_on": CHECKED_ON,
+            "checked_on": checked_on,
             "result": "clear",
             "check": 1,
             "awaits_approval": False,
