@@ -78,12 +78,11 @@ def is_stale(entry: dict, today: date | None = None) -> bool:
 
 def same_reference(db: sqlite3.Connection, brand: str, reference: str, other_than: int | None):
     """The id of another entry of `brand` whose reference has the same key, if there is one."""
-    for row in db.execute(
-        "SELECT id, reference FROM price_guide WHERE brand = ? AND id IS NOT ?", (brand, other_than)
-    ):
-        if key(row["reference"]) == key(reference):
-            return row["id"]
-    return None
+    row = db.execute(
+        "SELECT id FROM price_guide WHERE brand = ? AND reference_key = ? AND id IS NOT ?",
+        (brand, key(reference), other_than),
+    ).fetchone()
+    return row["id"] if row else None
 
 
 def write(db: sqlite3.Connection, values: dict, actor: str, entry_id: int | None = None) -> int:
@@ -92,6 +91,7 @@ def write(db: sqlite3.Connection, values: dict, actor: str, entry_id: int | None
     if same_reference(db, values["brand"], values["reference"], entry_id):
         raise Duplicate(f"{values['brand']} {values['reference']} is already in the guide.")
     row = {name: values[name] for name in FIELDS} | {
+        "reference_key": key(values["reference"]),
         "set_by": actor,
         "set_on": business_today().isoformat(),
     }

@@ -11,7 +11,7 @@ import pytest
 from app.leads.db import transaction
 from app.prices import guide, index
 from tests.data.prices import SUB, SUB_LINE, add_entry
-from tests.helpers import business_today
+from tests.helpers import business_today, database_at_version
 
 VERY_GOOD, EXCELLENT, NEEDS_SERVICE = (
     "Very Good - Minor wear",
@@ -86,3 +86,21 @@ def test_sample_entries_are_never_shown_in_production(make_app, tmp_path):
     assert lookup(production_like) is None
     with production_like.app_context():
         assert guide.entries() == []
+
+
+def test_entries_older_than_their_reference_keys_get_them_and_match(make_app, tmp_path):
+    path = str(tmp_path / "leads.db")
+    db = database_at_version(path, 26)  # the step before the reference keys
+    for reference in ("5711/1A-010", "RM011", "126610LN"):
+        db.execute(
+            "INSERT INTO price_guide (brand, reference, low, high, set_by, set_on) "
+            "VALUES ('Rolex', ?, 9500, 10800, 'staff:1', ?)",
+            (reference, business_today().isoformat()),
+        )
+    db.commit()
+    db.close()
+    app = make_app(LEADS_DB=path)
+    with app.app_context():
+        keys = {entry["reference"]: entry["reference_key"] for entry in guide.entries()}
+        assert keys == {"5711/1A-010": "57111A010", "RM011": "RM011", "126610LN": "126610LN"}
+        assert index.instant_range("Rolex", "5711 1a 010", VERY_GOOD, True, True) is not None

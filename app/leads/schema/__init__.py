@@ -29,7 +29,12 @@ from app.leads.schema.lead_tables import (
     give_references,
 )
 from app.leads.schema.money_tables import MONEY_CHECKS, PAYOUT_CHECKS
-from app.leads.schema.price_tables import INSTANT_RANGES, MARKET_PRICES, PRICE_GUIDE
+from app.leads.schema.price_tables import (
+    INSTANT_RANGES,
+    MARKET_PRICES,
+    PRICE_GUIDE,
+    REFERENCE_KEYS,
+)
 from app.leads.schema.progress_tables import DASHBOARD_AND_SEARCH
 from app.leads.schema.purchase_tables import (
     PAPERWORK_DRAFTS,
@@ -67,6 +72,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     run(PRICE_GUIDE),  # 24: the buy-price guide staff keep, and its version
     run(INSTANT_RANGES),  # 25: the range the guide gave a seller with the form, as shown
     run(MARKET_PRICES),  # 26: the market-data provider's last price per reference, for staff
+    run(REFERENCE_KEYS),  # 27: each guide entry's reference as matching compares it, unique
 )
 VERSION = len(MIGRATIONS)
 

@@ -60,3 +60,14 @@ MARKET_PRICES = (
         PRIMARY KEY (brand, reference_key)
     )""",
 )
+
+REFERENCE_KEYS = (
+    # Each entry's reference as matching compares it (its letters and digits, upper case;
+    # app/prices/guide.py's key()), kept on the row so that "the same reference typed another
+    # way" is one indexed read, and the database refuses a second one. References hold only
+    # letters, digits and the separators below (the entry form's rule), so this is exact.
+    "ALTER TABLE price_guide ADD COLUMN reference_key TEXT",
+    """UPDATE price_guide SET reference_key = upper(replace(replace(replace(replace(
+        reference, ' ', ''), '-', ''), '/', ''), '.', ''))""",
+    "CREATE UNIQUE INDEX price_guide_key ON price_guide(brand, reference_key)",
+)
