@@ -154,6 +154,19 @@ def prices() -> dict[tuple[str, str], dict]:
     return {(row["brand"], row["reference_key"]): dict(row) for row in rows}
 
 
+def kept_for(entry: dict) -> dict[tuple[str, str], dict]:
+    """The kept market price of one entry's reference, as prices() gives every one."""
+    row = (
+        get_db()
+        .execute(
+            "SELECT * FROM market_prices WHERE brand = ? AND reference_key = ?",
+            (entry["brand"], guide.key(entry["reference"])),
+        )
+        .fetchone()
+    )
+    return {(row["brand"], row["reference_key"]): dict(row)} if row else {}
+
+
 def beside(entry: dict, kept: dict[tuple[str, str], dict]) -> dict | None:
     """The market facts shown beside an entry: price, when, any error, the drift in percent
     (positive: our mid-range above the market) and whether it is flagged."""

@@ -6,7 +6,7 @@ a suggestion, as only it is ever shown to a seller."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from app.leads.db import get_db
 from app.prices import grades, guide, index, market
@@ -66,13 +66,13 @@ def past_purchases(brand: str, reference: str) -> list[dict]:
     return same[:PAST_PURCHASES]
 
 
-def for_lead(lead: dict) -> Valuation:
-    """The valuation card of a lead."""
+def guide_facts(lead: dict) -> Valuation:
+    """What the guide alone says of the lead's watch (no past purchases, no market): enough
+    for the suggestion the quote form starts from."""
     found = index.matched(lead["watch_brand"], lead["watch_model"] or "")
-    shown = index.as_shown(lead)
     entry = found.entry
     if entry is None:
-        return Valuation(candidates=found.candidates, shown=shown)
+        return Valuation(candidates=found.candidates)
     condition = lead["watch_condition"]
     box, papers = bool(lead["has_box"]), bool(lead["has_papers"])
     return Valuation(
@@ -80,7 +80,18 @@ def for_lead(lead: dict) -> Valuation:
         stale=guide.is_stale(entry),
         span=grades.adjusted(entry, condition, box, papers),
         described=grades.described(condition, box, papers),
-        shown=shown,
+    )
+
+
+def for_lead(lead: dict) -> Valuation:
+    """The valuation card of a lead: the guide's facts, what the seller was shown, our past
+    purchases of the reference and its market price."""
+    facts = replace(guide_facts(lead), shown=index.as_shown(lead))
+    if facts.entry is None:
+        return facts
+    entry = facts.entry
+    return replace(
+        facts,
         purchases=past_purchases(entry["brand"], entry["reference"]),
-        market=market.beside(entry, market.prices()),
+        market=market.beside(entry, market.kept_for(entry)),
     )

@@ -88,7 +88,7 @@ class QuoteForm(MoveForm):
 
     def prefill(self, lead: dict) -> None:
         """The guide's suggestion for this watch (a fresh entry's adjusted range), if any."""
-        if suggested := valuation.for_lead(lead).suggestion:
+        if suggested := valuation.guide_facts(lead).suggestion:
             self.amount_low.data, self.amount_high.data = suggested
 
     def validate_amount_high(self, field) -> None:

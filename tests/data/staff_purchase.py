@@ -22,7 +22,7 @@ from tests.helpers import business_today, sample_lead
 # A PDF as a register sends one (its magic bytes are what is checked), and a photo of one.
 CERTIFICATE_PDF = b"%PDF-1.7\n1 0 obj <</Type /Catalog>> endobj\ntrailer <<>>\n%%EOF\n"
 CERTIFICATE_PHOTO = photo_bytes(size=(600, 800), fmt="PNG")
-# Fixed at import, so a run that crosses midnight compares against the date it sent.
+# A register check as staff record it; check_register() dates it the day it is recorded.
 REGISTER_CHECK = {"provider": "Stolen Watch Register", "result": "clear"}
 PATHS = {
     "findings": "findings",
