@@ -15,10 +15,10 @@ from tests.browser.helpers import CHROMIUM, CHROMIUM_ARGS, DESKTOP, MOBILE, open
 
 
 def read_whole(app):
-    """The app with each answer read whole, and its file closed, before it is sent. Werkzeug's
-    development server leaves an answer's file (a static file WhiteNoise opened) unclosed when
-    a browser drops the connection while reading it, as a closing context does; gunicorn, which
-    the production shape runs, closes it."""
+    """The WSGI app with each answer read whole, and its file closed, before it is sent.
+    Werkzeug's development server leaves an answer's file (a static file WhiteNoise opened)
+    unclosed when a browser drops the connection while reading it, as a closing context does;
+    gunicorn, which the production shape runs, closes it."""
 
     def wsgi(environ, start_response):
         answer = app(environ, start_response)
@@ -32,8 +32,11 @@ def read_whole(app):
 
 
 def start_server(app):
-    """Serve the app on a free loopback port in a thread; the caller shuts it down."""
-    server = make_server("127.0.0.1", 0, read_whole(app), threaded=True)
+    """Serve the app on a free loopback port in a thread; the caller shuts it down. The reading
+    wraps the Flask app's own WSGI callable: the server's `app` attribute is the Flask app (tests
+    use its CLI runner and config), and werkzeug serves whatever that attribute holds."""
+    app.wsgi_app = read_whole(app.wsgi_app)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     server.url = f"http://127.0.0.1:{server.server_port}"
