@@ -25,6 +25,7 @@ from app.privacy import choice
 from app.privacy import routes as privacy
 from app.rendering import assets, components, islands, layout, page_cache
 from app.rendering.freeze import freeze_command
+from app.replica.cli import replication_command
 from app.sale import retention
 from app.sale.cli import requeue_command, restore_command
 from app.sale.purchase import sealing
@@ -132,6 +133,7 @@ def register_commands(app: Flask) -> None:
     app.cli.add_command(freeze_command)
     leads_command.add_command(requeue_command)
     leads_command.add_command(restore_command)
+    leads_command.add_command(replication_command)
     app.cli.add_command(leads_command)
     app.cli.add_command(prices_command)
     app.cli.add_command(staff_command)

@@ -61,6 +61,23 @@ class Config:
     PHOTO_STORAGE_DIR = ""  # default: storage/ beside LEADS_DB
     BACKUP_DIR = ""  # `flask leads backup`; default: backups/ beside LEADS_DB
     BACKUP_KEEP_DAYS = 30  # ... after each backup, older ones are removed (never the newest)
+    # The off-site replica (app/replica/, docs/durability.md): leads.db by Litestream and every
+    # private file by the job that writes it, into one S3-compatible bucket, s3://bucket/prefix
+    # (off while empty; production requires it). The storage encrypts with
+    # REPLICA_ENCRYPTION_KEY (base64 of 32 random bytes, SSE-C), which it never keeps.
+    REPLICA_URL = ""
+    REPLICA_ENDPOINT = ""  # an S3-compatible service's https:// URL; empty for AWS S3
+    REPLICA_REGION = "us-east-1"
+    REPLICA_ACCESS_KEY_ID = ""  # empty: boto3's and Litestream's usual sources (an IAM role)
+    REPLICA_SECRET_ACCESS_KEY = ""
+    REPLICA_ENCRYPTION_KEY = ""
+    # Litestream's snapshots, and the bucket's noncurrent versions (an overwritten or deleted
+    # object), are kept this long: what the privacy policy says of erased data follows from it.
+    REPLICA_RETENTION_DAYS = 7
+    REPLICA_LAG_ALERT_SECONDS = (
+        120  # staff are e-mailed when the database replica is this far behind
+    )
+    REPLICA_COPY_ALERT_ATTEMPTS = 3  # ... or when a file's copy has failed this many times
     SELL_RATELIMIT = "5 per minute;30 per hour"
     STATUS_LINK_RATELIMIT = "3 per minute;10 per hour"  # the lost-link form, per client address
     STATUS_LINK_EMAIL_RATELIMIT = "3 per hour"  # ... and per e-mail address asked for

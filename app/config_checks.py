@@ -1,11 +1,15 @@
 """What production refuses to start with (the factory calls `check_production_settings` once
 the settings are complete): a guessable secret, a site URL taken from requests, debug, contact
-details that reach nobody, request limits each process counts alone, and e-mail in clear.
+details that reach nobody, request limits each process counts alone, e-mail in clear, and no
+off-site replica.
 `flask content check` (app/content/samples.py) shares the placeholder tests."""
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
+from urllib.parse import urlsplit
 
 from app.config import DEV_SECRET_KEY, ConfigError
 
@@ -59,6 +63,39 @@ def limits_per_process(config) -> bool:
     return in_memory and not config.get("RATELIMIT_SINGLE_PROCESS")
 
 
+def replica_problems(config) -> list[str]:
+    """What production's off-site replica lacks: a bucket, and the key the storage encrypts
+    with (a disk lost without them loses the records the law requires us to keep)."""
+    url = config.get("REPLICA_URL") or ""
+    if not url.startswith("s3://") or len(url) <= len("s3://"):
+        return ["REPLICA_URL must name the off-site replica's bucket (s3://bucket/prefix)"]
+    try:
+        replica_key(config.get("REPLICA_ENCRYPTION_KEY") or "")
+    except ValueError as error:
+        return [f"{error} (the replica is stored encrypted with it)"]
+    endpoint = config.get("REPLICA_ENDPOINT") or ""
+    if endpoint and not endpoint.startswith("https://") and not is_loopback(endpoint):
+        return ["REPLICA_ENDPOINT must be https:// (the encryption key travels with each request)"]
+    return []
+
+
+def replica_key(encoded: str) -> bytes:
+    """REPLICA_ENCRYPTION_KEY's 32 bytes (base64, as Litestream reads it too); ValueError
+    if it is not 32 bytes of base64."""
+    try:
+        key = base64.b64decode(encoded, validate=True)
+    except (binascii.Error, ValueError):
+        raise ValueError("REPLICA_ENCRYPTION_KEY must be base64") from None
+    if len(key) != 32:
+        raise ValueError("REPLICA_ENCRYPTION_KEY must be 32 bytes (44 characters of base64)")
+    return key
+
+
+def is_loopback(url: str) -> bool:
+    """Whether `url` points at this machine (a storage gateway on loopback)."""
+    return (urlsplit(url).hostname or "") in ("127.0.0.1", "localhost", "::1")
+
+
 def check_production_settings(config) -> None:
     """Refuse to serve production with a guessable secret, a site URL taken from requests,
     debug on, contact details that reach nobody (the development defaults), or request limits
@@ -85,5 +122,6 @@ def check_production_settings(config) -> None:
         problems.append(PER_PROCESS_LIMITS)
     if mail_in_clear(config):
         problems.append("SMTP_USE_TLS must be on for a relay off this machine (SMTP_HOST)")
+    problems.extend(replica_problems(config))
     if problems:
         raise ConfigError("Refusing to start in production: " + "; ".join(problems) + ".")

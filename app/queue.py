@@ -43,6 +43,8 @@ ALERT_PAYMENTS_DUE = "worker.jobs.alert_payments_due"
 ALERT_UNREADABLE_PURCHASE = "worker.jobs.alert_unreadable_purchase"
 FETCH_MARKET_PRICES = "worker.jobs.fetch_market_prices"
 SWEEP_PENDING_WORK = "worker.jobs.sweep_pending_work"
+COPY_FILES = "worker.jobs.copy_files"
+CHECK_REPLICATION = "worker.jobs.check_replication"
 # Each process without Redis sweeps up work a crashed process left when it starts, and again
 # once every lead made before it started is old enough to be nobody else's (pending.STALE_AFTER).
 SWEEP_AGAIN_AFTER_SECONDS = 120

@@ -10,6 +10,7 @@ closing table of bench/run.
 from __future__ import annotations
 
 import atexit
+import base64
 import json
 import os
 import secrets
@@ -35,6 +36,7 @@ VENV_BIN = ROOT / ".venv" / "bin"
 GUNICORN_CONF = ROOT / "deploy" / "gunicorn.conf.py"
 SITE_APP = "app:create_app()"
 SECRET_KEY = secrets.token_hex(32)
+REPLICA_KEY = base64.b64encode(secrets.token_bytes(32)).decode()
 
 
 # ---------------------------------------------------------------- settings and paths
@@ -61,6 +63,10 @@ def site_env() -> dict[str, str]:
         # Production refuses per-process limit counters (no REDIS_URL) unless told; the
         # benchmark runs without Redis on purpose and measures pages, not the limiter.
         "RATELIMIT_SINGLE_PROCESS": "1",
+        # Production requires an off-site replica; the pages measured never reach it, and no
+        # file is written, so none is started.
+        "REPLICA_URL": "s3://bench-replica/site",
+        "REPLICA_ENCRYPTION_KEY": REPLICA_KEY,
     }
 
 

@@ -73,6 +73,7 @@ def problems(path: str, headers) -> list[str]:
 
 
 def fetch_local():
+    import base64
     import os
 
     os.environ.update(
@@ -87,6 +88,8 @@ def fetch_local():
         BUSINESS_LEGAL_NAME="US Watch Buyers LLC",  # production requires the buyer's
         BUSINESS_ADDRESS="41 Orchard Street, Floor 3; New York, NY 10002",
         RATELIMIT_SINGLE_PROCESS="1",  # one test client in this process, no REDIS_URL
+        REPLICA_URL="s3://headers-check/site",  # required; never reached by a page request
+        REPLICA_ENCRYPTION_KEY=base64.b64encode(os.urandom(32)).decode(),
     )
     from app import create_app
 

@@ -49,6 +49,11 @@ PRODUCTION_CONTACTS = {
     "SITE_PHONE": "(212) 908-4417",
     "SITE_PHONE_E164": "+12129084417",
 }
+# ... and an off-site replica (its storage is never reached unless a test starts one).
+PRODUCTION_REPLICA = {
+    "REPLICA_URL": "s3://watchbuyers-replica/site",
+    "REPLICA_ENCRYPTION_KEY": base64.b64encode(b"r" * 32).decode(),
+}
 PRODUCTION = {
     "ENV_NAME": "production",
     "SECRET_KEY": "k" * 40,
@@ -58,6 +63,7 @@ PRODUCTION = {
     # One test app is one process: without REDIS_URL production needs to be told so.
     "RATELIMIT_SINGLE_PROCESS": "1",
     **PRODUCTION_CONTACTS,
+    **PRODUCTION_REPLICA,
 }
 
 

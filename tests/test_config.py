@@ -8,7 +8,7 @@ import pytest
 
 from app import create_app
 from app.config import ConfigError
-from tests.helpers import PRODUCTION, PRODUCTION_CONTACTS, ROOT
+from tests.helpers import PRODUCTION, PRODUCTION_CONTACTS, PRODUCTION_REPLICA, ROOT
 
 
 @pytest.fixture(autouse=True)
@@ -63,7 +63,7 @@ def test_production_starts_with_real_settings(monkeypatch):
     monkeypatch.setenv("PURCHASE_DATA_KEY", "p" * 40)
     monkeypatch.setenv("SITE_URL", "https://watches.example")
     monkeypatch.setenv("RATELIMIT_SINGLE_PROCESS", "1")  # no REDIS_URL: one process intended
-    for name, value in PRODUCTION_CONTACTS.items():
+    for name, value in (PRODUCTION_CONTACTS | PRODUCTION_REPLICA).items():
         monkeypatch.setenv(name, value)
     app = create_app({"ENV_NAME": "production"})
     assert app.config["SITE_URL"] == "https://watches.example"
@@ -170,3 +170,24 @@ def test_production_refuses_to_start_without_the_buyers_legal_name_and_address(m
     for missing in ("BUSINESS_LEGAL_NAME", "BUSINESS_ADDRESS"):
         with pytest.raises(ConfigError, match="the bill of sale names the buyer by both"):
             make_app(**{**PRODUCTION, missing: ""})
+
+
+@pytest.mark.parametrize(
+    "settings, refusal",
+    [
+        ({"REPLICA_URL": ""}, "REPLICA_URL must name the off-site replica's bucket"),
+        ({"REPLICA_URL": "https://bucket.example/x"}, "REPLICA_URL must name"),
+        ({"REPLICA_ENCRYPTION_KEY": ""}, "REPLICA_ENCRYPTION_KEY must be 32 bytes"),
+        ({"REPLICA_ENCRYPTION_KEY": "not base64!"}, "REPLICA_ENCRYPTION_KEY must be base64"),
+        ({"REPLICA_ENCRYPTION_KEY": "c2hvcnQ="}, "REPLICA_ENCRYPTION_KEY must be 32 bytes"),
+        ({"REPLICA_ENDPOINT": "http://s3.example.net"}, "REPLICA_ENDPOINT must be https://"),
+    ],
+)
+def test_production_refuses_to_start_without_a_usable_off_site_replica(make_app, settings, refusal):
+    with pytest.raises(ConfigError, match=refusal):
+        make_app(**{**PRODUCTION, **settings})
+
+
+@pytest.mark.parametrize("endpoint", ["https://s3.example.net", "http://127.0.0.1:9000"])
+def test_production_replicates_over_https_or_to_a_gateway_on_this_machine(make_app, endpoint):
+    assert make_app(**{**PRODUCTION, "REPLICA_ENDPOINT": endpoint}).config["REPLICA_ENDPOINT"]

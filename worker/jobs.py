@@ -10,6 +10,7 @@ from app.conversions import events, send
 from app.leads import history, links, store
 from app.leads.state import State
 from app.prices import market
+from app.replica import copies
 from app.sale import erasure, lifecycle, pending, retention
 from app.sale.purchase import documents, payout
 from worker import (
@@ -19,6 +20,7 @@ from worker import (
     payout_mail,
     photos,
     record_alerts,
+    replica_alerts,
     seller_mail,
     staff_alerts,
 )
@@ -50,8 +52,9 @@ def held_back(lead: dict, configured: bool, what: str) -> str | None:
 
 def process_lead(lead_id: int) -> str:
     """Every piece of a lead's work not done yet, in order: its photos first, so the staff
-    e-mail carries their thumbnails, then staff's e-mail, the seller's confirmation and the
-    conversion events. One failing piece does not hold back the next."""
+    e-mail carries their thumbnails, then staff's e-mail, the seller's confirmation, the
+    conversion events and the photos' copies in the replica. One failing piece does not hold
+    back the next."""
     failed = []
     for step in LEAD_WORK:
         try:
@@ -201,6 +204,7 @@ def make_purchase_documents(lead_id: int) -> str:
     made = documents.make_documents(lead_id)
     if not made:
         return "nothing owed"
+    copies.sync_now(lead_id)
     versions = ", ".join(f"{row['kind']} version {row['version']}" for row in made)
     current_app.logger.info("Lead %s: made %s.", lead_id, versions)
     return f"made {versions}"
@@ -305,4 +309,28 @@ def fetch_market_prices() -> str:
     return market.fetch_all().summary()
 
 
-LEAD_WORK = (process_photos, notify_staff, confirm_to_seller, send_conversions)
+def copy_lead_files(lead_id: int) -> str:
+    """Copy the files the steps before wrote (the cleaned photos) to the replica: the lead's
+    work's last step, so no e-mail waits on the storage. A failed copy stays owed and is
+    queued as its own job (copies.sync_now); it never fails the lead's work."""
+    done = copies.sync_now(lead_id)
+    return f"copied {len(done.copied)}, {len(done.failed)} left owed"
+
+
+LEAD_WORK = (process_photos, notify_staff, confirm_to_seller, send_conversions, copy_lead_files)
+
+
+def copy_files(lead_id: int) -> str:
+    """Copy a lead's files to the replica and delete the copies of files its records dropped
+    (app/replica/copies.py): queued by whatever wrote or dropped them, or when the writing
+    job's own copy failed. A failure raises, so RQ retries it with backoff."""
+    done = copies.sync_lead(lead_id)
+    if done.failed:
+        raise copies.CopiesIncomplete(f"Lead {lead_id}: {len(done.failed)} copies failed.")
+    return f"copied {len(done.copied)}, deleted {len(done.deleted)}"
+
+
+def check_replication() -> str:
+    """Catch up owed copies and alert staff if the replica has a problem: run by `flask leads
+    replication check`, which deploy/watchbuyers-replication.timer starts every 5 minutes."""
+    return replica_alerts.check_replication()

@@ -104,19 +104,44 @@ def restore(folder: Path) -> Backup:
     migrate it to the current schema. Refused if this instance's leads.db holds any lead."""
     if not (folder / "leads.db").is_file():
         raise FileNotFoundError(f"{folder} holds no leads.db")
-    target = Path(current_app.config["LEADS_DB"])
-    with db.transaction() as connection:
-        present = connection.execute("SELECT count(*) FROM leads").fetchone()[0]
+    refuse_unless_empty()
+    incoming = incoming_database()
+    shutil.copy2(folder / "leads.db", incoming)
+    install_database(incoming)
+    files = copy_tree(folder / "storage", storage.storage_dir())
+    return Backup(folder, lead_count(), files)
+
+
+def refuse_unless_empty() -> None:
+    """RestoreRefused if this instance's leads.db holds any lead: a restore never writes over
+    live data."""
+    present = lead_count()
     db.close_db()
     if present:
-        raise RestoreRefused(f"{target} already holds {present} leads")
+        raise RestoreRefused(f"{current_app.config['LEADS_DB']} already holds {present} leads")
+
+
+def lead_count() -> int:
+    """How many leads this instance's leads.db holds."""
+    with db.transaction() as connection:
+        return connection.execute("SELECT count(*) FROM leads").fetchone()[0]
+
+
+def incoming_database() -> Path:
+    """Where a restored leads.db is put together before it takes LEADS_DB's place (beside it,
+    so the move is a rename); nothing is there."""
+    target = Path(current_app.config["LEADS_DB"])
+    incoming = target.with_name(f".{target.name}.restoring")
+    incoming.unlink(missing_ok=True)
+    return incoming
+
+
+def install_database(incoming: Path) -> None:
+    """Move a restored database file over LEADS_DB (its old WAL and shared memory removed
+    first, so none of the empty database's pages apply to it), then migrate it."""
+    db.close_db()
+    target = Path(current_app.config["LEADS_DB"])
     for suffix in ("-wal", "-shm"):
         Path(f"{target}{suffix}").unlink(missing_ok=True)
-    incoming = target.with_name(f".{target.name}.restoring")
-    shutil.copy2(folder / "leads.db", incoming)
     incoming.replace(target)
-    files = copy_tree(folder / "storage", storage.storage_dir())
     db.migrate(str(target))
-    with db.transaction() as connection:
-        leads = connection.execute("SELECT count(*) FROM leads").fetchone()[0]
-    return Backup(folder, leads, files)

@@ -89,6 +89,18 @@ def immediate_transaction() -> Iterator[sqlite3.Connection]:
     db.commit()
 
 
+def claim_run(name: str, period: str) -> bool:
+    """Claim the run of `name` for `period` (a day, an hour: ISO text, so later is greater):
+    True for the one caller, in any process, that claims it first; False if it was claimed."""
+    with transaction() as db:
+        cursor = db.execute(
+            "INSERT INTO daily_runs (name, ran_on) VALUES (?, ?) ON CONFLICT (name) "
+            "DO UPDATE SET ran_on = excluded.ran_on WHERE daily_runs.ran_on < excluded.ran_on",
+            (name, period),
+        )
+    return cursor.rowcount == 1
+
+
 def migrate(path: str) -> int:
     """Bring the database file at `path` to the current schema (creating it); its version."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)

@@ -1,7 +1,7 @@
-"""`flask leads restore` and `flask leads requeue`: a backup brought back with its purchase data
-checked against the configured keys, and the sale's work still owed queued again
-(app/sale/pending.py). The factory adds both to the `flask leads` group, beside the commands
-that read the records."""
+"""`flask leads restore` and `flask leads requeue`: a backup or the off-site replica brought
+back with its purchase data checked against the configured keys, and the sale's work still owed
+queued again (app/sale/pending.py). The factory adds both to the `flask leads` group, beside
+the commands that read the records."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from flask.cli import with_appcontext
 
 from app import queue
 from app.leads import backups, store
+from app.replica import objects
+from app.replica import restore as replica
 from app.sale import pending
 from app.sale.purchase import sealing
 
@@ -20,12 +22,38 @@ from app.sale.purchase import sealing
 @click.command("restore")
 @click.argument("folder", required=False,
                 type=click.Path(exists=True, file_okay=False, path_type=Path))  # fmt: skip
+@click.option(
+    "--from-replica",
+    is_flag=True,
+    help="Restore from the off-site replica (REPLICA_URL) instead of a backup.",
+)
+@click.option(
+    "--files-only",
+    is_flag=True,
+    help="With --from-replica: fetch again the files a restore could not fetch.",
+)
 @with_appcontext
-def restore_command(folder: Path | None) -> None:
-    """Restore a backup (default: the newest in BACKUP_DIR) into this instance, whose leads.db
-    must hold no lead, then open every purchase value and file with the configured keys: it
-    succeeds only if all of them open. Stop the site and the workers first; run `flask leads
-    requeue` after."""
+def restore_command(folder: Path | None, from_replica: bool, files_only: bool) -> None:
+    """Restore a backup (default: the newest in BACKUP_DIR), or the off-site replica, into this
+    instance, whose leads.db must hold no lead; then open every purchase value and file with
+    the configured keys (it succeeds only if all of them open) and queue the work that was
+    pending. Stop the site and the workers first."""
+    if from_replica or files_only:
+        restore_replica(files_only)
+    else:
+        restore_backup(folder)
+    check_purchase_keys()
+    try:
+        queued = pending.requeue_all()
+    except pending.QueueDown:
+        click.echo("Redis does not answer: run flask leads requeue once it does.")
+        return
+    queue.wait_until_idle()
+    click.echo(f"Queued the pending work of {len(queued.leads)} leads, and what else was owed.")
+
+
+def restore_backup(folder: Path | None) -> None:
+    """The nightly backup's restore (app/leads/backups.py)."""
     folder = folder or next(reversed(backups.backups(backups.backup_dir())), None)
     if folder is None:
         raise click.ClickException(f"No backup found in {backups.backup_dir()}.")
@@ -34,6 +62,32 @@ def restore_command(folder: Path | None) -> None:
     except (backups.RestoreRefused, OSError, sqlite3.Error) as error:
         raise click.ClickException(f"Nothing was restored: {error}.") from error
     click.echo(f"Restored {restored.leads} leads and {restored.files} photo files from {folder}.")
+
+
+def restore_replica(files_only: bool) -> None:
+    """The replica's restore (app/replica/restore.py), naming every file it could not bring
+    back: those never copied are lost; those it could not fetch are fetched by --files-only."""
+    if not objects.configured():
+        raise click.ClickException("REPLICA_URL is not set: there is no replica to restore.")
+    try:
+        restored = replica.fetch_again() if files_only else replica.restore_from_replica()
+    except (backups.RestoreRefused, replica.ReplicaEmpty, OSError, sqlite3.Error) as error:
+        raise click.ClickException(f"Nothing was restored: {error}.") from error
+    click.echo(f"Restored {restored.leads} leads and {restored.files} files from the replica.")
+    for name in restored.never_copied:
+        click.echo(f"Lost with the machine (its copy was still owed): {name}")
+    for name, error in restored.unfetched.items():
+        click.echo(f"Not fetched: {name} ({error})")
+    if restored.unfetched:
+        raise click.ClickException(
+            "Some files could not be fetched (named above): run flask leads restore "
+            "--files-only once the storage answers."
+        )
+
+
+def check_purchase_keys() -> None:
+    """Open every purchase value and file with the configured keys; fail naming each that does
+    not open."""
     sealing.seal_legacy()
     checked = sealing.check_all()
     click.echo(
@@ -43,7 +97,7 @@ def restore_command(folder: Path | None) -> None:
     if problems := checked.problems():
         click.echo("\n".join(problems))
         raise click.ClickException(
-            "The backup is restored, but purchase data the law requires us to keep does not "
+            "The data is restored, but purchase data the law requires us to keep does not "
             "open (named above): add to PURCHASE_DATA_KEY the key it was written under (check "
             "with flask purchases check-keys), before the site serves it."
         )
@@ -80,4 +134,6 @@ def requeue_command() -> None:
         click.echo(f"Queued the purchase report of lead #{lead_id}.")
     for lead_id in queued.documents:
         click.echo(f"Queued the bill of sale and receipt of lead #{lead_id}.")
+    for lead_id in queued.file_copies:
+        click.echo(f"Queued the replica copies of lead #{lead_id}'s files.")
     queue.wait_until_idle()

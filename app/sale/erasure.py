@@ -26,6 +26,7 @@ from app.leads import links, storage, store
 from app.leads.db import get_db, now, transaction
 from app.leads.state import State
 from app.rendering.dates import display_date
+from app.replica import copies
 from app.sale.lifecycle import IllegalMove, LeadNotFound, StaleState, check_move
 from app.sale.purchase import drafts, files, record
 from app.security.tokens import TOKEN_LENGTH, digest
@@ -114,6 +115,7 @@ def remove_personal_data(lead_id: int, actor: str, state: str, purchase) -> int:
         ) from error
     storage.remove_photo_files(photos)
     files.remove_files(purchase_files)
+    copies.sync_later(lead_id)
     current_app.logger.info("Lead %s erased by %s (%s photos).", lead_id, actor, len(photos))
     return len(photos)
 

@@ -22,6 +22,7 @@ from flask import current_app
 from app import queue
 from app.conversions import records as conversions
 from app.leads import history, links, store
+from app.replica import copies
 from app.sale import erasure, lifecycle
 from app.sale.purchase import documents, payout
 
@@ -45,6 +46,7 @@ class Requeued:
     erasures: list[int] = field(default_factory=list)
     purchases: list[int] = field(default_factory=list)
     documents: list[int] = field(default_factory=list)
+    file_copies: list[int] = field(default_factory=list)
 
     def __bool__(self) -> bool:
         return any(vars(self).values())
@@ -69,6 +71,7 @@ OWED = (
     ("payout_checks", queue.SEND_PAYOUT_CHECK, payout.checks_to_send),
     ("erasures", queue.ERASE_AT_SELLERS_REQUEST, erasure.confirmed_erasures),
     ("purchases", queue.REPORT_PURCHASE, conversions.unreported_purchases),
+    ("file_copies", queue.COPY_FILES, copies.leads_owing),
 )  # fmt: skip
 
 
@@ -125,4 +128,8 @@ def sweep_stale_leads() -> int:
         for lead_id in owed:
             current_app.logger.info("Lead %s: picking up its purchase documents.", lead_id)
             queue.enqueue(queue.MAKE_PURCHASE_DOCUMENTS, lead_id)
-        return len(stale) + len(bought) + len(owed)
+        to_copy = copies.leads_owing(since_before=cutoff)
+        for lead_id in to_copy:
+            current_app.logger.info("Lead %s: picking up its replica copies.", lead_id)
+            queue.enqueue(queue.COPY_FILES, lead_id)
+        return len(stale) + len(bought) + len(owed) + len(to_copy)

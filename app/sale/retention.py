@@ -32,7 +32,7 @@ from flask import Flask, current_app
 
 from app import queue
 from app.leads import audit
-from app.leads.db import get_db, immediate_transaction, transaction, truncate_wal
+from app.leads.db import claim_run, get_db, immediate_transaction, transaction, truncate_wal
 from app.leads.display import business_today
 from app.leads.state import State
 from app.prices import coverage
@@ -47,14 +47,7 @@ CHECK_EVERY_SECONDS = 600
 def claim_today(name: str) -> bool:
     """Claim today's (UTC) run of `name`: True for the one caller that claims it first, in any
     process; False if it was already claimed today."""
-    today = datetime.now(UTC).date().isoformat()
-    with transaction() as db:
-        cursor = db.execute(
-            "INSERT INTO daily_runs (name, ran_on) VALUES (?, ?) ON CONFLICT (name) "
-            "DO UPDATE SET ran_on = excluded.ran_on WHERE daily_runs.ran_on < excluded.ran_on",
-            (name, today),
-        )
-    return cursor.rowcount == 1
+    return claim_run(name, datetime.now(UTC).date().isoformat())
 
 
 def give_back(name: str) -> None:

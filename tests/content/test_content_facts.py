@@ -17,6 +17,7 @@ from app.config import Config
 from app.content import queries
 from app.photos.uploads import EXTENSIONS
 from app.privacy.choice import COOKIE_SECONDS
+from app.replica import monitor
 from app.sale import erasure
 from app.sale.purchase.record import SEALED_COLUMNS
 from tests.helpers import JSON, page_html, post
@@ -273,3 +274,11 @@ def test_privacy_policy_says_what_a_sellers_erasure_after_a_sale_deletes_and_kee
         assert kept in erasure.SALE_KEPT.lower() and kept in policy
     why = "second-hand dealer laws and tax rules require us to keep"
     assert why in policy and why in erasure.SALE_KEPT.lower()
+
+
+def test_privacy_policy_bounds_how_long_erased_data_stays_in_the_recovery_copies(app):
+    policy = page_words(app, "page:privacy")
+    days = monitor.erased_within_days(app.config)
+    assert days == 30  # the nightly backups' 30 days; the replica's 2 x 7 + 1 fit inside them
+    assert f"it is also gone from these copies within {days} days" in policy
+    assert "encrypted with a key that only we hold" in policy

@@ -1,7 +1,9 @@
 """The production shape, started once for this folder's tests from the files in deploy/ as they
 ship: nginx (deploy/nginx.conf, TLS from a throwaway CA) in front of gunicorn
-(deploy/gunicorn.conf.py, APP_ENV=production), Redis, `flask rq worker --with-scheduler`, and an
-SMTP server on loopback that takes mail only over verified STARTTLS with a login. Chromium
+(deploy/gunicorn.conf.py, APP_ENV=production), Redis, `flask rq worker --with-scheduler`,
+Litestream (deploy/watchbuyers-litestream.service) replicating to an S3 server on loopback
+(tests/storage.py), and an SMTP server on loopback that takes mail only over verified STARTTLS
+with a login. Chromium
 reaches the site at https://www.watchbuyers.test:<port>, resolved to loopback by
 --host-resolver-rules, and trusts the test's certificate.
 """
@@ -12,7 +14,9 @@ import os
 import secrets
 import subprocess
 import sys
-from dataclasses import dataclass
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from email import message_from_bytes, policy
 from pathlib import Path
 
@@ -32,6 +36,8 @@ from tests.helpers import (
     wait_for_port,
     wait_until,
 )
+from tests.production.units import unit_commands
+from tests.storage import ObjectStorage
 
 SMTP_LOGIN = ("relay-user", "relay-password-7c1f")
 
@@ -45,6 +51,9 @@ class Site:
     front: Front
     mail: SmtpInbox
     folder: Path
+    storage: ObjectStorage
+    redis: RedisServer
+    processes: list = field(default_factory=list)
 
     def flask(self, *args: str, **settings: str) -> str:
         """Run a `flask` command as an operator would on the server (with `settings` changed);
@@ -66,11 +75,12 @@ class Site:
 
 
 def production_env(folder: Path, https_port: int, redis: RedisServer, mail: SmtpInbox,
-                   tls: Tls) -> dict:  # fmt: skip
+                   tls: Tls, storage: ObjectStorage) -> dict:  # fmt: skip
     """Real-looking production settings, as an operator would export them."""
     instance = folder / "instance"
     return {
         **os.environ,
+        **storage.settings(),
         "FLASK_APP": "app",
         "APP_ENV": "production",
         "SECRET_KEY": secrets.token_urlsafe(48),
@@ -135,39 +145,53 @@ def start_smtp(tls: Tls) -> tuple[SmtpInbox, Controller]:
 
 
 def start_process(command: list[str], env: dict, log: Path) -> subprocess.Popen:
-    with log.open("wb") as out:
-        return subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    """A service's process, its log appended to `log`, in a session (process group) of its own,
+    so the drill can kill it with everything it started (gunicorn's workers)."""
+    with log.open("ab") as out:
+        return subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True)  # fmt: skip
 
 
-@pytest.fixture(scope="session")
-def site(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("production")
+def start_litestream(env: dict, folder: Path) -> subprocess.Popen:
+    """deploy/watchbuyers-litestream.service's two commands, its runtime directory in `folder`
+    (the test's environment drops AWS_CA_BUNDLE, which this sandbox sets and Litestream cannot
+    use; a server's environment file has no reason to set it)."""
+    runtime = str(folder / "litestream-run")
+    env = {name: value for name, value in env.items() if name != "AWS_CA_BUNDLE"}
+
+    def here(command: list[str]) -> list[str]:
+        return [part.replace("/run/watchbuyers-litestream", runtime) for part in command]
+
+    for command in unit_commands("watchbuyers-litestream.service", "ExecStartPre"):
+        subprocess.run(here(command), cwd=ROOT, env=env, check=True, capture_output=True)
+    [command] = unit_commands("watchbuyers-litestream.service")
+    return start_process(here(command), env, folder / "litestream.log")
+
+
+@contextmanager
+def production_site(folder: Path, **settings: str) -> Iterator[Site]:
+    """The production shape started in `folder` (its settings changed by `settings`), stopped
+    when the block ends; each service in a process group of its own, as systemd runs it."""
     tls = make_tls(folder)
     redis = RedisServer(folder)
     redis.start()
     mail, smtp = start_smtp(tls)
+    storage = ObjectStorage(folder)
     https_port, app_port = free_port(), free_port()
-    env = production_env(folder, https_port, redis, mail, tls)
+    env = production_env(folder, https_port, redis, mail, tls, storage) | settings
     env["GUNICORN_BIND"] = f"127.0.0.1:{app_port}"
     (folder / "instance").mkdir()
-    site = Site(f"https://{HOST}:{https_port}", env, None, mail, folder)
-    for command in (("seed",), ("content", "check"), ("freeze",)):  # as docs/deployment.md says
-        site.flask(*command)
-    gunicorn = [
-        sys.executable,
-        "-m",
-        "gunicorn",
-        "-c",
-        "deploy/gunicorn.conf.py",
-        "app:create_app()",
-    ]
-    processes = [
+    site = Site(f"https://{HOST}:{https_port}", env, None, mail, folder, storage, redis)
+    for command in (("seed",), ("content", "check"), ("freeze",),
+                    ("leads", "replication", "prepare-bucket")):  # fmt: skip
+        site.flask(*command)  # as docs/deployment.md and docs/durability.md say
+    gunicorn = [sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py",
+                "app:create_app()"]  # fmt: skip
+    worker = [sys.executable, "-m", "flask", "rq", "worker", "--with-scheduler"]
+    site.processes = [
         start_process(gunicorn, env, folder / "gunicorn.log"),
-        start_process(
-            [sys.executable, "-m", "flask", "rq", "worker", "--with-scheduler"],
-            env,
-            folder / "worker.log",
-        ),  # fmt: skip
+        start_process(worker, env, folder / "worker.log"),
+        start_litestream(env, folder),
     ]
     wait_for_port(app_port, timeout=60)
     site.front = start_front(
@@ -175,12 +199,23 @@ def site(tmp_path_factory):
         https_port=https_port,
     )  # fmt: skip
     wait_until(lambda: site.front.request("GET", "/").status == 200, timeout=30)
-    yield site
-    site.front.stop()
-    for process in processes:
-        stop_process(process)
-    smtp.stop()
-    redis.stop()
+    try:
+        yield site
+    finally:
+        site.front.stop()
+        for process in site.processes:
+            if process.poll() is None:
+                stop_process(process)
+        smtp.stop()
+        if redis.process.poll() is None:
+            redis.stop()
+        storage.stop()
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory):
+    with production_site(tmp_path_factory.mktemp("production")) as running:
+        yield running
 
 
 @pytest.fixture(scope="session")

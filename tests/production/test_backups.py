@@ -4,8 +4,6 @@ its seller's status link all open."""
 
 from __future__ import annotations
 
-import shlex
-import string
 import subprocess
 
 from PIL import Image
@@ -14,14 +12,7 @@ from app import create_app
 from tests.data.photos import write_photos
 from tests.helpers import PRODUCTION, ROOT, SITE, wait_until
 from tests.production.steps import lead_by_email, leads_db, submit_lead
-
-
-def service_command() -> list[str]:
-    """The backup unit's ExecStart, its placeholders filled for this checkout."""
-    unit = (ROOT / "deploy" / "watchbuyers-backup.service").read_text()
-    filled = string.Template(unit).safe_substitute(CHECKOUT=ROOT, ENV_FILE="/dev/null")
-    [line] = [line for line in filled.splitlines() if line.startswith("ExecStart=")]
-    return shlex.split(line.removeprefix("ExecStart="))
+from tests.production.units import unit_commands
 
 
 def cleaned_photos(site, lead_id: int) -> list[str]:
@@ -40,7 +31,8 @@ def test_the_nightly_backup_restores_into_a_fresh_instance(site, tmp_path):
     )
     backups = tmp_path / "backups"
 
-    done = subprocess.run(service_command(), cwd=ROOT, env={**site.env, "BACKUP_DIR": str(backups)},
+    [command] = unit_commands("watchbuyers-backup.service")
+    done = subprocess.run(command, cwd=ROOT, env={**site.env, "BACKUP_DIR": str(backups)},
                           capture_output=True, text=True, timeout=120)  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     assert "photo files" in done.stdout

@@ -42,6 +42,7 @@ from app.leads.schema.purchase_tables import (
     PURCHASES,
     SEALED_FILES,
 )
+from app.leads.schema.replica_tables import FILE_COPIES
 from app.leads.schema.staff_tables import STAFF_TABLES, chain_audit_log
 from app.leads.schema.steps import run
 
@@ -73,6 +74,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     run(INSTANT_RANGES),  # 25: the range the guide gave a seller with the form, as shown
     run(MARKET_PRICES),  # 26: the market-data provider's last price per reference, for staff
     run(REFERENCE_KEYS),  # 27: each guide entry's reference as matching compares it, unique
+    run(FILE_COPIES),  # 28: each private file's copy in the off-site replica, owed or made
 )
 VERSION = len(MIGRATIONS)
 

@@ -25,6 +25,7 @@ from app.leads.db import immediate_transaction, now
 from app.leads.display import business_today, usd, watch_name
 from app.leads.history import latest_change
 from app.leads.state import State
+from app.replica import copies
 from app.sale.purchase import drafts, files, payout, record
 from app.sale.purchase.record import years_later
 
@@ -211,6 +212,7 @@ def sign(lead: dict, values: dict, photos: dict[str, bytes], signer: dict) -> in
         files.remove_files(written)
         raise
     files.remove_files(draft)
+    copies.sync_later(lead["id"])
     current_app.logger.info("Lead %s: paperwork signed (event %s).", lead["id"], event_id)
     queue.enqueue(queue.SEND_PAYOUT_CHECK, check_id)
     queue.enqueue(queue.ALERT_STAFF, lead["id"], event_id)

@@ -21,6 +21,7 @@ from app.leads.db import get_db, immediate_transaction, now
 from app.leads.display import business_day, business_today
 from app.leads.history import append_event
 from app.rendering.dates import display_date
+from app.replica import copies
 from app.sale.purchase import files, record
 from app.sale.purchase.authentication import Refused, lead_and_record, refuse_unless_authenticating
 from app.sale.purchase.paperwork import ID_PHOTO_ERRORS
@@ -79,6 +80,13 @@ def record_check(lead_id: int, actor: str, check: dict, certificate: bytes, medi
     file); the event's id. It counts at once, unless it is clear while a flagged check stands:
     then it waits for a second staff member's approval, and the flag keeps the lead from being
     bought (checklist.BEFORE_PURCHASE)."""
+    event_id = store_check(lead_id, actor, check, certificate, media_type)
+    copies.sync_later(lead_id)
+    return event_id
+
+
+def store_check(lead_id: int, actor: str, check: dict, certificate: bytes, media_type: str) -> int:
+    """record_check's one transaction: the certificate's file, the check's row and event."""
     written: list[str] = []
     try:
         with immediate_transaction() as db:

@@ -1,0 +1,125 @@
+"""Every private file copied to the replica by the job that writes it, encrypted there with
+this deployment's key; the debt on record until it is paid; and the copies deleted with what
+they copy."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+
+from app.leads import storage
+from app.leads.db import get_db, transaction
+from app.replica import copies
+from app.sale import erasure, lifecycle
+from app.sale.purchase import files
+from tests.helpers import lead_work_done, photo, post, save_sample_lead
+
+
+def bucket_of(app) -> str:
+    return app.config["REPLICA_URL"].removeprefix("s3://").split("/")[0]
+
+
+def copy_rows(app) -> list[dict]:
+    with app.app_context():
+        return [dict(row) for row in get_db().execute("SELECT * FROM file_copies ORDER BY name")]
+
+
+def submit_with_photos(app, count: int = 2) -> int:
+    client = app.test_client()
+    response = post(client, photos=[photo(f"watch-{n}.jpg") for n in range(count)])
+    assert response.status_code in (200, 303), response.status_code
+    lead_work_done(app)
+    with app.app_context():
+        return get_db().execute("SELECT max(id) FROM leads").fetchone()[0]
+
+
+def test_a_processed_photo_and_its_thumbnail_are_copied_by_the_photo_job(
+    replica_app, object_storage
+):
+    lead_id = submit_with_photos(replica_app, count=2)
+    rows = copy_rows(replica_app)
+    assert len(rows) == 4 and all(row["lead_id"] == lead_id for row in rows)
+    assert all(row["copied_at"] and not row["gone"] for row in rows)
+    held = object_storage.keys(bucket_of(replica_app), "watchbuyers/files/")
+    assert held == [f"watchbuyers/files/{row['name']}" for row in rows]
+    with replica_app.app_context():
+        local = storage.storage_dir() / rows[0]["name"]
+        key = base64.b64decode(replica_app.config["REPLICA_ENCRYPTION_KEY"])
+        stored = object_storage.client().get_object(
+            Bucket=bucket_of(replica_app), Key=held[0],
+            SSECustomerAlgorithm="AES256", SSECustomerKey=key,
+        )["Body"].read()  # fmt: skip
+    assert stored == local.read_bytes()
+
+
+def test_every_object_is_written_with_this_deployments_key(replica_app, object_storage):
+    object_storage.start_recording()
+    submit_with_photos(replica_app, count=1)
+    puts = [r for r in object_storage.recorded() if r["method"] == "PUT" and "/files/" in r["url"]]
+    assert len(puts) == 2
+    key = base64.b64decode(replica_app.config["REPLICA_ENCRYPTION_KEY"])
+    key_md5 = base64.b64encode(hashlib.md5(key).digest()).decode()
+    for request in puts:
+        headers = {name.lower(): value for name, value in request["headers"].items()}
+        assert headers["x-amz-server-side-encryption-customer-algorithm"] == "AES256"
+        assert headers["x-amz-server-side-encryption-customer-key-md5"] == key_md5
+
+
+def test_a_copy_the_storage_refuses_stays_owed_and_the_requeue_pays_it(
+    make_app, replica_settings, object_storage
+):
+    nowhere = {"REPLICA_ENDPOINT": "http://127.0.0.1:9"}  # nothing listens there
+    down = make_app(**replica_settings | nowhere)
+    lead_id = submit_with_photos(down, count=1)
+    rows = copy_rows(down)
+    assert rows and all(row["copied_at"] is None for row in rows)
+    assert "Could not connect" in rows[0]["last_error"] and rows[0]["attempts"] == 1
+    assert [row["attempts"] for row in rows[1:]] == [0]  # the rest wait: the storage rests
+
+    with down.app_context():
+        assert copies.leads_owing() == [lead_id]
+    down.config["REPLICA_ENDPOINT"] = replica_settings["REPLICA_ENDPOINT"]
+    down.extensions.pop("replica_client")
+    down.extensions.pop("replica_rests_until")  # as a minute later
+    result = down.test_cli_runner().invoke(args=["leads", "requeue"])
+    assert f"Queued the replica copies of lead #{lead_id}'s files." in result.output
+    lead_work_done(down)
+    assert all(row["copied_at"] and row["attempts"] == 0 for row in copy_rows(down))
+    assert len(object_storage.keys(bucket_of(down), "watchbuyers/files/")) == len(rows)
+
+
+def test_an_erasure_deletes_the_copies_too(replica_app, object_storage):
+    lead_id = submit_with_photos(replica_app, count=1)
+    bucket = bucket_of(replica_app)
+    assert object_storage.keys(bucket, "watchbuyers/files/")
+    with replica_app.app_context():
+        lifecycle.transition(lead_id, "closed", "staff:1", {"reason": "withdrawn"}, "new")
+        erasure.erase(lead_id, "staff:1")
+    lead_work_done(replica_app)
+    assert object_storage.keys(bucket, "watchbuyers/files/") == []
+    assert copy_rows(replica_app) == []
+
+
+def test_without_a_replica_the_debt_is_kept_but_nothing_is_queued(app):
+    lead_id = submit_with_photos(app, count=1)
+    rows = copy_rows(app)
+    assert rows and all(row["copied_at"] is None and row["attempts"] == 0 for row in rows)
+    with app.app_context():
+        assert copies.leads_owing() == []
+        assert copies.sync_lead(lead_id).copied == []
+
+
+def test_the_database_records_each_purchase_files_copy_as_owed_and_again_when_resealed(app):
+    lead_id = save_sample_lead(app)
+    with app.app_context():
+        with transaction() as db:
+            row = files.add_file(db, lead_id, "bill_of_sale", b"%PDF-1.7 bill", "application/pdf")
+        name = f"purchases/{row['file_name']}"
+        assert [(r["name"], r["copied_at"]) for r in copy_rows(app)] == [(name, None)]
+        with transaction() as db:
+            db.execute("UPDATE file_copies SET copied_at = '2026-11-26T07:00:00+00:00'")
+            db.execute("UPDATE purchase_files SET sealed = 1 WHERE id = ?", (row["id"],))
+        assert copy_rows(app)[0]["copied_at"] is None  # key rotation rewrote it: copy it again
+        with transaction() as db:
+            files.remove(db, lead_id, ("bill_of_sale",))
+        assert copy_rows(app)[0]["gone"] == 1  # its copy is owed a deletion

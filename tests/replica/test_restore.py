@@ -1,0 +1,81 @@
+"""A fresh instance brought back from the replica: Litestream's copy of leads.db, then every
+file the records say was copied; refused over an instance that holds leads."""
+
+from __future__ import annotations
+
+import subprocess
+from contextlib import contextmanager
+
+from app.leads import storage
+from app.leads.db import get_db, transaction
+from app.replica import litestream, monitor
+from tests.helpers import ROOT, stop_process, wait_until
+from tests.replica.test_copies import copy_rows, submit_with_photos
+
+
+@contextmanager
+def replicating(app, folder):
+    """Litestream replicating `app`'s leads.db, as its unit runs it, until the block ends."""
+    config = folder / "litestream.yml"
+    with app.app_context():
+        litestream.write_settings(config)
+        command = [litestream.binary(), "replicate", "-config", str(config)]
+        quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+        process = subprocess.Popen(command, cwd=ROOT, env=litestream.environment(), **quiet)
+    try:
+        yield process
+    finally:
+        stop_process(process)
+
+
+def replica_holds_everything(app) -> bool:
+    with app.app_context():
+        report = monitor.report()
+        return report.replica_written is not None and report.lag_seconds < 1
+
+
+def test_a_fresh_instance_comes_back_from_the_replica_with_its_files(
+    make_app, replica_settings, tmp_path
+):
+    lost = make_app(**replica_settings)
+    lead_id = submit_with_photos(lost, count=2)
+    with replicating(lost, tmp_path):
+        wait_until(lambda: replica_holds_everything(lost), timeout=30)
+    with lost.app_context():
+        originals = {
+            row["name"]: (storage.storage_dir() / row["name"]).read_bytes()
+            for row in copy_rows(lost)
+        }
+
+    fresh = make_app(**replica_settings)
+    result = fresh.test_cli_runner().invoke(args=["leads", "restore", "--from-replica"])
+    assert result.exit_code == 0, result.output
+    assert "Restored 1 leads and 4 files from the replica." in result.output
+    assert "Opened 0 purchase values and 0 purchase files" in result.output
+    with fresh.app_context():
+        lead = get_db().execute("SELECT * FROM leads WHERE id = ?", (lead_id,)).fetchone()
+        assert lead["full_name"] == "Jane Doe"
+        for name, data in originals.items():
+            assert (storage.storage_dir() / name).read_bytes() == data
+
+
+def test_a_restore_never_writes_over_an_instance_that_holds_leads(make_app, replica_settings):
+    busy = make_app(**replica_settings)
+    submit_with_photos(busy, count=1)
+    result = busy.test_cli_runner().invoke(args=["leads", "restore", "--from-replica"])
+    assert result.exit_code == 1
+    assert "Nothing was restored" in result.output and "already holds 1 leads" in result.output
+
+
+def test_files_still_owed_when_the_machine_was_lost_are_named(make_app, replica_settings, tmp_path):
+    lost = make_app(**replica_settings)
+    submit_with_photos(lost, count=1)
+    with lost.app_context(), transaction() as db:  # as if the disk went before the copy
+        db.execute("UPDATE file_copies SET copied_at = NULL")
+    with replicating(lost, tmp_path):
+        wait_until(lambda: replica_holds_everything(lost), timeout=30)
+    fresh = make_app(**replica_settings)
+    result = fresh.test_cli_runner().invoke(args=["leads", "restore", "--from-replica"])
+    assert result.exit_code == 0, result.output
+    assert result.output.count("Lost with the machine (its copy was still owed): ") == 2
+    assert "Restored 1 leads and 0 files" in result.output

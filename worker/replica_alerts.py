@@ -1,0 +1,61 @@
+"""The replication check deploy/watchbuyers-replication.timer runs every few minutes (`flask
+leads replication check`): copy what is still owed, then e-mail staff, at most once an hour,
+when the replica is behind, its storage does not answer, a copy keeps failing, or the bucket
+would keep deleted data longer than the privacy policy says (app/replica/monitor.py)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from email.message import EmailMessage
+
+from flask import current_app
+
+from app.leads import db
+from app.leads.display import local_time
+from app.replica import copies, monitor
+from worker import mail
+
+CATCH_UP_AFTER = timedelta(minutes=1)  # newer debts are the writing job's, still at work
+
+
+def catch_up() -> int:
+    """Sync every lead with a copy or deletion owed for over a minute; how many files moved."""
+    cutoff = (datetime.now(UTC) - CATCH_UP_AFTER).isoformat(timespec="seconds")
+    moved = 0
+    for lead_id in copies.leads_owing(since_before=cutoff):
+        done = copies.sync_lead(lead_id)
+        moved += len(done.copied) + len(done.deleted)
+    return moved
+
+
+def alert_message(problems: list[str], report: monitor.Report) -> EmailMessage:
+    """The staff e-mail: what is wrong, what the replica holds, and where to look."""
+    config = current_app.config
+    context = {
+        "problems": problems,
+        "lines": report.lines(),
+        "when": local_time(db.now()),
+    }
+    message = EmailMessage()
+    message["Subject"] = "The off-site replica needs attention"
+    message["From"] = config["MAIL_FROM"]
+    message["To"] = config["STAFF_EMAIL"]
+    message.set_content(mail.render("emails/replication_alert.txt", context))
+    return message
+
+
+def check_replication() -> str:
+    """Catch up owed copies, then alert staff if the replica still has a problem."""
+    moved = catch_up()
+    report = monitor.report()
+    problems = report.problems()
+    if not problems:
+        return f"replica healthy; {moved} files caught up"
+    current_app.logger.warning("Replica: %s.", "; ".join(problems))
+    if not mail.is_configured():
+        return "problems, but mail is not configured: " + "; ".join(problems)
+    hour = datetime.now(UTC).strftime("%Y-%m-%dT%H")
+    if not db.claim_run(monitor.ALERTED, hour):
+        return "problems; staff already alerted this hour"
+    mail.deliver(alert_message(problems, report))
+    return "problems; staff alerted: " + "; ".join(problems)
