@@ -332,5 +332,5 @@ def copy_files(lead_id: int) -> str:
 
 def check_replication() -> str:
     """Catch up owed copies and alert staff if the replica has a problem: run by `flask leads
-    replication check`, which deploy/watchbuyers-replication.timer starts every 5 minutes."""
+    replication check`, which deploy/watchbuyers-replication.timer starts every minute."""
     return replica_alerts.check_replication()

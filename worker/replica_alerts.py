@@ -45,7 +45,10 @@ def alert_message(problems: list[str], report: monitor.Report) -> EmailMessage:
 
 
 def check_replication() -> str:
-    """Catch up owed copies, then alert staff if the replica still has a problem."""
+    """Look at the replica first (an answer from the storage ends any rest, so the copies go
+    at once after an outage), catch up owed copies, then alert staff if the replica still has
+    a problem."""
+    monitor.report()
     moved = catch_up()
     report = monitor.report()
     problems = report.problems()

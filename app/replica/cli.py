@@ -39,7 +39,7 @@ def replication_command(context: click.Context) -> None:
 def check_command() -> None:
     """Copy what is still owed, then e-mail staff (at most hourly) if the replica is behind,
     unreachable, failing a copy, or would keep deleted data too long;
-    deploy/watchbuyers-replication.timer runs it every 5 minutes."""
+    deploy/watchbuyers-replication.timer runs it every minute."""
     require_replica()
     click.echo(queue.run_now(queue.CHECK_REPLICATION))
 

@@ -47,17 +47,19 @@ class Report:
         return max(0.0, (self.database_written - self.replica_written).total_seconds())
 
     def lines(self) -> list[str]:
-        """The report as an operator reads it."""
+        """The report as an operator reads it (what only the storage knows is "unknown" while
+        it does not answer)."""
         lag = self.lag_seconds
+        unknown = "unknown (the storage does not answer)" if self.error else None
+        kept = f"{self.bucket_days} days" if self.bucket_days else "not bounded (no lifecycle)"
         return [
             f"Database lag: {'unknown' if lag is None else f'{lag:.0f} s'}",
-            f"Last database sync: {stamp(self.replica_written)}",
+            f"Last database sync: {unknown or stamp(self.replica_written)}",
             f"Last database write: {stamp(self.database_written)}",
             f"Files not yet copied: {self.copies_owed}"
             + (f" (oldest owed since {self.oldest_owed})" if self.oldest_owed else ""),
             f"Copies still to delete: {self.deletions_owed}",
-            "Deleted or replaced copies kept: "
-            + (f"{self.bucket_days} days" if self.bucket_days else "not bounded (no lifecycle)"),
+            f"Deleted or replaced copies kept: {unknown or kept}",
             *(f"Failing: {row['name']} ({row['attempts']} attempts: {row['last_error']})"
               for row in self.failing),
             *([f"Storage error: {self.error}"] if self.error else []),
@@ -74,7 +76,8 @@ class Report:
         if lag is not None and lag > config["REPLICA_LAG_ALERT_SECONDS"]:
             found.append(f"the database replica is {lag:.0f} s behind")
         if self.failing:
-            found.append(f"{len(self.failing)} file copies keep failing")
+            count = len(self.failing)
+            found.append(f"{count} file {'copy keeps' if count == 1 else 'copies keep'} failing")
         days = config["REPLICA_RETENTION_DAYS"]
         if not self.error and (self.bucket_days is None or self.bucket_days > days):
             found.append(

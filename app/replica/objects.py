@@ -9,6 +9,7 @@ database under <prefix>/db/.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -27,9 +28,9 @@ from app.config_checks import replica_key
 FILES = "files"
 DATABASE = "db"
 REST_SECONDS = 60
-# A storage outage fails a copy in seconds rather than holding a job or a command for minutes
-# (two tries at most; the copy job's own retries come later, with backoff).
-TIMEOUTS = BotoConfig(connect_timeout=3, read_timeout=5, retries={"total_max_attempts": 2})
+# A storage outage fails a copy within seconds rather than holding a job or a command for
+# minutes: one try (the copy job's own retries come later, with backoff).
+TIMEOUTS = BotoConfig(connect_timeout=3, read_timeout=5, retries={"total_max_attempts": 1})
 
 
 class ReplicaError(RuntimeError):
@@ -88,22 +89,46 @@ def client():
     return made
 
 
+def rest_marker() -> Path:
+    """The file beside leads.db that says until when the storage rests (every process reads
+    it: RQ runs each job in a process of its own)."""
+    return Path(current_app.config["LEADS_DB"]).with_name("replica-resting")
+
+
+def resting() -> bool:
+    """Whether a process saw the storage fail within the last REST_SECONDS."""
+    try:
+        return float(rest_marker().read_text()) > time.time()
+    except (OSError, ValueError):
+        return False
+
+
+def rest() -> None:
+    """Rest the storage for REST_SECONDS, for every process of this instance."""
+    marker = rest_marker()
+    partial = marker.with_name(f".{marker.name}.{os.getpid()}")
+    partial.write_text(str(time.time() + REST_SECONDS))
+    partial.replace(marker)
+
+
 @contextmanager
 def storage_call(what: str, rests: bool = True) -> Iterator[None]:
     """Run one request to the storage, its failure raised as ReplicaError naming `what`. A
-    storage that did not answer (or answered 5xx) is rested for REST_SECONDS in this process:
-    copies (`rests`) fail at once meanwhile, so an outage costs each worker one round of
-    time-outs a minute rather than one per file, and no job or e-mail queues up behind them."""
-    resting_until = current_app.extensions.get("replica_rests_until", 0.0)
-    if rests and time.monotonic() < resting_until:
+    storage that did not answer (or answered 5xx) rests for REST_SECONDS: copies (`rests`)
+    fail at once meanwhile, in every process, so an outage costs one round of time-outs a
+    minute rather than one per file, and no job or e-mail queues up behind them. Any answer
+    (the replication check's, say) ends the rest at once."""
+    if rests and resting():
         raise StorageResting(f"could not {what}: the storage failed within the last minute")
     try:
         yield
     except (BotoCoreError, ClientError) as error:
-        status = getattr(error, "response", {}).get("ResponseMetadata", {}).get("HTTPStatusCode")
+        answer = getattr(error, "response", None) or {}  # a time-out has no answer at all
+        status = answer.get("ResponseMetadata", {}).get("HTTPStatusCode")
         if isinstance(error, BotoCoreError) or (status or 500) >= 500:
-            current_app.extensions["replica_rests_until"] = time.monotonic() + REST_SECONDS
+            rest()
         raise ReplicaError(f"could not {what}: {error}") from error
+    rest_marker().unlink(missing_ok=True)  # it answered: no process need wait any longer
 
 
 def put_file(name: str, path: Path) -> None:

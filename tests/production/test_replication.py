@@ -73,6 +73,10 @@ def test_sellers_are_answered_while_the_storage_is_unreachable_and_it_catches_up
         wait_until(lambda: store_photos_done(site, lead["id"]), timeout=90)
         assert not copies_made(site, lead["id"])
     assert answered_in < 10  # the form's answer and e-mail do not wait for the storage
+    looked = subprocess.run([sys.executable, "-m", "flask", "leads", "replication"], cwd=ROOT,
+                            env=site.env, capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert "Files not yet copied:" in looked.stdout
+    assert "does not answer" not in looked.stdout  # it answered: no process rests it any more
     site.flask("leads", "requeue")
     wait_until(lambda: copies_made(site, lead["id"]), timeout=60)
     wait_until(lambda: "Files not yet copied: 0" in site.flask("leads", "replication"), timeout=60)
@@ -207,7 +211,7 @@ def check_every_answered_lead_came_back(env: dict, answered: dict, killed_at: fl
     missing = {email: at for email, at in answered.items() if email not in kept}
     late = {email: killed_at - at for email, at in missing.items()}
     assert all(before < RECOVERY_POINT for before in late.values()), sorted(late.values())[-5:]
-    assert len(answered) >= LOAD_PER_SECOND * LOAD_SECONDS * 0.5, len(answered)
+    assert len(answered) >= LOAD_PER_SECOND * LOAD_SECONDS * 0.4, len(answered)  # a real load
     return max(late.values(), default=0.0)
 
 

@@ -9,8 +9,8 @@ import hashlib
 
 from app.leads import storage
 from app.leads.db import get_db, transaction
-from app.replica import copies
-from app.sale import erasure, lifecycle
+from app.replica import copies, objects
+from app.sale import erasure, lifecycle, pending
 from app.sale.purchase import files
 from tests.helpers import lead_work_done, photo, post, save_sample_lead
 
@@ -80,7 +80,8 @@ def test_a_copy_the_storage_refuses_stays_owed_and_the_requeue_pays_it(
         assert copies.leads_owing() == [lead_id]
     down.config["REPLICA_ENDPOINT"] = replica_settings["REPLICA_ENDPOINT"]
     down.extensions.pop("replica_client")
-    down.extensions.pop("replica_rests_until")  # as a minute later
+    with down.app_context():
+        objects.rest_marker().unlink()  # as a minute later
     result = down.test_cli_runner().invoke(args=["leads", "requeue"])
     assert f"Queued the replica copies of lead #{lead_id}'s files." in result.output
     lead_work_done(down)
@@ -123,3 +124,34 @@ def test_the_database_records_each_purchase_files_copy_as_owed_and_again_when_re
         with transaction() as db:
             files.remove(db, lead_id, ("bill_of_sale",))
         assert copy_rows(app)[0]["gone"] == 1  # its copy is owed a deletion
+
+
+def test_the_start_up_sweep_catches_up_copies_a_crash_left_owed(
+    make_app, replica_settings, object_storage
+):
+    crashed = make_app(**replica_settings | {"REPLICA_ENDPOINT": "http://127.0.0.1:9"})
+    lead_id = submit_with_photos(crashed, count=1)
+    with crashed.app_context(), transaction() as db:  # owed since before the process started
+        db.execute("UPDATE file_copies SET since = '2026-01-01T00:00:00+00:00'")
+    crashed.config["REPLICA_ENDPOINT"] = replica_settings["REPLICA_ENDPOINT"]
+    crashed.extensions.pop("replica_client")
+    with crashed.app_context():
+        objects.rest_marker().unlink()  # as a minute later
+    with crashed.app_context():
+        assert pending.sweep_stale_leads() == 1  # the lead's copy job
+    lead_work_done(crashed)
+    assert all(row["copied_at"] for row in copy_rows(crashed))
+    assert len(object_storage.keys(bucket_of(crashed), "watchbuyers/files/")) == 2
+    assert copy_rows(crashed)[0]["lead_id"] == lead_id
+
+
+def test_a_storage_that_failed_rests_a_minute_for_every_process(make_app, replica_settings):
+    nowhere = replica_settings | {"REPLICA_ENDPOINT": "http://127.0.0.1:9"}
+    first = make_app(**nowhere)
+    lead_id = submit_with_photos(first, count=1)
+    other = make_app(**nowhere | {"LEADS_DB": first.config["LEADS_DB"]})  # RQ's next job
+    with other.app_context():
+        assert objects.resting()
+        done = copies.sync_lead(lead_id)
+    assert "failed within the last minute" in next(iter(done.failed.values()))
+    assert sum(row["attempts"] for row in copy_rows(first)) == 1  # nothing more was tried

@@ -94,3 +94,15 @@ def test_litestreams_configuration_comes_from_the_settings_and_holds_no_secret(
 def test_without_a_replica_the_commands_say_so(runner):
     result = runner.invoke(args=["leads", "replication"])
     assert result.exit_code == 1 and "REPLICA_URL is not set" in result.output
+
+
+def test_a_storage_that_stops_answering_is_reported_not_a_crash(replica_app, object_storage):
+    submit_with_photos(replica_app, count=1)
+    runner = replica_app.test_cli_runner()
+    with object_storage.unreachable():  # connections open, then nothing: time-outs
+        result = runner.invoke(args=["leads", "replication"])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.exception
+    assert "Database lag: unknown" in result.output
+    assert "the replica's storage does not answer (could not list the database replica" in (
+        result.output
+    )
