@@ -10,7 +10,7 @@ import click
 from flask.cli import with_appcontext
 
 from app import queue
-from app.replica import litestream, monitor, objects
+from app.replica import copies, litestream, monitor, objects
 
 
 def require_replica() -> None:
@@ -42,6 +42,21 @@ def check_command() -> None:
     deploy/watchbuyers-replication.timer runs it every minute."""
     require_replica()
     click.echo(queue.run_now(queue.CHECK_REPLICATION))
+
+
+@replication_command.command("copy-all")
+@with_appcontext
+def copy_all_command() -> None:
+    """Copy every private file to the replica again, now (after a change of key or prefix)."""
+    require_replica()
+    click.echo(f"{copies.owe_every_copy_again()} files to copy.")
+    copied = failed = 0
+    for lead_id in copies.leads_owing():
+        done = copies.sync_lead(lead_id)
+        copied, failed = copied + len(done.copied), failed + len(done.failed)
+    click.echo(f"Copied {copied}; {failed} left owed for the replication check.")
+    if failed:
+        raise click.ClickException("Some copies failed: see flask leads replication.")
 
 
 @replication_command.command("litestream-config")

@@ -122,6 +122,16 @@ def record_failure(name: str, error: str) -> None:
         )
 
 
+def owe_every_copy_again() -> int:
+    """Mark every file's copy owed again (a new key or a new prefix); how many."""
+    with transaction() as db:
+        return db.execute(
+            "UPDATE file_copies SET copied_at = NULL, since = ?, attempts = 0, last_error = NULL "
+            "WHERE gone = 0",
+            (now(),),
+        ).rowcount
+
+
 def sync_now(lead_id: int) -> Synced:
     """For the job that wrote or dropped a lead's files: sync them now, and if the storage
     failed, queue the copy job, which RQ retries with backoff without redoing the writing."""

@@ -24,6 +24,17 @@ def copy_rows(app) -> list[dict]:
         return [dict(row) for row in get_db().execute("SELECT * FROM file_copies ORDER BY name")]
 
 
+def md5_of(key: bytes) -> str:
+    return base64.b64encode(hashlib.md5(key).digest()).decode()
+
+
+def sent_encryption(request: dict) -> tuple[str, str]:
+    """The SSE-C algorithm and key digest a recorded request carried."""
+    headers = {name.lower(): value for name, value in request["headers"].items()}
+    prefix = "x-amz-server-side-encryption-customer-"
+    return headers.get(prefix + "algorithm", ""), headers.get(prefix + "key-md5", "")
+
+
 def submit_with_photos(app, count: int = 2) -> int:
     client = app.test_client()
     response = post(client, photos=[photo(f"watch-{n}.jpg") for n in range(count)])
@@ -58,11 +69,8 @@ def test_every_object_is_written_with_this_deployments_key(replica_app, object_s
     puts = [r for r in object_storage.recorded() if r["method"] == "PUT" and "/files/" in r["url"]]
     assert len(puts) == 2
     key = base64.b64decode(replica_app.config["REPLICA_ENCRYPTION_KEY"])
-    key_md5 = base64.b64encode(hashlib.md5(key).digest()).decode()
     for request in puts:
-        headers = {name.lower(): value for name, value in request["headers"].items()}
-        assert headers["x-amz-server-side-encryption-customer-algorithm"] == "AES256"
-        assert headers["x-amz-server-side-encryption-customer-key-md5"] == key_md5
+        assert sent_encryption(request) == ("AES256", md5_of(key))
 
 
 def test_a_copy_the_storage_refuses_stays_owed_and_the_requeue_pays_it(
@@ -155,3 +163,13 @@ def test_a_storage_that_failed_rests_a_minute_for_every_process(make_app, replic
         done = copies.sync_lead(lead_id)
     assert "failed within the last minute" in next(iter(done.failed.values()))
     assert sum(row["attempts"] for row in copy_rows(first)) == 1  # nothing more was tried
+
+
+def test_every_file_is_copied_again_under_a_new_key(replica_app, object_storage):
+    submit_with_photos(replica_app, count=1)
+    replica_app.config["REPLICA_ENCRYPTION_KEY"] = base64.b64encode(b"n" * 32).decode()
+    object_storage.start_recording()
+    result = replica_app.test_cli_runner().invoke(args=["leads", "replication", "copy-all"])
+    assert "2 files to copy." in result.output and "Copied 2; 0 left owed" in result.output
+    puts = [r for r in object_storage.recorded() if r["method"] == "PUT"]
+    assert [sent_encryption(r) for r in puts] == [("AES256", md5_of(b"n" * 32))] * 2
