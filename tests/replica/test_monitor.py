@@ -7,7 +7,7 @@ import json
 from datetime import UTC, datetime, timedelta
 
 from app.replica import monitor
-from tests.replica.test_copies import submit_with_photos
+from tests.replica.steps import submit_with_photos
 
 
 def test_the_lag_is_the_database_writes_the_replica_does_not_hold(app):

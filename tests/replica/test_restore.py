@@ -3,6 +3,7 @@ file the records say was copied; refused over an instance that holds leads."""
 
 from __future__ import annotations
 
+import base64
 import logging
 import subprocess
 import time
@@ -12,7 +13,7 @@ from app.leads import storage
 from app.leads.db import get_db, transaction, truncate_wal
 from app.replica import litestream, monitor
 from tests.helpers import ROOT, stop_process, wait_until
-from tests.replica.test_copies import copy_rows, submit_with_photos
+from tests.replica.steps import copy_rows, md5_of, sent_encryption, submit_with_photos
 
 
 @contextmanager
@@ -94,3 +95,19 @@ def test_an_erasure_does_not_wait_on_litestreams_hold_of_the_wal(replica_app, tm
             waited = time.monotonic() - began
     assert not emptied and waited < 1  # Litestream's read transaction holds the WAL
     assert "left to Litestream's checkpoints" in caplog.text
+
+
+def test_litestream_writes_the_database_replica_with_this_deployments_key(
+    replica_app, object_storage, tmp_path
+):
+    object_storage.start_recording()
+    submit_with_photos(replica_app, count=1)
+    with replicating(replica_app, tmp_path):
+        wait_until(lambda: replica_holds_everything(replica_app), timeout=30)
+    database_puts = [
+        request for request in object_storage.recorded()
+        if request["method"] == "PUT" and "/watchbuyers/db/" in request["url"]
+    ]  # fmt: skip
+    assert database_puts
+    key = base64.b64decode(replica_app.config["REPLICA_ENCRYPTION_KEY"])
+    assert {sent_encryption(request) for request in database_puts} == {("AES256", md5_of(key))}

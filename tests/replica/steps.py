@@ -1,0 +1,39 @@
+"""Steps this folder's tests share: a lead sent with photos, the copies on record, the bucket
+a test's app replicates into, and the SSE-C headers a recorded request carried."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+
+from app.leads.db import get_db
+from tests.helpers import lead_work_done, photo, post
+
+
+def bucket_of(app) -> str:
+    return app.config["REPLICA_URL"].removeprefix("s3://").split("/")[0]
+
+
+def copy_rows(app) -> list[dict]:
+    with app.app_context():
+        return [dict(row) for row in get_db().execute("SELECT * FROM file_copies ORDER BY name")]
+
+
+def md5_of(key: bytes) -> str:
+    return base64.b64encode(hashlib.md5(key).digest()).decode()
+
+
+def sent_encryption(request: dict) -> tuple[str, str]:
+    """The SSE-C algorithm and key digest a recorded request carried."""
+    headers = {name.lower(): value for name, value in request["headers"].items()}
+    prefix = "x-amz-server-side-encryption-customer-"
+    return headers.get(prefix + "algorithm", ""), headers.get(prefix + "key-md5", "")
+
+
+def submit_with_photos(app, count: int = 2) -> int:
+    client = app.test_client()
+    response = post(client, photos=[photo(f"watch-{n}.jpg") for n in range(count)])
+    assert response.status_code in (200, 303), response.status_code
+    lead_work_done(app)
+    with app.app_context():
+        return get_db().execute("SELECT max(id) FROM leads").fetchone()[0]
