@@ -118,11 +118,15 @@ class Load:
 
 
 def kill_machine(site) -> float:
-    """SIGKILL every process of the site (each service's whole group, gunicorn's workers
-    too), Redis and nginx; the moment it happened."""
+    """SIGKILL every process of the site: each service's whole group (gunicorn's workers too)
+    and each one's children first (the rq worker's work-horse runs in a session of its own),
+    Redis and nginx; the moment it happened."""
     killed_at = time.time()
-    for process in site.processes:
+    for process in site.processes:  # frozen first, so none forks while the others die
         assert os.getpgid(process.pid) == process.pid != os.getpgid(0)  # its own group only
+        os.killpg(process.pid, signal.SIGSTOP)
+    for process in site.processes:
+        subprocess.run(["pkill", "-KILL", "-P", str(process.pid)], check=False)
         os.killpg(process.pid, signal.SIGKILL)
     site.redis.process.kill()
     subprocess.run(["pkill", "-KILL", "-P", str(site.front.process.pid)], check=False)
