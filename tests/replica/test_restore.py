@@ -13,7 +13,13 @@ from app.leads import storage
 from app.leads.db import get_db, transaction, truncate_wal
 from app.replica import litestream, monitor
 from tests.helpers import ROOT, stop_process, wait_until
-from tests.replica.steps import copy_rows, md5_of, sent_encryption, submit_with_photos
+from tests.replica.steps import (
+    bucket_of,
+    copy_rows,
+    md5_of,
+    sent_encryption,
+    submit_with_photos,
+)
 
 
 @contextmanager
@@ -111,3 +117,29 @@ def test_litestream_writes_the_database_replica_with_this_deployments_key(
     assert database_puts
     key = base64.b64decode(replica_app.config["REPLICA_ENCRYPTION_KEY"])
     assert {sent_encryption(request) for request in database_puts} == {("AES256", md5_of(key))}
+
+
+def test_files_the_storage_could_not_give_are_fetched_later_with_files_only(
+    make_app, replica_settings, object_storage, tmp_path
+):
+    lost = make_app(**replica_settings)
+    submit_with_photos(lost, count=1)
+    with replicating(lost, tmp_path):
+        wait_until(lambda: replica_holds_everything(lost), timeout=30)
+    bucket = bucket_of(lost)
+    [thumb] = [k for k in object_storage.keys(bucket, "watchbuyers/files/") if "-thumb" in k]
+    source = {"Bucket": bucket, "Key": thumb}
+    object_storage.client().copy_object(Bucket=bucket, Key=thumb + ".aside", CopySource=source)
+    object_storage.client().delete_object(Bucket=bucket, Key=thumb)  # as if the storage failed it
+
+    fresh = make_app(**replica_settings)
+    runner = fresh.test_cli_runner()
+    first = runner.invoke(args=["leads", "restore", "--from-replica"])
+    assert first.exit_code == 1 and "Not fetched: watch-photos/" in first.output
+    assert "run flask leads restore --files-only once the storage answers" in first.output
+    object_storage.client().copy_object(
+        Bucket=bucket, Key=thumb, CopySource={"Bucket": bucket, "Key": thumb + ".aside"}
+    )
+    again = runner.invoke(args=["leads", "restore", "--files-only"])
+    assert again.exit_code == 0, again.output
+    assert "Restored 1 leads and 1 files from the replica." in again.output
