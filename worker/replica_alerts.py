@@ -47,10 +47,10 @@ def alert_message(problems: list[str], report: monitor.Report) -> EmailMessage:
 def check_replication() -> str:
     """Look at the replica first (an answer from the storage ends any rest, so the copies go
     at once after an outage), catch up owed copies, then alert staff if the replica still has
-    a problem."""
-    monitor.report()
-    moved = catch_up()
+    a problem (the records read again; the storage is asked once)."""
     report = monitor.report()
+    moved = catch_up()
+    monitor.read_records(report)
     problems = report.problems()
     if not problems:
         return f"replica healthy; {moved} files caught up"

@@ -112,7 +112,20 @@ def last_database_write() -> datetime | None:
 
 
 def report() -> Report:
-    """The replica's state now (REPLICA_URL must be set)."""
+    """The replica's state now (REPLICA_URL must be set): what the storage says, then what the
+    records owe."""
+    found = Report()
+    try:
+        found.replica_written = objects.newest_database_change()
+        found.bucket_days = objects.bucket_retention()
+    except objects.ReplicaError as error:
+        found.error = str(error)
+    return read_records(found)
+
+
+def read_records(found: Report) -> Report:
+    """`found` with the database's last write and the copies owed and failing read again
+    (after a catch-up: the storage need not be asked twice)."""
     db = get_db()
     copies, deletions, oldest = db.execute(
         "SELECT sum(copied_at IS NULL AND gone = 0), sum(gone), "
@@ -122,16 +135,8 @@ def report() -> Report:
         "SELECT name, attempts, last_error FROM file_copies WHERE attempts >= ? ORDER BY name",
         (current_app.config["REPLICA_COPY_ALERT_ATTEMPTS"],),
     )
-    found = Report(
-        database_written=last_database_write(),
-        copies_owed=copies or 0,
-        deletions_owed=deletions or 0,
-        oldest_owed=oldest,
-        failing=[dict(row) for row in failing],
-    )
-    try:
-        found.replica_written = objects.newest_database_change()
-        found.bucket_days = objects.bucket_retention()
-    except objects.ReplicaError as error:
-        found.error = str(error)
+    found.database_written = last_database_write()
+    found.copies_owed, found.deletions_owed = copies or 0, deletions or 0
+    found.oldest_owed = oldest
+    found.failing = [dict(row) for row in failing]
     return found
