@@ -1,7 +1,9 @@
 """Whole-page cache for anonymous pages, with ETags and precompressed HTML.
 
 Pages identical for every visitor (everything but the sell form) are rendered once per content
-version and kept with their gzip and brotli bodies. A hit is answered by a small WSGI layer in
+version and kept with their gzip and brotli bodies, each made the first time a client asks for
+that encoding (brotli at its best quality costs more than the render: a client that takes only
+gzip, or none, never pays for it). A hit is answered by a small WSGI layer in
 front of Flask: no request context, no render and no compression, so a cached page costs less
 than a bare Flask view returning the same bytes. The key carries the identity of the content
 database, the islands' asset manifest and the images' manifest: a re-seed, a new build or
@@ -15,7 +17,7 @@ import gzip
 import hashlib
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import brotli
@@ -54,12 +56,13 @@ CACHE_CONTROL = "public, max-age=0, must-revalidate"
 
 @dataclass
 class CachedPage:
-    """A rendered page as kept in the cache: its body, compressed bodies and ETag."""
+    """A rendered page as kept in the cache: its body, ETag and the compressed bodies clients
+    have asked for so far."""
 
     body: bytes
-    encoded: dict[str, bytes]
     content_type: str
     etag: str
+    encoded: dict[str, bytes] = field(default_factory=dict)
 
     def validators(self) -> list[tuple[str, str]]:
         """The headers a 304 repeats: enough for a browser or CDN to keep using its copy."""
@@ -81,13 +84,30 @@ class CachedPage:
         """The client already holds this version (weak comparison, as for any GET)."""
         return bool(if_none_match) and parse_etags(if_none_match).contains_weak(self.etag)
 
+    def encoding_for(self, environ) -> str | None:
+        """The encoding a request is answered in: the client's best of ours, none for a body
+        too small to gain."""
+        offered = ENCODINGS if len(self.body) >= MIN_COMPRESS_BYTES else ()
+        return preferred_encoding(environ.get("HTTP_ACCEPT_ENCODING"), offered)
+
+    def make_ready_for(self, environ) -> bool:
+        """Compress the body, at best quality, in the encoding the request is answered in if no
+        client asked for it before. True when it was made now: the caller puts the page back in
+        the shared cache, so no other process or address compresses it again."""
+        if self.is_known_to(environ.get("HTTP_IF_NONE_MATCH")):
+            return False
+        encoding = self.encoding_for(environ)
+        if encoding is None or encoding in self.encoded:
+            return False
+        self.encoded[encoding] = encode(self.body, encoding, best=True)
+        return True
+
     def answer(self, environ) -> tuple[str, list[tuple[str, str]], bytes]:
-        """Status, headers and body for a request: 304 when the client already holds this
-        version, else the page in the encoding the client prefers."""
+        """Status, headers and body for a request (made ready for it): 304 when the client
+        already holds this version, else the page in the encoding the client prefers."""
         if self.is_known_to(environ.get("HTTP_IF_NONE_MATCH")):
             return "304 Not Modified", self.validators(), b""
-        encoding = preferred_encoding(environ.get("HTTP_ACCEPT_ENCODING"), self.encoded)
-        headers, body = self.variant(encoding)
+        headers, body = self.variant(self.encoding_for(environ))
         return "200 OK", headers, body
 
 
@@ -99,7 +119,8 @@ def encode(body: bytes, encoding: str, best: bool) -> bytes:
 
 
 def compress(body: bytes) -> dict[str, bytes]:
-    """The body in each of ENCODINGS at best quality; none for a body too small to gain."""
+    """The body in each of ENCODINGS at best quality, none for a body too small to gain: for
+    the frozen files nginx serves (app/rendering/freeze.py)."""
     if len(body) < MIN_COMPRESS_BYTES:
         return {}
     return {encoding: encode(body, encoding, best=True) for encoding in ENCODINGS}
@@ -185,8 +206,9 @@ class CachedPageServer:
         self.wsgi_app = wsgi_app
         self.memo: dict[tuple, tuple[str, CachedPage]] = {}
 
-    def lookup(self, environ) -> CachedPage | None:
-        """The cached page for this request, if its view is cacheable and the cache holds it."""
+    def lookup(self, environ) -> tuple[str, CachedPage | None] | None:
+        """The cache key of this request's page and the page the cache holds under it (None),
+        if its view is cacheable."""
         req = Request(environ)
         req.trusted_hosts = self.app.config["TRUSTED_HOSTS"]
         try:
@@ -197,10 +219,12 @@ class CachedPageServer:
         view = self.app.view_functions.get(endpoint)
         if not is_cacheable(view, req.method):
             return None
-        return self.app.extensions["cache"][cache].get(page_key(self.app, req, view))
+        key = page_key(self.app, req, view)
+        return key, self.app.extensions["cache"][cache].get(key)
 
-    def cached(self, environ) -> CachedPage | None:
-        """The cached page for this request, from the per-process memo while its version holds."""
+    def cached(self, environ) -> tuple[str, CachedPage] | None:
+        """The key and cached page for this request, from the per-process memo while its
+        version holds."""
         version = content_version(self.app)
         address = (
             environ.get("HTTP_HOST") or environ.get("SERVER_NAME"),
@@ -210,18 +234,22 @@ class CachedPageServer:
         remembered = self.memo.get(address)
         if remembered and remembered[0] == version:
             return remembered[1]
-        page = self.lookup(environ)
-        if page is not None:
-            if len(self.memo) >= self.MEMO_SIZE:
-                self.memo.clear()
-            self.memo[address] = (version, page)
-        return page
+        found = self.lookup(environ)
+        if found is None or found[1] is None:
+            return None
+        if len(self.memo) >= self.MEMO_SIZE:
+            self.memo.clear()
+        self.memo[address] = (version, found)
+        return found
 
     def __call__(self, environ, start_response):
         method = environ.get("REQUEST_METHOD")
-        page = self.cached(environ) if method in ("GET", "HEAD") else None
-        if page is None:
+        found = self.cached(environ) if method in ("GET", "HEAD") else None
+        if found is None:
             return self.wsgi_app(environ, start_response)
+        key, page = found
+        if page.make_ready_for(environ):
+            self.app.extensions["cache"][cache].set(key, page)
         status, headers, body = page.answer(environ)
         start_response(status, headers)
         return [] if method == "HEAD" else [body]
@@ -237,10 +265,10 @@ def store_in_cache(response: Response) -> Response:
     body = response.get_data()
     page = CachedPage(
         body=body,
-        encoded=compress(body),
         content_type=response.content_type,
         etag=hashlib.sha256(body).hexdigest()[:32],
     )
+    page.make_ready_for(request.environ)
     cache.set(page_key(current_app, request, view), page)
     status, headers, body = page.answer(request.environ)
     cached = Response(body, status=status, headers=headers)

@@ -10,6 +10,7 @@ import pytest
 from flask import template_rendered
 
 from app.content.loader import seed
+from app.rendering import page_cache
 
 
 @pytest.fixture
@@ -57,6 +58,33 @@ def test_cached_pages_are_served_precompressed(client, encoding, decode):
     assert "Accept-Encoding" in response.headers["Vary"]
     assert decode(response.get_data()) == plain
     assert len(response.get_data()) < len(plain) / 4
+
+
+@pytest.fixture
+def compressions(monkeypatch):
+    """The encodings the page cache compresses a body in, in order, while the test runs."""
+    made = []
+
+    def counted(body, encoding, best):
+        made.append(encoding)
+        return original(body, encoding, best)
+
+    original = page_cache.encode
+    monkeypatch.setattr(page_cache, "encode", counted)
+    return made
+
+
+def test_a_page_is_compressed_once_per_encoding_and_only_once_a_client_asks_for_it(
+    client, compressions
+):
+    plain = client.get("/").get_data()  # rendered and kept: nobody asked for an encoding yet
+    assert compressions == []
+    brotli_body = client.get("/", headers={"Accept-Encoding": "br"}).get_data()
+    client.get("/?utm_source=mail", headers={"Accept-Encoding": "br"})  # another address
+    client.get("/", headers={"Accept-Encoding": "gzip"})
+    client.get("/", headers={"Accept-Encoding": "gzip, br"})
+    assert compressions == ["br", "gzip"]
+    assert brotli.decompress(brotli_body) == plain
 
 
 def test_sell_form_is_never_cached_but_is_compressed(client, renders):
