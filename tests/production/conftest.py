@@ -231,10 +231,16 @@ def site_browser(site, playwright):
     browser.close()
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items) -> None:
-    """Every production-shape test on one worker of the test command's (pytest-xdist, whose
-    --dist loadgroup keeps a group together): the stack they share (nginx, gunicorn, Redis, the
-    rq worker, the frozen pages) is then started once, not once per worker."""
+    """Every production-shape test that uses the shared stack (the `site` fixture: nginx,
+    gunicorn, Redis, the rq worker, the frozen pages) on one worker of the test command's
+    (pytest-xdist, whose --dist loadgroup keeps a group together), so it is started once, not
+    once per worker. A test that starts a stack of its own (the replica drill) is a group of
+    its own, free to run beside them on another worker. First among the hooks: xdist reads the
+    groups in its own, and a mark added after it is ignored (each worker then started a stack)."""
     for item in items:
         if "production" in item.path.parts:
-            item.add_marker(pytest.mark.xdist_group("production"))
+            shares_the_site = "site" in getattr(item, "fixturenames", ())
+            group = "production" if shares_the_site else f"production-{item.name}"
+            item.add_marker(pytest.mark.xdist_group(group))
