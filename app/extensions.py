@@ -2,14 +2,14 @@
 
 from flask_caching import Cache
 from flask_limiter import Limiter
-from flask_rq import RQ
 from flask_wtf import CSRFProtect
 
+from app.job_worker import ForkingRQ
 from app.security.client import rate_limit_address
 
 cache = Cache()
 csrf = CSRFProtect()
-rq = RQ()  # bound only when REDIS_URL is set (app.queue.init_app)
+rq = ForkingRQ()  # bound only when REDIS_URL is set (app.queue.init_app); app/job_worker.py
 # Request limits per client (an IPv6 client by its /64, app/security/client.py): the sell form,
 # the status page's forms (those also per lead, app/status/limits.py). Its storage is
 # RATELIMIT_STORAGE_URI (Redis when REDIS_URL is set, app/config.py). A Redis outage must never
