@@ -10,6 +10,9 @@ from werkzeug.serving import make_server
 from app.rendering.freeze import freeze, page_file
 from tests.front import make_tls, start_front
 
+# On one test worker: each worker that ran a test of this module would freeze the site again.
+pytestmark = pytest.mark.xdist_group("freeze")
+
 
 @pytest.fixture(scope="module")
 def frozen_app(make_app, tmp_path_factory):
