@@ -90,24 +90,21 @@ class CachedPage:
         offered = ENCODINGS if len(self.body) >= MIN_COMPRESS_BYTES else ()
         return preferred_encoding(environ.get("HTTP_ACCEPT_ENCODING"), offered)
 
-    def make_ready_for(self, environ) -> bool:
-        """Compress the body, at best quality, in the encoding the request is answered in if no
-        client asked for it before. True when it was made now: the caller puts the page back in
-        the shared cache, so no other process or address compresses it again."""
-        if self.is_known_to(environ.get("HTTP_IF_NONE_MATCH")):
-            return False
-        encoding = self.encoding_for(environ)
-        if encoding is None or encoding in self.encoded:
-            return False
-        self.encoded[encoding] = encode(self.body, encoding, best=True)
-        return True
-
-    def answer(self, environ) -> tuple[str, list[tuple[str, str]], bytes]:
-        """Status, headers and body for a request (made ready for it): 304 when the client
-        already holds this version, else the page in the encoding the client prefers."""
+    def answer(
+        self, environ, keep: Callable[[CachedPage], None] = lambda page: None
+    ) -> tuple[str, list[tuple[str, str]], bytes]:
+        """Status, headers and body for a request: 304 when the client already holds this
+        version, else the page in the encoding the client prefers. The first request for an
+        encoding compresses the body in it, at best quality, and hands the grown page to
+        `keep`, which puts it back in the shared cache: no other process or address compresses
+        it again."""
         if self.is_known_to(environ.get("HTTP_IF_NONE_MATCH")):
             return "304 Not Modified", self.validators(), b""
-        headers, body = self.variant(self.encoding_for(environ))
+        encoding = self.encoding_for(environ)
+        if encoding is not None and encoding not in self.encoded:
+            self.encoded[encoding] = encode(self.body, encoding, best=True)
+            keep(self)
+        headers, body = self.variant(encoding)
         return "200 OK", headers, body
 
 
@@ -248,9 +245,8 @@ class CachedPageServer:
         if found is None:
             return self.wsgi_app(environ, start_response)
         key, page = found
-        if page.make_ready_for(environ):
-            self.app.extensions["cache"][cache].set(key, page)
-        status, headers, body = page.answer(environ)
+        shared = self.app.extensions["cache"][cache]
+        status, headers, body = page.answer(environ, keep=lambda grown: shared.set(key, grown))
         start_response(status, headers)
         return [] if method == "HEAD" else [body]
 
@@ -268,9 +264,8 @@ def store_in_cache(response: Response) -> Response:
         content_type=response.content_type,
         etag=hashlib.sha256(body).hexdigest()[:32],
     )
-    page.make_ready_for(request.environ)
+    status, headers, body = page.answer(request.environ)  # compressed, if asked, before it is kept
     cache.set(page_key(current_app, request, view), page)
-    status, headers, body = page.answer(request.environ)
     cached = Response(body, status=status, headers=headers)
     for name, value in response.headers.items():
         if name not in cached.headers:
