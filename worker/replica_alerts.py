@@ -1,4 +1,4 @@
-"""The replication check deploy/watchbuyers-replication.timer runs every few minutes (`flask
+"""The replication check deploy/watchbuyers-replication.timer runs every minute (`flask
 leads replication check`): copy what is still owed, then e-mail staff, at most once an hour,
 when the replica is behind, its storage does not answer, a copy keeps failing, or the bucket
 would keep deleted data longer than the privacy policy says (app/replica/monitor.py)."""
@@ -21,11 +21,8 @@ CATCH_UP_AFTER = timedelta(minutes=1)  # newer debts are the writing job's, stil
 def catch_up() -> int:
     """Sync every lead with a copy or deletion owed for over a minute; how many files moved."""
     cutoff = (datetime.now(UTC) - CATCH_UP_AFTER).isoformat(timespec="seconds")
-    moved = 0
-    for lead_id in copies.leads_owing(since_before=cutoff):
-        done = copies.sync_lead(lead_id)
-        moved += len(done.copied) + len(done.deleted)
-    return moved
+    done = copies.sync_owing(since_before=cutoff)
+    return len(done.copied) + len(done.deleted)
 
 
 def alert_message(problems: list[str], report: monitor.Report) -> EmailMessage:

@@ -50,12 +50,10 @@ def copy_all_command() -> None:
     """Copy every private file to the replica again, now (after a change of key or prefix)."""
     require_replica()
     click.echo(f"{copies.owe_every_copy_again()} files to copy.")
-    copied = failed = 0
-    for lead_id in copies.leads_owing():
-        done = copies.sync_lead(lead_id)
-        copied, failed = copied + len(done.copied), failed + len(done.failed)
-    click.echo(f"Copied {copied}; {failed} left owed for the replication check.")
-    if failed:
+    done = copies.sync_owing()
+    left = len(done.failed)
+    click.echo(f"Copied {len(done.copied)}; {left} left owed for the replication check.")
+    if done.failed:
         raise click.ClickException("Some copies failed: see flask leads replication.")
 
 

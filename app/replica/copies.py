@@ -79,6 +79,18 @@ def sync_lead(lead_id: int) -> Synced:
     return done
 
 
+def sync_owing(since_before: str | None = None) -> Synced:
+    """sync_lead for every lead with a copy or deletion owed (since before `since_before`): the
+    replication check's catch-up and `copy-all`. What all the passes did together."""
+    done = Synced()
+    for lead_id in leads_owing(since_before=since_before):
+        synced = sync_lead(lead_id)
+        done.copied += synced.copied
+        done.deleted += synced.deleted
+        done.failed |= synced.failed
+    return done
+
+
 def copy_file(row: dict) -> bool:
     """Upload one file, then mark it copied, unless the records dropped it meanwhile: then the
     copy just made is deleted again. False if the file was dropped before it was read."""
