@@ -1,12 +1,14 @@
 """Steps this folder's tests share: a lead sent with photos, the copies on record, the bucket
-a test's app replicates into, and the SSE-C headers a recorded request carried."""
+a test's app replicates into, the SSE-C headers a recorded request carried, and a storage that
+comes back."""
 
 from __future__ import annotations
 
 import base64
 import hashlib
 
-from app.leads.db import get_db
+from app.leads.db import get_db, transaction
+from app.replica import objects
 from tests.helpers import lead_work_done, photo, post
 
 
@@ -37,3 +39,18 @@ def submit_with_photos(app, count: int = 2) -> int:
     lead_work_done(app)
     with app.app_context():
         return get_db().execute("SELECT max(id) FROM leads").fetchone()[0]
+
+
+def storage_back(app, replica_settings: dict) -> None:
+    """The app's storage answers again, a minute after it failed: its real endpoint, a new
+    client, and no rest left."""
+    app.config["REPLICA_ENDPOINT"] = replica_settings["REPLICA_ENDPOINT"]
+    app.extensions.pop("replica_client")
+    with app.app_context():
+        objects.rest_marker().unlink()
+
+
+def owed_long_ago(app) -> None:
+    """Every copy on record owed since long before now (a crashed process's, or the check's)."""
+    with app.app_context(), transaction() as db:
+        db.execute("UPDATE file_copies SET since = '2026-01-01T00:00:00+00:00'")

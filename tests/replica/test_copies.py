@@ -12,7 +12,15 @@ from app.replica import copies, objects
 from app.sale import erasure, lifecycle, pending
 from app.sale.purchase import files
 from tests.helpers import lead_work_done, save_sample_lead
-from tests.replica.steps import bucket_of, copy_rows, md5_of, sent_encryption, submit_with_photos
+from tests.replica.steps import (
+    bucket_of,
+    copy_rows,
+    md5_of,
+    owed_long_ago,
+    sent_encryption,
+    storage_back,
+    submit_with_photos,
+)
 
 
 def test_a_processed_photo_and_its_thumbnail_are_copied_by_the_photo_job(
@@ -57,10 +65,7 @@ def test_a_copy_the_storage_refuses_stays_owed_and_the_requeue_pays_it(
 
     with down.app_context():
         assert copies.leads_owing() == [lead_id]
-    down.config["REPLICA_ENDPOINT"] = replica_settings["REPLICA_ENDPOINT"]
-    down.extensions.pop("replica_client")
-    with down.app_context():
-        objects.rest_marker().unlink()  # as a minute later
+    storage_back(down, replica_settings)
     result = down.test_cli_runner().invoke(args=["leads", "requeue"])
     assert f"Queued the replica copies of lead #{lead_id}'s files." in result.output
     lead_work_done(down)
@@ -110,12 +115,8 @@ def test_the_start_up_sweep_catches_up_copies_a_crash_left_owed(
 ):
     crashed = make_app(**replica_settings | {"REPLICA_ENDPOINT": "http://127.0.0.1:9"})
     lead_id = submit_with_photos(crashed, count=1)
-    with crashed.app_context(), transaction() as db:  # owed since before the process started
-        db.execute("UPDATE file_copies SET since = '2026-01-01T00:00:00+00:00'")
-    crashed.config["REPLICA_ENDPOINT"] = replica_settings["REPLICA_ENDPOINT"]
-    crashed.extensions.pop("replica_client")
-    with crashed.app_context():
-        objects.rest_marker().unlink()  # as a minute later
+    owed_long_ago(crashed)  # since before the process started
+    storage_back(crashed, replica_settings)
     with crashed.app_context():
         assert pending.sweep_stale_leads() == 1  # the lead's copy job
     lead_work_done(crashed)
@@ -144,3 +145,20 @@ def test_every_file_is_copied_again_under_a_new_key(replica_app, object_storage)
     assert "2 files to copy." in result.output and "Copied 2; 0 left owed" in result.output
     puts = [r for r in object_storage.recorded() if r["method"] == "PUT"]
     assert [sent_encryption(r) for r in puts] == [("AES256", md5_of(b"n" * 32))] * 2
+
+
+def test_the_replication_check_catches_up_copies_owed_for_over_a_minute(
+    make_app, replica_settings, object_storage
+):
+    app = make_app(**replica_settings | {"REPLICA_ENDPOINT": "http://127.0.0.1:9"})
+    submit_with_photos(app, count=1)  # both copies fail: the storage is away
+    storage_back(app, replica_settings)
+    runner = app.test_cli_runner()
+    runner.invoke(args=["leads", "replication", "prepare-bucket"])
+    fresh = runner.invoke(args=["leads", "replication", "check"])
+    assert "0 files caught up" in fresh.output  # owed for less than a minute: the job's
+    owed_long_ago(app)
+    late = runner.invoke(args=["leads", "replication", "check"])
+    assert "replica healthy; 2 files caught up" in late.output, late.output
+    assert all(row["copied_at"] for row in copy_rows(app))
+    assert len(object_storage.keys(bucket_of(app), "watchbuyers/files/")) == 2
