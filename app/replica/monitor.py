@@ -3,8 +3,10 @@
 The database's lag is measured from outside Litestream, so it holds when Litestream itself is
 stopped: the time between the last transaction written to leads.db (its WAL's change time:
 every commit appends to it, a checkpoint does not) and the newest object Litestream wrote to
-the replica. A quiet database has no lag
-however long ago it last synced. The files' side is the `file_copies` rows still owed.
+the replica, as the storage lists it. A quiet database has no lag however long ago it last
+synced; a database with writes on record and nothing in the replica was never replicated
+(Litestream never ran, or never here), which is an alarm, not a lag of "0 s". The files' side
+is the `file_copies` rows still owed.
 """
 
 from __future__ import annotations
@@ -36,14 +38,18 @@ class Report:
     error: str | None = None
 
     @property
+    def never_synced(self) -> bool:
+        """Writes on record, and the storage answered that it holds no database replica."""
+        return self.database_written is not None and not self.error and not self.replica_written
+
+    @property
     def lag_seconds(self) -> float | None:
-        """Seconds of database changes the replica does not hold yet (None: unknown)."""
+        """Seconds of database changes the replica does not hold yet (None: unknown, or every
+        change, when it never synced)."""
         if self.database_written is None:
             return 0.0
-        if self.error:
+        if self.error or self.replica_written is None:
             return None
-        if self.replica_written is None:
-            return (datetime.now(UTC) - self.database_written).total_seconds()
         return max(0.0, (self.database_written - self.replica_written).total_seconds())
 
     def lines(self) -> list[str]:
@@ -52,8 +58,9 @@ class Report:
         lag = self.lag_seconds
         unknown = "unknown (the storage does not answer)" if self.error else None
         kept = f"{self.bucket_days} days" if self.bucket_days else "not bounded (no lifecycle)"
+        lag_words = "never synced" if self.never_synced else "unknown" if lag is None else None
         return [
-            f"Database lag: {'unknown' if lag is None else f'{lag:.0f} s'}",
+            f"Database lag: {lag_words or f'{lag:.0f} s'}",
             f"Last database sync: {unknown or stamp(self.replica_written)}",
             f"Last database write: {stamp(self.database_written)}",
             f"Files not yet copied: {self.copies_owed}"
@@ -66,12 +73,18 @@ class Report:
         ]  # fmt: skip
 
     def problems(self) -> list[str]:
-        """Why staff should look: lag past REPLICA_LAG_ALERT_SECONDS, the storage unreachable,
-        or a copy that failed REPLICA_COPY_ALERT_ATTEMPTS times."""
+        """Why staff should look: lag past REPLICA_LAG_ALERT_SECONDS or a database never
+        replicated, the storage unreachable, or a copy that failed REPLICA_COPY_ALERT_ATTEMPTS
+        times."""
         config = current_app.config
         found = []
         if self.error:
             found.append(f"the replica's storage does not answer ({self.error})")
+        if self.never_synced:
+            found.append(
+                "the database has never been replicated although it has been written to: "
+                "Litestream is not running (journalctl -u watchbuyers-litestream)"
+            )
         lag = self.lag_seconds
         if lag is not None and lag > config["REPLICA_LAG_ALERT_SECONDS"]:
             found.append(f"the database replica is {lag:.0f} s behind")

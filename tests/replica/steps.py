@@ -1,15 +1,17 @@
 """Steps this folder's tests share: a lead sent with photos, the copies on record, the bucket
-a test's app replicates into, the SSE-C headers a recorded request carried, and a storage that
-comes back."""
+a test's app replicates into, Litestream replicating it, the SSE-C headers a recorded request
+carried, and a storage that comes back."""
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import subprocess
+from contextlib import contextmanager
 
 from app.leads.db import get_db, transaction
-from app.replica import objects
-from tests.helpers import lead_work_done, photo, post
+from app.replica import litestream, monitor, objects
+from tests.helpers import ROOT, lead_work_done, photo, post, stop_process
 
 
 def bucket_of(app) -> str:
@@ -54,3 +56,24 @@ def owed_long_ago(app) -> None:
     """Every copy on record owed since long before now (a crashed process's, or the check's)."""
     with app.app_context(), transaction() as db:
         db.execute("UPDATE file_copies SET since = '2026-01-01T00:00:00+00:00'")
+
+
+@contextmanager
+def replicating(app, folder):
+    """Litestream replicating `app`'s leads.db, as its unit runs it, until the block ends."""
+    config = folder / "litestream.yml"
+    with app.app_context():
+        litestream.write_settings(config)
+        command = [litestream.binary(), "replicate", "-config", str(config)]
+        quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+        process = subprocess.Popen(command, cwd=ROOT, env=litestream.environment(), **quiet)
+    try:
+        yield process
+    finally:
+        stop_process(process)
+
+
+def replica_holds_everything(app) -> bool:
+    with app.app_context():
+        report = monitor.report()
+        return report.replica_written is not None and report.lag_seconds < 1

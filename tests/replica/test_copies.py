@@ -11,12 +11,14 @@ from app.leads.db import transaction
 from app.replica import copies, objects
 from app.sale import erasure, lifecycle, pending
 from app.sale.purchase import files
-from tests.helpers import lead_work_done, save_sample_lead
+from tests.helpers import lead_work_done, save_sample_lead, wait_until
 from tests.replica.steps import (
     bucket_of,
     copy_rows,
     md5_of,
     owed_long_ago,
+    replica_holds_everything,
+    replicating,
     sent_encryption,
     storage_back,
     submit_with_photos,
@@ -148,17 +150,19 @@ def test_every_file_is_copied_again_under_a_new_key(replica_app, object_storage)
 
 
 def test_the_replication_check_catches_up_copies_owed_for_over_a_minute(
-    make_app, replica_settings, object_storage
+    make_app, replica_settings, object_storage, tmp_path
 ):
     app = make_app(**replica_settings | {"REPLICA_ENDPOINT": "http://127.0.0.1:9"})
     submit_with_photos(app, count=1)  # both copies fail: the storage is away
     storage_back(app, replica_settings)
     runner = app.test_cli_runner()
     runner.invoke(args=["leads", "replication", "prepare-bucket"])
-    fresh = runner.invoke(args=["leads", "replication", "check"])
-    assert "0 files caught up" in fresh.output  # owed for less than a minute: the job's
-    owed_long_ago(app)
-    late = runner.invoke(args=["leads", "replication", "check"])
+    with replicating(app, tmp_path):
+        wait_until(lambda: replica_holds_everything(app), timeout=30)
+        fresh = runner.invoke(args=["leads", "replication", "check"])
+        assert "0 files caught up" in fresh.output  # owed for less than a minute: the job's
+        owed_long_ago(app)
+        late = runner.invoke(args=["leads", "replication", "check"])
     assert "replica healthy; 2 files caught up" in late.output, late.output
     assert all(row["copied_at"] for row in copy_rows(app))
     assert len(object_storage.keys(bucket_of(app), "watchbuyers/files/")) == 2

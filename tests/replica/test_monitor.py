@@ -18,9 +18,22 @@ def test_the_lag_is_the_database_writes_the_replica_does_not_hold(app):
         quiet = monitor.Report(database_written=now - timedelta(hours=5),
                                replica_written=now - timedelta(hours=5, seconds=1))  # fmt: skip
         assert quiet.lag_seconds == 1  # an idle database is not behind, however old its sync
-        never = monitor.Report(database_written=now - timedelta(seconds=30))
-        assert 29 <= never.lag_seconds <= 31
         assert monitor.Report(database_written=now, error="down").lag_seconds is None
+
+
+def test_a_database_written_to_but_never_replicated_is_an_alarm_not_a_lag_of_zero(replica_app):
+    submit_with_photos(replica_app, count=1)  # leads written; Litestream never started
+    result = replica_app.test_cli_runner().invoke(args=["leads", "replication"])
+    assert result.exit_code == 1, result.output
+    assert "Database lag: never synced" in result.output
+    assert "Last database sync: never" in result.output
+    assert "the database has never been replicated although it has been written to" in (
+        result.output
+    )
+    with replica_app.app_context():
+        just_written = monitor.Report(database_written=datetime.now(UTC))
+        assert just_written.never_synced and just_written.lag_seconds is None
+        assert any("never been replicated" in problem for problem in just_written.problems())
 
 
 def test_the_report_names_files_not_yet_copied_and_the_unreachable_storage(

@@ -5,42 +5,20 @@ from __future__ import annotations
 
 import base64
 import logging
-import subprocess
 import time
-from contextlib import contextmanager
 
 from app.leads import storage
 from app.leads.db import get_db, transaction, truncate_wal
-from app.replica import litestream, monitor
-from tests.helpers import ROOT, stop_process, wait_until
+from tests.helpers import wait_until
 from tests.replica.steps import (
     bucket_of,
     copy_rows,
     md5_of,
+    replica_holds_everything,
+    replicating,
     sent_encryption,
     submit_with_photos,
 )
-
-
-@contextmanager
-def replicating(app, folder):
-    """Litestream replicating `app`'s leads.db, as its unit runs it, until the block ends."""
-    config = folder / "litestream.yml"
-    with app.app_context():
-        litestream.write_settings(config)
-        command = [litestream.binary(), "replicate", "-config", str(config)]
-        quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
-        process = subprocess.Popen(command, cwd=ROOT, env=litestream.environment(), **quiet)
-    try:
-        yield process
-    finally:
-        stop_process(process)
-
-
-def replica_holds_everything(app) -> bool:
-    with app.app_context():
-        report = monitor.report()
-        return report.replica_written is not None and report.lag_seconds < 1
 
 
 def test_a_fresh_instance_comes_back_from_the_replica_with_its_files(
