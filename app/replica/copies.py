@@ -105,7 +105,7 @@ def copy_file(row: dict) -> bool:
             (now(), row["name"], row["since"]),
         ).rowcount
     if not marked and is_gone(row["name"]):
-        delete_copy(dict(row, gone=1))
+        delete_copy(row)
     return bool(marked)
 
 
@@ -116,10 +116,11 @@ def is_gone(name: str) -> bool:
 
 
 def delete_copy(row: dict) -> None:
-    """Delete a dropped file's copy (none was made if it was never copied), then its row,
-    unless the file was written again meanwhile."""
-    if row["copied_at"] or row.get("attempts"):
-        objects.delete_file(row["name"])
+    """Delete a dropped file's copy, then its row, unless the file was written again
+    meanwhile. The storage is asked even when the row says no copy was made: an upload racing
+    the erasure, or an earlier copy of a file owed again (copy-all, a new key), may be there
+    whatever the row read before says, and deleting what is not there costs one request."""
+    objects.delete_file(row["name"])
     with transaction() as db:
         db.execute("DELETE FROM file_copies WHERE name = ? AND gone = 1", (row["name"],))
 

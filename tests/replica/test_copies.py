@@ -87,6 +87,26 @@ def test_an_erasure_deletes_the_copies_too(replica_app, object_storage):
     assert copy_rows(replica_app) == []
 
 
+def test_a_copy_uploaded_while_the_lead_is_erased_is_deleted_again(
+    replica_app, object_storage, monkeypatch
+):
+    lead_id = submit_with_photos(replica_app, count=1)
+    with replica_app.app_context():
+        copies.owe_every_copy_again()  # a copy in flight, not yet tried (copy-all, a new key)
+    upload = objects.put_file
+
+    def erased_during_the_upload(name, path):
+        upload(name, path)
+        lifecycle.transition(lead_id, "closed", "staff:1", {"reason": "withdrawn"}, "new")
+        erasure.erase(lead_id, "staff:1")  # marks the files gone; its own copy job runs here
+
+    monkeypatch.setattr(objects, "put_file", erased_during_the_upload)
+    with replica_app.app_context():
+        copies.sync_lead(lead_id)
+    assert object_storage.keys(bucket_of(replica_app), "watchbuyers/files/") == []
+    assert copy_rows(replica_app) == []
+
+
 def test_without_a_replica_the_debt_is_kept_but_nothing_is_queued(app):
     lead_id = submit_with_photos(app, count=1)
     rows = copy_rows(app)
