@@ -66,7 +66,9 @@ def restore_backup(folder: Path | None) -> None:
 
 def restore_replica(files_only: bool) -> None:
     """The replica's restore (app/replica/restore.py), naming every file it could not bring
-    back: those never copied are lost; those it could not fetch are fetched by --files-only."""
+    back: those never copied and the uploads still waiting for their job are lost (recorded
+    on their leads); those it could not fetch are fetched by --files-only; a name the site
+    would never write is refused."""
     if not objects.configured():
         raise click.ClickException("REPLICA_URL is not set: there is no replica to restore.")
     try:
@@ -76,8 +78,20 @@ def restore_replica(files_only: bool) -> None:
     click.echo(f"Restored {restored.leads} leads and {restored.files} files from the replica.")
     for name in restored.never_copied:
         click.echo(f"Lost with the machine (its copy was still owed): {name}")
+    for lead_id, positions in restored.lost_uploads.items():
+        click.echo(
+            f"Lost with the machine (still waiting for the photo job): lead #{lead_id}, photo "
+            f"{', '.join(map(str, positions))}; the seller's status page asks for it again."
+        )
+    for name in restored.refused:
+        click.echo(f"Refused (not a file name this site writes): {name!r}")
     for name, error in restored.unfetched.items():
         click.echo(f"Not fetched: {name} ({error})")
+    if restored.refused:
+        raise click.ClickException(
+            "The restored records name files outside the private storage's own names (above): "
+            "nothing was written for them. Find out how they got there before the site starts."
+        )
     if restored.unfetched:
         raise click.ClickException(
             "Some files could not be fetched (named above): run flask leads restore "

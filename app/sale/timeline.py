@@ -191,6 +191,16 @@ def ad_report_title(data: dict) -> str:
     return titles.get(data["status"], f"{what} not reported to {where}")
 
 
+def lost_details(data: dict) -> list[tuple[str, str]]:
+    """Which of a lead's photos and files a restore found the machine had taken with it."""
+    named = (
+        ("Photos (copy not yet made)", ", ".join(map(str, data["photos"]))),
+        ("Photos (still waiting to be checked)", ", ".join(map(str, data["waiting"]))),
+        ("Files", ", ".join(kind.replace("_", " ") for kind in data["files"])),
+    )
+    return [(label, value) for label, value in named if value]
+
+
 def describe(event: dict) -> tuple[str, list[tuple[str, str]], str]:
     """(title, details, own words) for one event."""
     kind, data = event["kind"], event["data"]
@@ -226,6 +236,8 @@ def describe(event: dict) -> tuple[str, list[tuple[str, str]], str]:
         return "Seller opted out of sharing with ad platforms", [("How", how)], ""
     if kind == "links_revoked":
         return "Status links revoked", [("Links", str(data.get("links", 0)))], ""
+    if kind == "files_lost":
+        return "Lost with the machine, found missing at the restore", lost_details(data), ""
     purchase = purchase_event(kind, data)
     if purchase:
         return (*purchase, "")

@@ -78,9 +78,22 @@ def status_page(lead: dict, token: str) -> str:
         can_erase=lead["state"] in SELLER_ERASABLE_STATES,
         after_sale=erasure.after_sale(lead),
         photo_props=add_photos_props(token, room) if takes_photos(lead) and room else None,
+        photos_lost=photos_to_send_again(events),
         question_max_length=QUESTION_MAX_LENGTH,
         token=token,
     )
+
+
+def photos_to_send_again(events: list[dict]) -> int:
+    """How many of the seller's photos a restore found lost with our machine (app/replica/
+    restore.py), until the seller adds photos again."""
+    lost = 0
+    for event in events:
+        if event["kind"] == "files_lost":
+            lost = len(event["data"]["photos"]) + len(event["data"]["waiting"])
+        elif event["kind"] == "photos_added":
+            lost = 0
+    return lost
 
 
 def latest_quote_words(events: list[dict]) -> str | None:

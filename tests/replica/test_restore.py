@@ -6,10 +6,14 @@ from __future__ import annotations
 import base64
 import logging
 import time
+from pathlib import Path
 
-from app.leads import storage
+from app.leads import history, storage, store
 from app.leads.db import get_db, transaction, truncate_wal
-from tests.helpers import wait_until
+from app.replica import copies, monitor
+from app.replica.restore import FILE_NAME
+from app.sale import timeline
+from tests.helpers import give_token, photo, post, wait_until
 from tests.replica.steps import (
     bucket_of,
     copy_rows,
@@ -54,18 +58,91 @@ def test_a_restore_never_writes_over_an_instance_that_holds_leads(make_app, repl
     assert "Nothing was restored" in result.output and "already holds 1 leads" in result.output
 
 
-def test_files_still_owed_when_the_machine_was_lost_are_named(make_app, replica_settings, tmp_path):
-    lost = make_app(**replica_settings)
-    submit_with_photos(lost, count=1)
-    with lost.app_context(), transaction() as db:  # as if the disk went before the copy
-        db.execute("UPDATE file_copies SET copied_at = NULL")
-    with replicating(lost, tmp_path):
+def restored_elsewhere(make_app, replica_settings, lost, folder):
+    """`lost`'s database replicated by Litestream, then restored on a fresh machine: the new
+    machine's app and the restore's result."""
+    with replicating(lost, folder):
         wait_until(lambda: replica_holds_everything(lost), timeout=30)
     fresh = make_app(**replica_settings)
-    result = fresh.test_cli_runner().invoke(args=["leads", "restore", "--from-replica"])
+    return fresh, fresh.test_cli_runner().invoke(args=["leads", "restore", "--from-replica"])
+
+
+def test_files_still_owed_when_the_machine_was_lost_are_named_and_settled_as_lost(
+    make_app, replica_settings, tmp_path
+):
+    lost = make_app(**replica_settings)
+    lead_id = submit_with_photos(lost, count=2)
+    photo_2 = "SELECT 'watch-photos/' || image_name FROM lead_photos WHERE position = 2"
+    with lost.app_context(), transaction() as db:  # as if the disk went before photo 2's copy
+        db.execute(f"UPDATE file_copies SET copied_at = NULL WHERE name IN ({photo_2})")
+    token = give_token(lost, lead_id)
+    fresh, result = restored_elsewhere(make_app, replica_settings, lost, tmp_path)
     assert result.exit_code == 0, result.output
-    assert result.output.count("Lost with the machine (its copy was still owed): ") == 2
-    assert "Restored 1 leads and 0 files" in result.output
+    assert result.output.count("Lost with the machine (its copy was still owed): ") == 1
+    assert "Restored 1 leads and 3 files" in result.output
+    with fresh.app_context():
+        assert copies.owed() == [] and copies.sync_owing().failed == {}  # nothing retried
+        report = monitor.read_records(monitor.Report())
+        assert (report.copies_owed, report.deletions_owed, report.failing) == (0, 0, [])
+        assert [photo["position"] for photo in store.lead_photos(lead_id)] == [1]
+        [event] = [e for e in history.lead_events(lead_id) if e["kind"] == "files_lost"]
+        title, details, _ = timeline.describe(event)  # the staff page's timeline
+    assert title == "Lost with the machine, found missing at the restore"
+    assert details == [("Photos (copy not yet made)", "2")]
+    kept = [row["name"] for row in copy_rows(fresh)]
+    assert storage_files(fresh) == kept and len(kept) == 2  # photo 2's thumbnail went with it
+    page = fresh.test_client().get(f"/status/{token}").get_data(as_text=True)
+    assert "one of the photos you sent was lost in a failure of our own systems" in page
+
+
+def test_photos_still_waiting_for_their_job_are_named_and_asked_for_again(
+    make_app, replica_settings, tmp_path
+):
+    no_worker = make_app(**replica_settings | {"REDIS_URL": "redis://127.0.0.1:9/0"})
+    response = post(no_worker.test_client(), photos=[photo("a.jpg"), photo("b.jpg")])
+    assert response.status_code == 303  # the lead is saved; its photo job never ran
+    token = give_token(no_worker, 1)
+    fresh, result = restored_elsewhere(make_app, replica_settings, no_worker, tmp_path)
+    assert result.exit_code == 0, result.output
+    assert ("Lost with the machine (still waiting for the photo job): lead #1, photo 1, 2; "
+            "the seller's status page asks for it again.") in result.output  # fmt: skip
+    with fresh.app_context():
+        assert store.lead_photos(1) == [] and store.get_lead(1)["photos_processed_at"]
+        [event] = [e for e in history.lead_events(1) if e["kind"] == "files_lost"]
+        assert timeline.describe(event)[1] == [("Photos (still waiting to be checked)", "1, 2")]
+    page = fresh.test_client().get(f"/status/{token}").get_data(as_text=True)
+    assert "2 of the photos you sent were lost in a failure of our own systems" in page
+    assert "You can send 10 more photos." in page
+
+
+def test_a_restore_writes_no_file_the_site_would_not_have_named(
+    make_app, replica_settings, tmp_path
+):
+    lost = make_app(**replica_settings)
+    submit_with_photos(lost, count=1)
+    planted = ["../../escaped.txt", "/tmp/absolute-escape.txt", "watch-photos/../../x.jpg"]
+    with lost.app_context(), transaction() as db:
+        db.executemany(
+            "INSERT INTO file_copies (name, lead_id, since, copied_at) VALUES (?, 1, ?, ?)",
+            [(name, "2026-01-01T00:00:00+00:00", "2026-01-01T00:00:00+00:00") for name in planted],
+        )
+    fresh, result = restored_elsewhere(make_app, replica_settings, lost, tmp_path)
+    assert result.exit_code == 1
+    for name in planted:
+        assert f"Refused (not a file name this site writes): {name!r}" in result.output
+    assert "nothing was written for them" in result.output
+    assert "Restored 1 leads and 2 files" in result.output  # the lead's own files came back
+    instance = Path(fresh.config["LEADS_DB"]).parent
+    assert not (instance.parent / "escaped.txt").exists()
+    assert not Path("/tmp/absolute-escape.txt").exists()
+    assert all(FILE_NAME.fullmatch(name) for name in storage_files(fresh))
+
+
+def storage_files(app) -> list[str]:
+    """Every file under the app's private storage, by its name there."""
+    with app.app_context():
+        folder = storage.storage_dir()
+        return sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
 
 
 def test_an_erasure_does_not_wait_on_litestreams_hold_of_the_wal(replica_app, tmp_path, caplog):
