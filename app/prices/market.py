@@ -13,6 +13,7 @@ seller's range works the same whatever the provider does.
 from __future__ import annotations
 
 import json
+import math
 import time
 import urllib.error
 import urllib.request
@@ -148,14 +149,28 @@ def fetch_all() -> Run:
     return run
 
 
-def prices() -> dict[tuple[str, str], dict]:
-    """Every kept market price by (brand, reference key)."""
-    rows = get_db().execute("SELECT * FROM market_prices")
+def prices_of(entries: list[dict]) -> dict[tuple[str, str], dict]:
+    """The kept market prices of these entries only (a page of the staff list), by (brand,
+    reference key)."""
+    rows = get_db().execute(
+        "SELECT market_prices.* FROM price_guide JOIN market_prices "
+        "ON market_prices.brand = price_guide.brand "
+        "AND market_prices.reference_key = price_guide.reference_key "
+        "WHERE price_guide.id IN (SELECT value FROM json_each(:ids))",
+        {"ids": json.dumps([entry["id"] for entry in entries])},
+    )
     return {(row["brand"], row["reference_key"]): dict(row) for row in rows}
 
 
+def whole_percent(value: float) -> int:
+    """`value` rounded to a whole percent, halves away from zero: as SQLite's round() does, so
+    the staff list's drifted filter (app/prices/listing.py) flags exactly the entries shown
+    drifted."""
+    return int(math.copysign(math.floor(abs(value) + 0.5), value))
+
+
 def kept_for(entry: dict) -> dict[tuple[str, str], dict]:
-    """The kept market price of one entry's reference, as prices() gives every one."""
+    """The kept market price of one entry's reference, as prices_of() gives a page's."""
     row = (
         get_db()
         .execute(
@@ -177,6 +192,6 @@ def beside(entry: dict, kept: dict[tuple[str, str], dict]) -> dict | None:
     if not market["price"]:
         return facts | {"drift": None, "flagged": False}
     mid = (entry["low"] + entry["high"]) / 2
-    drift = round((mid - market["price"]) / market["price"] * 100)
+    drift = whole_percent((mid - market["price"]) / market["price"] * 100)
     limit = current_app.config["MARKET_DRIFT_PERCENT"]
     return facts | {"drift": drift, "flagged": abs(drift) > limit}

@@ -41,6 +41,17 @@ def iso_date(text: str, label: str, problems: list[str]) -> str:
         return ""
 
 
+def page_number(text: str) -> int:
+    """A page number from the query string: 1 unless it is written in ASCII digits from 1 to
+    99,999 (str.isdigit alone lets through "²", which int() refuses)."""
+    return int(text) if text.isascii() and text.isdigit() and 0 < int(text) < 100_000 else 1
+
+
+def search_text(args: MultiDict) -> str:
+    """The search box's text (`q`), its runs of spaces made one, at most SEARCH_LENGTH long."""
+    return " ".join(args.get("q", "").split())[:SEARCH_LENGTH]
+
+
 @dataclass(frozen=True)
 class LeadQuery:
     """The inbox's tab, search, filters and page, as read from the query string."""
@@ -59,15 +70,14 @@ class LeadQuery:
         """Read the query string; bad values are dropped, bad dates with a note in `problems`."""
         problems: list[str] = []
         state = args.get("state", "")
-        page = args.get("page", "1")
         return cls(
             state=state if state in tuple(State) or state in EXTRA_TABS else "",
-            q=" ".join(args.get("q", "").split())[:SEARCH_LENGTH],
+            q=search_text(args),
             brand=args.get("brand", "")[:100],
             source=args.get("source", "")[:200],
             date_from=iso_date(args.get("from", ""), "From", problems),
             date_to=iso_date(args.get("to", ""), "To", problems),
-            page=int(page) if page.isdigit() and 0 < int(page) < 100_000 else 1,
+            page=page_number(args.get("page", "1")),
             problems=tuple(problems),
         )
 

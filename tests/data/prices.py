@@ -3,8 +3,11 @@ the guide (the staff pages that save it are tested on their own)."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from app.leads.db import immediate_transaction
 from app.prices import guide
+from tests.helpers import business_today
 
 SUB = {
     "brand": "Rolex", "reference": "126610LN", "names": "Submariner Date; Black Sub",
@@ -23,3 +26,11 @@ def add_entry(app, **changes) -> int:
     with app.app_context(), immediate_transaction() as db:
         existing = guide.existing_id(db, values["brand"], values["reference"])
         return guide.write(db, values, "staff:1", existing)
+
+
+def set_days_ago(app, entry_id: int, days: int) -> int:
+    """Date an entry's range `days` days back in the business's calendar; its id."""
+    day = business_today() - timedelta(days=days)
+    with app.app_context(), immediate_transaction() as db:
+        db.execute("UPDATE price_guide SET set_on = ? WHERE id = ?", (day.isoformat(), entry_id))
+    return entry_id

@@ -53,7 +53,7 @@ def test_each_reference_is_asked_with_the_key_and_its_price_kept_for_staff(
     )
     assert kept(market_app)["126610LN"]["price"] == 12700
     with market_app.app_context():
-        beside = {entry["reference"]: market.beside(entry, market.prices())
+        beside = {entry["reference"]: market.beside(entry, market.prices_of([entry]))
                   for entry in guide.entries()}  # fmt: skip
     assert (beside["126610LN"]["drift"], beside["126610LN"]["flagged"]) == (-20, False)
     assert (beside["124060"]["drift"], beside["124060"]["flagged"]) == (25, False)  # at the limit
@@ -61,7 +61,7 @@ def test_each_reference_is_asked_with_the_key_and_its_price_kept_for_staff(
     run(market_app)
     with market_app.app_context():
         entry = [e for e in guide.entries() if e["reference"] == "124060"][0]
-        assert market.beside(entry, market.prices())["flagged"]
+        assert market.beside(entry, market.prices_of([entry]))["flagged"]
 
 
 def test_failures_are_recorded_and_the_run_goes_on(market_app, market_provider):

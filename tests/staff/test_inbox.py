@@ -7,6 +7,8 @@ import io
 import re
 from datetime import timedelta
 
+import pytest
+
 from app.leads import search, storage, store
 from app.leads.db import transaction
 from app.rendering.dates import display_date
@@ -172,6 +174,12 @@ def test_search_filters_and_pagination(app, signed_in, add_lead):
     assert "Zed Phone" in found and "Seller 01" not in found
     bad = page(signed_in, "/staff/leads?from=yesterday&page=-3&state=sold")
     assert "is not a date (YYYY-MM-DD); it was ignored." in bad
+
+
+@pytest.mark.parametrize("number", ["²", "٣", "1e3", " 2"])
+def test_a_page_number_in_other_digits_shows_the_first_page(signed_in, add_lead, number):
+    add_lead(full_name="Only Seller")
+    assert "Only Seller" in page(signed_in, f"/staff/leads?page={number}")
 
 
 def test_every_seller_field_is_shown_as_text(app, signed_in, add_lead):

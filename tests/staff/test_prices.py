@@ -1,6 +1,7 @@
 """The buy-price guide in the staff area: entries added, changed and removed, each audited;
 bad ranges and spreadsheet formulas refused with a message and nothing saved; the CSV export
 with every formula neutralised; the import checked row by row and written all or none; and
+the list searched, filtered, sorted and paged by its query string, whatever that holds; and
 nothing of it for anyone signed out."""
 
 from __future__ import annotations
@@ -8,11 +9,13 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 
 import pytest
 
 from app.leads.db import get_db, transaction
 from app.prices import guide
+from tests.data.prices import add_entry, set_days_ago
 from tests.helpers import business_today, form_token
 from worker import jobs
 
@@ -200,3 +203,54 @@ def test_the_list_shows_the_market_price_beside_each_range_and_flags_a_drift(
         jobs.fetch_market_prices()
     listing = staff.request(signed_in, "GET", "/staff/prices").get_data(as_text=True)
     assert "Market $7,500 · ours +35% · drifted" in listing
+
+
+def listed_references(html: str) -> list[str]:
+    return re.findall(r'data-entry="([^"]+)"', html)
+
+
+def test_the_list_shows_fifty_entries_a_page_with_plain_links_to_the_rest(app, staff, signed_in):
+    for number in range(60):
+        add_entry(app, reference=f"{100000 + number}", names=f"Model {number}")
+    first = staff.request(signed_in, "GET", "/staff/prices").get_data(as_text=True)
+    assert len(listed_references(first)) == 50 and "Page 1 of 2" in first
+    assert 'rel="next" href="/staff/prices?page=2"' in first and "60 entries" in first
+    second = staff.request(signed_in, "GET", "/staff/prices?page=2").get_data(as_text=True)
+    assert listed_references(second) == [f"{100050 + number}" for number in range(10)]
+    past_the_end = staff.request(signed_in, "GET", "/staff/prices?page=9").get_data(as_text=True)
+    assert "Page 2 of 2" in past_the_end
+    searched = staff.request(signed_in, "GET", "/staff/prices?q=model+7&sort=highest")
+    html = searched.get_data(as_text=True)
+    assert listed_references(html) == ["100007"] and "1 entry matching “model 7”" in html
+    assert 'action="/staff/prices"' in html and 'method="get"' in html
+
+
+def test_the_filters_and_sorts_are_kept_across_pages(app, staff, signed_in):
+    for number in range(55):
+        set_days_ago(app, add_entry(app, reference=f"{100000 + number}"), 200 + number)
+    add_entry(app, reference="126610LN")
+    html = staff.request(signed_in, "GET", "/staff/prices?show=stale&sort=oldest")
+    html = html.get_data(as_text=True)
+    assert "55 entries: stale, oldest range first" in html and "126610LN" not in html
+    assert listed_references(html)[0] == "100054"
+    assert 'href="/staff/prices?show=stale&amp;sort=oldest&amp;page=2"' in html
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["page=abc", "page=%C2%B2", "page=-1", "page=99999999999999999999", "sort=low;DROP",
+     "show=%3Cscript%3Ealert(1)%3C/script%3E", "show=stale&show=drifted", "q=" + "x" * 500,
+     "q=%00%25_"],
+)  # fmt: skip
+def test_a_bad_query_string_is_ignored_never_a_500(app, staff, signed_in, query):
+    add_entry(app)
+    answer = staff.request(signed_in, "GET", f"/staff/prices?{query}")
+    assert answer.status_code == 200
+    assert "alert(1)" not in answer.get_data(as_text=True)
+
+
+def test_a_search_that_finds_nothing_says_so_with_a_way_back(app, staff, signed_in):
+    add_entry(app)
+    html = staff.request(signed_in, "GET", "/staff/prices?q=nautilus").get_data(as_text=True)
+    assert "No entry matches." in html and "Show every entry" in html
+    assert listed_references(html) == []

@@ -31,6 +31,7 @@ from app.leads.schema.lead_tables import (
 from app.leads.schema.money_tables import MONEY_CHECKS, PAYOUT_CHECKS
 from app.leads.schema.price_tables import (
     INSTANT_RANGES,
+    LIST_INDEXES,
     MARKET_PRICES,
     PRICE_GUIDE,
     REFERENCE_KEYS,
@@ -75,6 +76,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     run(MARKET_PRICES),  # 26: the market-data provider's last price per reference, for staff
     run(REFERENCE_KEYS),  # 27: each guide entry's reference as matching compares it, unique
     run(FILE_COPIES),  # 28: each private file's copy in the off-site replica, owed or made
+    run(LIST_INDEXES),  # 29: the staff guide list's sorts, each an index walked in order
 )
 VERSION = len(MIGRATIONS)
 

@@ -71,3 +71,12 @@ REFERENCE_KEYS = (
         reference, ' ', ''), '-', ''), '/', ''), '.', ''))""",
     "CREATE UNIQUE INDEX price_guide_key ON price_guide(brand, reference_key)",
 )
+
+LIST_INDEXES = (
+    # The staff list's sorts (app/prices/listing.py SORTS), each walked in order so a page of
+    # 10,000 entries is read without sorting them all: by reference, by the day the range was
+    # set (oldest or newest first; the stale filter reads the same index), by the low end.
+    "CREATE INDEX price_guide_reference ON price_guide(reference_key, brand)",
+    "CREATE INDEX price_guide_set_on ON price_guide(set_on, brand, reference)",
+    "CREATE INDEX price_guide_low ON price_guide(low, brand, reference)",
+)

@@ -4,13 +4,16 @@ audited; an import is checked row by row with the entry form's rules and written
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from flask import Response, flash, redirect, request, url_for
 from werkzeug.datastructures import MultiDict
 
 from app.leads.db import immediate_transaction
-from app.prices import coverage, guide, market, spreadsheet
+from app.prices import coverage, guide, listing, market, spreadsheet
 from app.staff.auth import record, staff_required
 from app.staff.pages import page
+from app.staff.price_filters import PER_PAGE, SHOWS, SORT_LABELS, PriceQuery
 from app.staff.price_forms import PriceEntryForm, PriceImportForm, RemoveEntryForm
 from app.staff.views.inbox import actor
 
@@ -28,15 +31,31 @@ def listed(entry: dict, kept: dict) -> dict:
     return entry | age | {"market": market.beside(entry, kept)}
 
 
-def list_page(import_form=None, problems: list[str] | None = None, status: int = 200):
-    """The guide by brand and reference, with each range's age and market price, and the
-    import."""
-    kept = market.prices()
+def filter_choices() -> dict[str, str]:
+    """The list's filters: the samples' only where this app has samples."""
+    return {key: label for key, label in SHOWS.items() if key != "sample" or guide.shown_samples()}
+
+
+def list_page(
+    query: PriceQuery, import_form=None, problems: list[str] | None = None, status: int = 200
+):
+    """One page of the guide for `query` (search, filter, sort), with each range's age and
+    market price, the pager, and the import. A page past the end shows the last one."""
+    total = listing.count_entries(query.filters())
+    pages = max(1, -(-total // PER_PAGE))
+    query = replace(query, page=min(query.page, pages))
+    rows = listing.find_entries(query.filters(), query.sort, PER_PAGE, (query.page - 1) * PER_PAGE)
+    kept = market.prices_of(rows)
     return page(
         "prices/list.html",
         "Buy-price guide",
         status,
-        entries=[listed(entry, kept) for entry in guide.entries()],
+        entries=[listed(entry, kept) for entry in rows],
+        query=query,
+        total=total,
+        pages=pages,
+        shows=filter_choices(),
+        sorts=SORT_LABELS,
         market_on=market.configured(),
         import_form=import_form or PriceImportForm(),
         problems=problems or [],
@@ -45,8 +64,8 @@ def list_page(import_form=None, problems: list[str] | None = None, status: int =
 
 @staff_required
 def prices():
-    """The guide."""
-    return list_page()
+    """The guide, searched, filtered, sorted and paged by the query string."""
+    return list_page(PriceQuery.from_args(request.args))
 
 
 def entry_page(form, heading: str, status: int = 200, entry_id: int | None = None):
@@ -139,16 +158,17 @@ def import_prices():
     written in one transaction, or none."""
     form = PriceImportForm()
     if not form.validate_on_submit():
-        return list_page(form, ["Choose a CSV file to import."], 422)
+        return list_page(PriceQuery(), form, ["Choose a CSV file to import."], 422)
     try:
         rows = spreadsheet.rows_of(form.file.data.read())
     except spreadsheet.UnreadableFile as error:
-        return list_page(form, [str(error)], 422)
+        return list_page(PriceQuery(), form, [str(error)], 422)
     values, problems = checked_rows(rows)
     if problems:
         shown = problems[:MAX_ERRORS_SHOWN]
         more = len(problems) - len(shown)
-        return list_page(form, shown + ([f"… and {more} more."] if more else []), 422)
+        more_line = [f"… and {more} more."] if more else []
+        return list_page(PriceQuery(), form, shown + more_line, 422)
     with immediate_transaction() as db:
         for each in values:
             guide.write(db, each, actor(), guide.existing_id(db, each["brand"], each["reference"]))
