@@ -36,11 +36,14 @@ NO_DATE = re.compile(r"\bno[\s\-]*date\b")
 @dataclass(frozen=True)
 class Match:
     """The entry the text names, or None; `how` says why ('reference', 'name', 'ambiguous',
-    'none'), and `candidates` holds the entries an ambiguous text could mean."""
+    'none'), `candidates` holds the entries an ambiguous text could mean, and `begun` the digit
+    runs of the text that only begin their references (empty when the text is ambiguous
+    otherwise), so staff can be told what the text is to the guide."""
 
     entry: dict | None
     how: str
     candidates: tuple[dict, ...] = field(default=())
+    begun: tuple[str, ...] = field(default=())
 
 
 NONE = Match(None, "none")
@@ -93,17 +96,25 @@ class Catalog:
         best = tuple(entry for entry in found if len(key(entry["reference"])) == longest)
         return Match(best[0], "reference") if len(best) == 1 else Match(None, "ambiguous", best)
 
-    def begun(self, text: str) -> tuple[dict, ...]:
-        """The entries whose reference a digit run of the text only begins."""
-        leading = {re.match(r"[0-9]*", part)[0] for part in segments(text)}
-        runs = {run for run in leading if len(run) >= 4}
+    def beginning_with(self, run: str) -> list[dict]:
+        """The entries whose reference key starts with `run`, in the keys' order."""
+        at = bisect.bisect_left(self.sorted_keys, run)
         found = []
-        for run in runs:
-            at = bisect.bisect_left(self.sorted_keys, run)
-            while at < len(self.sorted_keys) and self.sorted_keys[at].startswith(run):
-                found.append(self.by_key[self.sorted_keys[at]])
-                at += 1
-        return tuple(found)
+        while at < len(self.sorted_keys) and self.sorted_keys[at].startswith(run):
+            found.append(self.by_key[self.sorted_keys[at]])
+            at += 1
+        return found
+
+    def begun(self, text: str) -> Match | None:
+        """Ambiguous when digit runs of the text only begin references: the entries whose
+        reference they begin, and those runs; None when no run begins one."""
+        leading = {re.match(r"[0-9]*", part)[0] for part in segments(text)}
+        found, runs = [], []
+        for run in sorted(run for run in leading if len(run) >= 4):
+            if entries := self.beginning_with(run):
+                found += entries
+                runs.append(run)
+        return Match(None, "ambiguous", tuple(found), tuple(runs)) if found else None
 
     def by_name(self, text: str) -> Match:
         """The entry whose names cover the most of the text's words, or ambiguous, or none."""
@@ -132,7 +143,7 @@ class Catalog:
         if found := self.by_reference(text):
             return found
         if begun := self.begun(text):
-            return Match(None, "ambiguous", begun)
+            return begun
         return self.by_name(text)
 
 

@@ -24,6 +24,8 @@ class Valuation:
     span: tuple[int, int] | None = None
     described: str = ""
     candidates: tuple[dict, ...] = ()
+    begun: tuple[str, ...] = ()
+    typed: str = ""
     shown: dict | None = None
     purchases: list[dict] = field(default_factory=list)
     market: dict | None = None
@@ -43,6 +45,19 @@ class Valuation:
         """The day the market price was fetched."""
         fetched = (self.market or {}).get("fetched_at")
         return display_date(fetched[:10]) if fetched else ""
+
+    @property
+    def candidates_said(self) -> str:
+        """What the model text is to the guide when it could mean several entries, or only
+        begins one reference: the card's words before the candidates' links."""
+        count = len(self.candidates)
+        if self.begun:
+            references = "one reference" if count == 1 else f"{count} references"
+            runs = " or ".join(f"“{run}”" for run in self.begun)
+            return f"{runs} is the start of {references} in the guide"
+        if count == 1:
+            return f"“{self.typed}” is only part of the name of one entry in the guide"
+        return f"“{self.typed}” could be any of {count} entries in the guide"
 
     @property
     def suggestion(self) -> tuple[int, int] | None:
@@ -72,7 +87,9 @@ def guide_facts(lead: dict) -> Valuation:
     found = index.matched(lead["watch_brand"], lead["watch_model"] or "")
     entry = found.entry
     if entry is None:
-        return Valuation(candidates=found.candidates)
+        return Valuation(
+            candidates=found.candidates, begun=found.begun, typed=lead["watch_model"] or ""
+        )
     condition = lead["watch_condition"]
     box, papers = bool(lead["has_box"]), bool(lead["has_papers"])
     return Valuation(

@@ -5,7 +5,9 @@ from __future__ import annotations
 from flask import current_app, make_response, render_template, request
 
 from app.catalog import BRANDS, CONDITIONS
+from app.content import queries
 from app.photos.forms import photo_limits
+from app.prices import coverage
 from app.privacy.choice import opt_out
 from app.rendering import seo
 from app.rendering.layout import site_info
@@ -67,7 +69,9 @@ def form_page(
     photos_dropped: bool = False,
     status: int = 200,
 ):
-    """The /sell page; never cacheable, as it carries a CSRF token."""
+    """The /sell page; never cacheable, as it carries a CSRF token. Its intro promises a range
+    as the seller types only while the guide covers the advertised brands (the home page's
+    "Get Instant Valuation" flag), so the two pages never promise differently."""
     meta = seo.PageMeta(
         title=f"Sell Your Luxury Watch: Free Valuation | {site_info()['name']}",
         description=(
@@ -82,6 +86,8 @@ def form_page(
         meta=meta,
         props=island_props(form, error, photos_dropped),
         hidden=hidden_values(form),
+        hero=queries.document("sell"),
+        instant_range=coverage.is_on(),
         **advertising_ids(),
     )
     response = make_response(html, status)

@@ -1,12 +1,13 @@
 """Guide entries the tests share: the Submariner Date as staff would set it, saved straight to
-the guide (the staff pages that save it are tested on their own)."""
+the guide (the staff pages that save it are tested on their own), and a guide that covers every
+advertised brand, as the pages' promise of an instant range needs."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 
 from app.leads.db import immediate_transaction
-from app.prices import guide
+from app.prices import coverage, guide
 from tests.helpers import business_today
 
 SUB = {
@@ -34,3 +35,18 @@ def set_days_ago(app, entry_id: int, days: int) -> int:
     with app.app_context(), immediate_transaction() as db:
         db.execute("UPDATE price_guide SET set_on = ? WHERE id = ?", (day.isoformat(), entry_id))
     return entry_id
+
+
+def cover(app, per_brand: int | None = None) -> None:
+    """Fresh entries enough for every advertised brand."""
+    count = per_brand or app.config["INSTANT_VALUATION_MIN_ENTRIES"]
+    for brand in app.config["INSTANT_VALUATION_BRANDS"]:
+        for number in range(count):
+            add_entry(app, brand=brand, reference=f"REF{number}", names=f"Model {number}")
+
+
+def refreshed(app) -> bool:
+    """Whether the pages promise an instant range once the flag is worked out again."""
+    with app.app_context():
+        coverage.refresh()
+        return coverage.is_on()

@@ -9,24 +9,10 @@ from pathlib import Path
 
 from app.leads.db import transaction
 from app.prices import coverage, guide
-from tests.data.prices import add_entry
+from tests.data.prices import add_entry, cover, refreshed
 from tests.helpers import business_today, page_html
 
 INSTANT, FREE = "Get Instant Valuation", "Get Your Free Valuation"
-
-
-def cover(app, per_brand: int | None = None) -> None:
-    """Fresh entries enough for every advertised brand."""
-    count = per_brand or app.config["INSTANT_VALUATION_MIN_ENTRIES"]
-    for brand in app.config["INSTANT_VALUATION_BRANDS"]:
-        for number in range(count):
-            add_entry(app, brand=brand, reference=f"REF{number}", names=f"Model {number}")
-
-
-def refreshed(app) -> bool:
-    with app.app_context():
-        coverage.refresh()
-        return coverage.is_on()
 
 
 def test_the_promise_is_made_only_while_the_guide_covers_the_advertised_brands(app, client):

@@ -103,6 +103,13 @@ def test_digits_that_only_begin_references_name_none(run, around):
     assert reference_of(" ".join([*around, run])) is None
 
 
+def test_digits_that_only_begin_references_are_kept_with_the_references_they_begin():
+    found = CATALOG.match("ref 126610 full set")
+    assert found.entry is None and found.begun == ("126610",)
+    assert [entry["reference"] for entry in found.candidates] == ["126610LN", "126610LV"]
+    assert CATALOG.match("Submariner Date").begun == ()
+
+
 @ONE_MATCH
 @given(st.text(alphabet=st.characters(codec="utf-8"), max_size=60))
 def test_any_text_names_at_most_one_entry_of_the_brand_and_never_fails(text):

@@ -63,12 +63,51 @@ def test_a_stale_entry_is_marked_and_suggests_nothing(app, staff, signed_in):
     assert "Suggested preliminary quote" not in html and quote_amounts(html) == ("", "")
 
 
-def test_an_ambiguous_model_names_the_candidates_and_suggests_nothing(app, staff, signed_in):
-    add_entry(app)
-    add_entry(app, reference="126610LV", names="Starbucks")
+def candidates_line(html: str) -> tuple[str, dict[str, str]]:
+    """The card's words for an unmatched model text, and each candidate's link by reference."""
+    line = re.search(r"<p[^>]*data-candidates>(.*?)</p>", html, re.S)[1]
+    anchors = re.findall(r'<a href="([^"]+)"[^>]*>([^<]+)</a>', line)
+    links = {text: href for href, text in anchors}
+    return re.sub(r"<[^>]+>", "", line), links
+
+
+def test_digits_that_begin_several_references_name_them_and_suggest_nothing(app, staff, signed_in):
+    first = add_entry(app)
+    second = add_entry(app, reference="126610LV", names="Starbucks")
     html = lead_page(staff, signed_in, save_sample_lead(app, watch_model="126610"))
-    assert "could be any of 126610LN, 126610LV" in html
+    said, links = candidates_line(html)
+    assert said.startswith(
+        "“126610” is the start of 2 references in the guide: 126610LN, 126610LV."
+    )
+    assert links == {"126610LN": f"/staff/prices/{first}", "126610LV": f"/staff/prices/{second}"}
     assert quote_amounts(html) == ("", "")
+
+
+def test_digits_that_begin_one_reference_say_so_and_link_its_entry(app, staff, signed_in):
+    entry_id = add_entry(app, brand="Patek Philippe", reference="5167A-001", names="Aquanaut")
+    lead_id = save_sample_lead(app, watch_brand="Patek Philippe", watch_model="5167")
+    said, links = candidates_line(lead_page(staff, signed_in, lead_id))
+    assert said.startswith("“5167” is the start of one reference in the guide: 5167A-001.")
+    assert "could be any" not in said and links == {"5167A-001": f"/staff/prices/{entry_id}"}
+
+
+def test_a_name_two_entries_share_names_both(app, staff, signed_in):
+    add_entry(app)
+    add_entry(app, reference="126610LV", names="Submariner Date; Starbucks")
+    lead_id = save_sample_lead(app, watch_model="Submariner Date")
+    said, _ = candidates_line(lead_page(staff, signed_in, lead_id))
+    assert said.startswith(
+        "“Submariner Date” could be any of 2 entries in the guide: 126610LN, 126610LV."
+    )
+
+
+def test_words_that_are_only_part_of_one_entrys_name_say_so(app, staff, signed_in):
+    add_entry(app)  # Submariner Date; Black Sub
+    lead_id = save_sample_lead(app, watch_model="Submariner")
+    said, _ = candidates_line(lead_page(staff, signed_in, lead_id))
+    assert said.startswith(
+        "“Submariner” is only part of the name of one entry in the guide: 126610LN."
+    )
 
 
 def test_the_range_the_seller_was_shown_is_on_the_card(app, staff, signed_in):
