@@ -1,8 +1,11 @@
 """The object storage tests replicate to: moto's S3 server (from the test packages) on a free
-loopback port, standing in for AWS S3 or any S3-compatible service. It records every request
-it is sent, headers and body, when asked to (moto's recorder), and a test makes it stop
-answering for a while by pausing its process (SIGSTOP: connections hang, as a storage that is
-unreachable makes them), then lets it go on with everything it held.
+loopback port, standing in for AWS S3 or any S3-compatible service, behind a gateway that keeps
+S3's rule on customer keys (SSE-C), which moto does not: an object written with a key is given
+back only to a request carrying the same key, and one written without a key only to a request
+carrying none (tests/sse_gateway.py). It records every request it is sent, headers and body,
+when asked to (moto's recorder), and a test makes it stop answering for a while by pausing its
+process (SIGSTOP: connections hang, as a storage that is unreachable makes them), then lets it
+go on with everything it held.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import boto3
 from botocore.config import Config as BotoConfig
 
 from tests.helpers import free_port, stop_process, wait_for_port
+from tests.sse_gateway import SseCustomerGateway
 
 MOTO_SERVER = str(Path(sys.executable).with_name("moto_server"))
 ACCESS = {"REPLICA_ACCESS_KEY_ID": "replica-writer", "REPLICA_SECRET_ACCESS_KEY": "s3-secret-71c9"}
@@ -31,15 +35,17 @@ class ObjectStorage:
     """A moto S3 server of the test's own, its recording kept in `folder`."""
 
     def __init__(self, folder: Path):
-        self.port = free_port()
-        self.endpoint = f"http://127.0.0.1:{self.port}"
+        moto_port = free_port()
         self.recording = folder / "s3-requests.jsonl"
         env = {**os.environ, "MOTO_RECORDER_FILEPATH": str(self.recording)}
         self.process = subprocess.Popen(
-            [MOTO_SERVER, "-H", "127.0.0.1", "-p", str(self.port)],
+            [MOTO_SERVER, "-H", "127.0.0.1", "-p", str(moto_port)],
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
-        wait_for_port(self.port, timeout=30)
+        wait_for_port(moto_port, timeout=30)
+        self.gateway = SseCustomerGateway(moto_port)
+        self.port = self.gateway.server_port
+        self.endpoint = f"http://127.0.0.1:{self.port}"
 
     def client(self):
         """A boto3 client of the storage's, as its operator would use it."""
@@ -95,4 +101,5 @@ class ObjectStorage:
 
     def stop(self) -> None:
         self.process.send_signal(signal.SIGCONT)
+        self.gateway.stop()
         stop_process(self.process)

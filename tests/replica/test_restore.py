@@ -183,8 +183,13 @@ def test_files_the_storage_could_not_give_are_fetched_later_with_files_only(
         wait_until(lambda: replica_holds_everything(lost), timeout=30)
     bucket = bucket_of(lost)
     [thumb] = [k for k in object_storage.keys(bucket, "watchbuyers/files/") if "-thumb" in k]
+    key = base64.b64decode(replica_settings["REPLICA_ENCRYPTION_KEY"])
+    keys = {"SSECustomerAlgorithm": "AES256", "SSECustomerKey": key,
+            "CopySourceSSECustomerAlgorithm": "AES256", "CopySourceSSECustomerKey": key}  # fmt: skip
     source = {"Bucket": bucket, "Key": thumb}
-    object_storage.client().copy_object(Bucket=bucket, Key=thumb + ".aside", CopySource=source)
+    object_storage.client().copy_object(
+        Bucket=bucket, Key=thumb + ".aside", CopySource=source, **keys
+    )
     object_storage.client().delete_object(Bucket=bucket, Key=thumb)  # as if the storage failed it
 
     fresh = make_app(**replica_settings)
@@ -193,7 +198,7 @@ def test_files_the_storage_could_not_give_are_fetched_later_with_files_only(
     assert first.exit_code == 1 and "Not fetched: watch-photos/" in first.output
     assert "run flask leads restore --files-only once the storage answers" in first.output
     object_storage.client().copy_object(
-        Bucket=bucket, Key=thumb, CopySource={"Bucket": bucket, "Key": thumb + ".aside"}
+        Bucket=bucket, Key=thumb, CopySource={"Bucket": bucket, "Key": thumb + ".aside"}, **keys
     )
     again = runner.invoke(args=["leads", "restore", "--files-only"])
     assert again.exit_code == 0, again.output
