@@ -5,6 +5,7 @@ neither the web app nor the worker imports it."""
 from __future__ import annotations
 
 import ast
+import graphlib
 import json
 import os
 import subprocess
@@ -15,6 +16,8 @@ from PIL import Image, ImageChops
 
 from tests.helpers import ROOT
 from tools.artwork.catalog import CATALOG
+
+DRAWING = sorted((ROOT / "tools" / "artwork" / "draw").glob("*.py"))
 
 REQUIRED = {
     "hero-watch",
@@ -118,3 +121,26 @@ def test_no_module_of_app_or_worker_imports_tools():
                 names = [node.module or ""]
             offenders += [f"{path}: {n}" for n in names if n.split(".")[0] == "tools"]
     assert offenders == []
+
+
+def test_each_drawing_module_says_in_one_line_what_it_draws_and_stays_short():
+    """draw/ is split by what it draws, so a maintainer finds a function by its file's name."""
+    modules = {path.stem: ast.parse(path.read_text(encoding="utf-8")) for path in DRAWING}
+    summaries = {name: ast.get_docstring(tree) or "" for name, tree in modules.items()}
+    assert [name for name, doc in summaries.items() if not doc or "\n" in doc] == ["__init__"]
+    sizes = {path.name: len(path.read_text(encoding="utf-8").splitlines()) for path in DRAWING}
+    assert {name: size for name, size in sizes.items() if size > 600} == {}
+
+
+def test_the_drawing_modules_import_each_other_without_a_cycle():
+    imports = {
+        path.stem: {
+            node.module.rsplit(".", 1)[-1]
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, ast.ImportFrom)
+            and (node.module or "").startswith("tools.artwork.draw.")
+        }
+        for path in DRAWING
+    }
+    assert "surface" in imports["dials"]
+    assert list(graphlib.TopologicalSorter(imports).static_order())  # CycleError on a cycle

@@ -5,6 +5,7 @@ size and writes it as a lossless WebP master; the masters are committed, and the
 ``flask images`` derives the served variants from them. Nothing the web app or the worker
 imports touches this package.
 
-draw.py holds the drawing primitives (supersampled canvas, gradients, watch parts), catalog.py
-the list of pictures and how each is composed.
+draw/ holds the drawing primitives, one module for each kind of thing drawn (palette, surface,
+dials, cases, bracelets, whole watches...: its __init__ lists them), catalog.py the list of
+pictures and how each is composed.
 """

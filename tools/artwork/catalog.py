@@ -8,28 +8,19 @@ from dataclasses import dataclass, replace
 
 from PIL import Image, ImageDraw
 
-from tools.artwork import draw as d
-from tools.artwork.draw import (
-    BLACK,
-    CARBON,
-    CREAM,
-    GOLD,
-    GOLD_M,
-    NAVY,
-    ROSE,
-    STEEL,
-    WHITE,
-    WHITE_GOLD,
-    Canvas,
-    Circle,
-    Poly,
-    RRect,
-    Watch,
-    alpha,
-    darker,
-    lighter,
-    mix,
-)
+from tools.artwork.draw.backgrounds import background
+from tools.artwork.draw.bracelets import strap
+from tools.artwork.draw.cases import case_body, crown, lugs
+from tools.artwork.draw.geometry import S, bar, bezier, frame, polar
+from tools.artwork.draw.metals import BLUE_STEEL, CARBON, GOLD_M, ROSE, STEEL, WHITE_GOLD, Metal
+from tools.artwork.draw.movement import balance, cotes, gear, jewel, screw
+from tools.artwork.draw.paints import linear, radial
+from tools.artwork.draw.palette import BLACK, CREAM, GOLD, NAVY, WHITE, alpha, darker, lighter, mix
+from tools.artwork.draw.props import loupe, tweezers
+from tools.artwork.draw.shapes import Circle, Poly, Ring, RRect, band, local_poly
+from tools.artwork.draw.surface import Canvas, arc, clip, dashed, fill, line, outline, soft, stamp
+from tools.artwork.draw.watch import Watch
+from tools.artwork.draw.watches import round_watch, tank_watch, tonneau_watch
 
 
 @dataclass(frozen=True)
@@ -180,7 +171,7 @@ JOURNE = Watch(
     texture="rings",
     indices="journe",
     hands="leaf",
-    hand_metal=d.BLUE_STEEL,
+    hand_metal=BLUE_STEEL,
     hand_fill=None,
     seconds=None,
     track=None,
@@ -228,9 +219,9 @@ def watch(
         min(reach[1], _exit(cv, cx, cy, -math.sin(a), math.cos(a)) + r * abs(math.sin(a)) + 4),
     )
     reach = (max(reach[0], 1.5 * r), max(reach[1], 1.5 * r))
-    draw_watch = {"round": d.round_watch, "tonneau": d.tonneau_watch, "tank": d.tank_watch}[kind]
+    draw_watch = {"round": round_watch, "tonneau": tonneau_watch, "tank": tank_watch}[kind]
     shadows = [(dx * r, dy * r, b * r, o * shadow_strength) for dx, dy, b, o in STD_SHADOWS]
-    d.stamp(
+    stamp(
         cv,
         lambda sf: draw_watch(sf, w, cx, cy, r, reach),
         (cx - 1.45 * r, cy - reach[0] - 2, cx + 1.45 * r, cy + reach[1] + 2),
@@ -246,7 +237,7 @@ def watch(
 
 def hero_watch(cv: Canvas) -> None:
     cv.background = NAVY
-    d.background(
+    background(
         cv,
         (36, 46, 68),
         (10, 13, 20),
@@ -257,12 +248,12 @@ def hero_watch(cv: Canvas) -> None:
         vignette=130,
     )
     for rr, a in ((292, 90), (330, 50), (372, 28)):
-        d.arc(cv, 700, 400, rr, 0, 360, alpha(GOLD, a), 1.2)
+        arc(cv, 700, 400, rr, 0, 360, alpha(GOLD, a), 1.2)
     watch(cv, DIVER, 700, 400, 215, rotate=-14, shadow=(4, 6, 10))
 
 
 def og_default(cv: Canvas) -> None:
-    d.background(
+    background(
         cv,
         (34, 43, 62),
         (10, 13, 20),
@@ -273,14 +264,14 @@ def og_default(cv: Canvas) -> None:
         vignette=100,
     )
     for inset, wd, a in ((24, 3, 255), (34, 1.2, 190)):
-        d.outline(cv, RRect(inset, inset, cv.w - inset, cv.h - inset).points(), alpha(GOLD, a), wd)
+        outline(cv, RRect(inset, inset, cv.w - inset, cv.h - inset).points(), alpha(GOLD, a), wd)
     for x, y in ((24, 24), (cv.w - 24, 24), (24, cv.h - 24), (cv.w - 24, cv.h - 24)):
-        d.fill(cv, Poly([(x, y - 9), (x + 9, y), (x, y + 9), (x - 9, y)]), GOLD)
+        fill(cv, Poly([(x, y - 9), (x + 9, y), (x, y + 9), (x - 9, y)]), GOLD)
     watch(cv, DIVER, 600, 315, 170, rotate=-12, shadow=(4, 6, 10))
 
 
 def brand_rolex(cv: Canvas) -> None:
-    d.background(
+    background(
         cv,
         (30, 74, 57),
         (5, 20, 15),
@@ -294,12 +285,12 @@ def brand_rolex(cv: Canvas) -> None:
 
 
 def brand_patek(cv: Canvas) -> None:
-    d.background(cv, (252, 247, 235), (216, 200, 170), 560, 330, 0.8)
+    background(cv, (252, 247, 235), (216, 200, 170), 560, 330, 0.8)
     watch(cv, DRESS_GOLD, 600, 400, 215, rotate=-8, shadow_strength=0.8)
 
 
 def brand_ap(cv: Canvas) -> None:
-    d.background(
+    background(
         cv,
         (62, 66, 74),
         (15, 16, 19),
@@ -313,19 +304,19 @@ def brand_ap(cv: Canvas) -> None:
 
 
 def brand_rm(cv: Canvas) -> None:
-    d.background(cv, (246, 245, 242), (198, 196, 192), 560, 340, 0.8)
+    background(cv, (246, 245, 242), (198, 196, 192), 560, 340, 0.8)
     watch(cv, RM, 600, 400, 230, rotate=8, kind="tonneau", shadow_strength=0.8)
 
 
 def brand_vc(cv: Canvas) -> None:
-    d.background(
+    background(
         cv, (38, 48, 72), (10, 13, 20), 560, 360, 0.75, [(600, 400, 420, GOLD, 80)], vignette=100
     )
     watch(cv, VC_BLUE, 600, 400, 215, rotate=-10)
 
 
 def brand_journe(cv: Canvas) -> None:
-    d.background(
+    background(
         cv,
         (74, 90, 106),
         (20, 26, 34),
@@ -339,7 +330,7 @@ def brand_journe(cv: Canvas) -> None:
 
 
 def brand_cartier(cv: Canvas) -> None:
-    d.background(cv, (252, 244, 234), (220, 198, 180), 560, 330, 0.8)
+    background(cv, (252, 244, 234), (220, 198, 180), 560, 330, 0.8)
     watch(cv, TANK, 600, 400, 220, rotate=-9, kind="tank", shadow_strength=0.75)
 
 
@@ -348,7 +339,7 @@ def brand_cartier(cv: Canvas) -> None:
 
 def _flatlay(w: Watch, bg, rotate: float, kind: str = "round"):
     def paint(cv: Canvas) -> None:
-        d.background(cv, lighter(bg, 0.35), darker(bg, 0.1), 340, 300, 0.85)
+        background(cv, lighter(bg, 0.35), darker(bg, 0.1), 340, 300, 0.85)
         watch(cv, w, 400, 400, 235, rotate=rotate, kind=kind, shadow_strength=0.7)
 
     return paint
@@ -475,24 +466,24 @@ def _us_projection(x0: float, y0: float, width: float):
 
 
 def pin(cv: Canvas, x: float, y: float, size: float, color=GOLD) -> None:
-    d.soft(cv, Circle(x, y + size * 0.1, size * 0.5, size * 0.18), BLACK, size * 0.15, 0.5)
+    soft(cv, Circle(x, y + size * 0.1, size * 0.5, size * 0.18), BLACK, size * 0.15, 0.5)
     head = Circle(x, y - size * 1.25, size * 0.55)
-    d.fill(
+    fill(
         cv,
         Poly([(x - size * 0.5, y - size * 1.05), (x + size * 0.5, y - size * 1.05), (x, y)]),
         darker(color, 0.1),
     )
-    d.fill(
+    fill(
         cv,
         head,
-        d.radial(
+        radial(
             [lighter(color, 0.45), color, darker(color, 0.25)],
             x - size * 0.2,
             y - size * 1.45,
             size * 0.8,
         ),
     )
-    d.fill(cv, Circle(x, y - size * 1.25, size * 0.2), darker(color, 0.55))
+    fill(cv, Circle(x, y - size * 1.25, size * 0.2), darker(color, 0.55))
 
 
 def paper(
@@ -507,15 +498,15 @@ def paper(
     """A document: a sheet with a double border, lines standing in for text, optionally a seal."""
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
-    d.fill(
+    fill(
         layer,
         RRect(x0, y0, x1, y1, w * 0.01),
-        d.linear([lighter(color, 0.4), color, darker(color, 0.04)], (x0, y0), (x1, y1)),
+        linear([lighter(color, 0.4), color, darker(color, 0.04)], (x0, y0), (x1, y1)),
         True,
     )
     m = w * 0.05
-    d.outline(layer, RRect(x0 + m, y0 + m, x1 - m, y1 - m).points(), alpha(border, 220), w * 0.008)
-    d.outline(
+    outline(layer, RRect(x0 + m, y0 + m, x1 - m, y1 - m).points(), alpha(border, 220), w * 0.008)
+    outline(
         layer,
         RRect(x0 + m * 1.3, y0 + m * 1.3, x1 - m * 1.3, y1 - m * 1.3).points(),
         alpha(border, 150),
@@ -530,8 +521,8 @@ def paper(
             )
             for i in range(81)
         ]
-        d.line(layer, pts, alpha(border, 170), w * 0.004)
-    d.fill(
+        line(layer, pts, alpha(border, 170), w * 0.004)
+    fill(
         layer,
         RRect(x0 + w * 0.3, y0 + m * 3.6, x1 - w * 0.3, y0 + m * 3.6 + h * 0.03, h * 0.015),
         alpha(ink, 230),
@@ -539,7 +530,7 @@ def paper(
     for i in range(lines):
         y = y0 + m * 5 + i * h * 0.075
         right = x1 - m * 2 - (w * 0.18 if i % 3 == 2 else 0)
-        d.fill(layer, RRect(x0 + m * 2, y, right, y + h * 0.016, h * 0.008), alpha(ink, 150))
+        fill(layer, RRect(x0 + m * 2, y, right, y + h * 0.016, h * 0.008), alpha(ink, 150))
     sig_y = y1 - m * 2.6
     sig = [
         (
@@ -548,8 +539,8 @@ def paper(
         )
         for i in range(41)
     ]
-    d.line(layer, sig, (40, 52, 96, 220), w * 0.005)
-    d.line(
+    line(layer, sig, (40, 52, 96, 220), w * 0.005)
+    line(
         layer,
         [(x0 + m * 2, sig_y + h * 0.03), (x0 + m * 2 + w * 0.34, sig_y + h * 0.03)],
         alpha(ink, 160),
@@ -558,7 +549,7 @@ def paper(
     if seal:
         sx, sy, sr = x1 - m * 2 - w * 0.1, y1 - m * 2 - w * 0.1, w * 0.1
         for tail in (-1, 1):
-            d.fill(
+            fill(
                 layer,
                 Poly(
                     [
@@ -571,17 +562,17 @@ def paper(
                 ),
                 (150, 30, 40),
             )
-        teeth = [d.polar(sx, sy, sr * (1.0 if i % 2 else 0.88), i * 7.5) for i in range(48)]
-        d.fill(layer, Poly(teeth), GOLD_M.polished(sx, sy))
-        d.fill(
+        teeth = [polar(sx, sy, sr * (1.0 if i % 2 else 0.88), i * 7.5) for i in range(48)]
+        fill(layer, Poly(teeth), GOLD_M.polished(sx, sy))
+        fill(
             layer,
             Circle(sx, sy, sr * 0.72),
-            d.radial([GOLD_M.hi, GOLD_M.mid, GOLD_M.lo], sx - sr * 0.3, sy - sr * 0.3, sr * 1.2),
+            radial([GOLD_M.hi, GOLD_M.mid, GOLD_M.lo], sx - sr * 0.3, sy - sr * 0.3, sr * 1.2),
         )
-        d.fill(layer, d.Ring(sx, sy, sr * 0.62, sr * 0.58), alpha(GOLD_M.edge, 160))
-        d.fill(
+        fill(layer, Ring(sx, sy, sr * 0.62, sr * 0.58), alpha(GOLD_M.edge, 160))
+        fill(
             layer,
-            Poly([d.polar(sx, sy, sr * (0.4 if i % 2 else 0.18), i * 36) for i in range(10)]),
+            Poly([polar(sx, sy, sr * (0.4 if i % 2 else 0.18), i * 36) for i in range(10)]),
             alpha(GOLD_M.lo, 200),
         )
 
@@ -590,15 +581,15 @@ def magnifier(
     cv: Canvas, x: float, y: float, r: float, zoom: float = 1.7, handle_angle: float = 135
 ) -> None:
     """A magnifying glass lying on the picture: the lens enlarges what is under it."""
-    px, py = x * d.S, y * d.S
-    src = r * d.S / zoom
+    px, py = x * S, y * S
+    src = r * S / zoom
     crop = cv.im.crop((round(px - src), round(py - src), round(px + src), round(py + src)))
-    size = round(2 * r * d.S)
+    size = round(2 * r * S)
     mag = crop.resize((size, size), Image.Resampling.BICUBIC)
     mask = Image.new("L", (size, size), 0)
     ImageDraw.Draw(mask).ellipse([0, 0, size - 1, size - 1], fill=255)
-    tf = d.frame(x, y, handle_angle)
-    handle = d.local_poly(
+    tf = frame(x, y, handle_angle)
+    handle = local_poly(
         tf,
         [
             (-0.1 * r, 1.12 * r),
@@ -608,16 +599,16 @@ def magnifier(
             (-0.13 * r, 2.6 * r),
         ],
     )
-    ferrule = d.local_poly(
+    ferrule = local_poly(
         tf, [(-0.13 * r, 1.08 * r), (0.13 * r, 1.08 * r), (0.14 * r, 1.4 * r), (-0.14 * r, 1.4 * r)]
     )
-    for shape in (d.Ring(x, y, r * 1.12, r * 0.96), handle):
-        d.soft(cv, shape, BLACK, r * 0.07, 0.65, (r * 0.08, r * 0.14))
-    cv.im.paste(mag, (round(px - r * d.S), round(py - r * d.S)), mask)
-    d.fill(
+    for shape in (Ring(x, y, r * 1.12, r * 0.96), handle):
+        soft(cv, shape, BLACK, r * 0.07, 0.65, (r * 0.08, r * 0.14))
+    cv.im.paste(mag, (round(px - r * S), round(py - r * S)), mask)
+    fill(
         cv,
         Circle(x, y, r),
-        d.radial(
+        radial(
             [
                 (0, alpha(WHITE, 0)),
                 (0.7, alpha((200, 220, 255), 8)),
@@ -628,34 +619,34 @@ def magnifier(
             r,
         ),
     )
-    with d.clip(cv, Circle(x, y, r)) as sub:
-        d.soft(
+    with clip(cv, Circle(x, y, r)) as sub:
+        soft(
             sub,
             Poly(
                 [
-                    d.polar(x, y, r * 1.1, 250),
-                    d.polar(x, y, r * 1.1, 330),
-                    d.polar(x, y, r * 0.5, 320),
-                    d.polar(x, y, r * 0.55, 260),
+                    polar(x, y, r * 1.1, 250),
+                    polar(x, y, r * 1.1, 330),
+                    polar(x, y, r * 0.5, 320),
+                    polar(x, y, r * 0.55, 260),
                 ]
             ),
             WHITE,
             r * 0.12,
             0.22,
         )
-    d.fill(
+    fill(
         cv,
         handle,
-        d.linear(
+        linear(
             [(34, 26, 22), (82, 60, 46), (30, 22, 18)], tf(-0.13 * r, 2 * r), tf(0.13 * r, 2 * r)
         ),
     )
-    d.line(cv, [tf(-0.03 * r, 1.45 * r), tf(-0.04 * r, 2.5 * r)], alpha(WHITE, 50), r * 0.03)
-    d.fill(cv, ferrule, STEEL.across(tf(-0.14 * r, 1.2 * r), tf(0.14 * r, 1.2 * r)))
-    d.fill(cv, d.Ring(x, y, r * 1.1, r * 0.99), STEEL.ring(x, y))
-    d.fill(cv, d.Ring(x, y, r * 1.1, r * 1.085), alpha(STEEL.edge, 200))
-    d.fill(cv, d.Ring(x, y, r * 1.0, r * 0.985), alpha(BLACK, 150))
-    d.arc(cv, x, y, r * 0.93, 285, 335, alpha(WHITE, 140), r * 0.025)
+    line(cv, [tf(-0.03 * r, 1.45 * r), tf(-0.04 * r, 2.5 * r)], alpha(WHITE, 50), r * 0.03)
+    fill(cv, ferrule, STEEL.across(tf(-0.14 * r, 1.2 * r), tf(0.14 * r, 1.2 * r)))
+    fill(cv, Ring(x, y, r * 1.1, r * 0.99), STEEL.ring(x, y))
+    fill(cv, Ring(x, y, r * 1.1, r * 1.085), alpha(STEEL.edge, 200))
+    fill(cv, Ring(x, y, r * 1.0, r * 0.985), alpha(BLACK, 150))
+    arc(cv, x, y, r * 0.93, 285, 335, alpha(WHITE, 140), r * 0.025)
 
 
 def box_and_cushion(
@@ -667,11 +658,11 @@ def box_and_cushion(
     base = RRect(x - w / 2, y - h / 2 + lid_h, x + w / 2, y + h / 2, w * 0.03)
     lid = RRect(x - w / 2, y - h / 2, x + w / 2, y - h / 2 + lid_h + w * 0.02, w * 0.03)
     for shape in (lid, base):
-        d.soft(cv, shape, BLACK, w * 0.04, 0.55, (w * 0.015, w * 0.03))
-    d.fill(
+        soft(cv, shape, BLACK, w * 0.04, 0.55, (w * 0.015, w * 0.03))
+    fill(
         cv,
         lid,
-        d.linear(
+        linear(
             [lighter(green, 0.12), green, darker(green, 0.3)],
             (0, y - h / 2),
             (0, y - h / 2 + lid_h),
@@ -685,30 +676,28 @@ def box_and_cushion(
         y - h / 2 + lid_h - inset * 0.3,
         w * 0.02,
     )
-    d.fill(
+    fill(
         cv,
         lid_in,
-        d.linear(
+        linear(
             [(240, 232, 214), (226, 214, 190), (206, 192, 166)],
             (0, y - h / 2),
             (0, y - h / 2 + lid_h),
         ),
     )
-    d.fill(
+    fill(
         cv,
         RRect(
             x - w * 0.12, y - h / 2 + lid_h * 0.42, x + w * 0.12, y - h / 2 + lid_h * 0.5, w * 0.01
         ),
         alpha(GOLD, 160),
     )
-    d.fill(
+    fill(
         cv,
         base,
-        d.linear(
-            [lighter(green, 0.05), darker(green, 0.2)], (0, y - h / 2 + lid_h), (0, y + h / 2)
-        ),
+        linear([lighter(green, 0.05), darker(green, 0.2)], (0, y - h / 2 + lid_h), (0, y + h / 2)),
     )
-    d.fill(
+    fill(
         cv,
         RRect(x - w / 2, y - h / 2 + lid_h - w * 0.004, x + w / 2, y - h / 2 + lid_h + w * 0.008),
         alpha(GOLD, 200),
@@ -716,18 +705,18 @@ def box_and_cushion(
     well = RRect(
         x - w / 2 + inset, y - h / 2 + lid_h + inset, x + w / 2 - inset, y + h / 2 - inset, w * 0.02
     )
-    d.fill(cv, well, d.linear([(30, 34, 32), (58, 62, 58)], (0, well.y0), (0, well.y1)))
+    fill(cv, well, linear([(30, 34, 32), (58, 62, 58)], (0, well.y0), (0, well.y1)))
     cush = (
         x - w * 0.33,
         well.y0 + (well.y1 - well.y0) * 0.08,
         x + w * 0.33,
         well.y1 - (well.y1 - well.y0) * 0.08,
     )
-    d.soft(cv, RRect(*cush, w * 0.08), BLACK, w * 0.03, 0.7, (0, w * 0.015))
-    d.fill(
+    soft(cv, RRect(*cush, w * 0.08), BLACK, w * 0.03, 0.7, (0, w * 0.015))
+    fill(
         cv,
         RRect(*cush, w * 0.08),
-        d.linear(
+        linear(
             [
                 (0, (150, 140, 124)),
                 (0.25, (226, 216, 196)),
@@ -744,7 +733,7 @@ def box_and_cushion(
 def card(
     cv: Canvas, x: float, y: float, w: float, h: float, angle: float, color, accent=GOLD
 ) -> None:
-    d.stamp(
+    stamp(
         cv,
         lambda sf: _card(sf, x, y, w, h, color, accent),
         (x - w / 2, y - h / 2, x + w / 2, y + h / 2),
@@ -755,30 +744,30 @@ def card(
 
 
 def _card(lay, x: float, y: float, w: float, h: float, color, accent) -> None:
-    d.fill(
+    fill(
         lay,
         RRect(x - w / 2, y - h / 2, x + w / 2, y + h / 2, w * 0.06),
-        d.linear(
+        linear(
             [lighter(color, 0.15), color, darker(color, 0.15)],
             (x - w / 2, y - h / 2),
             (x + w / 2, y + h / 2),
         ),
         True,
     )
-    d.fill(
+    fill(
         lay,
         RRect(x - w * 0.38, y - h * 0.28, x - w * 0.1, y + h * 0.02, w * 0.03),
         GOLD_M.polished(x - w * 0.24, y - h * 0.13),
     )
     for i, ln in enumerate((0.7, 0.55, 0.62)):
         yy = y + h * (0.12 + i * 0.12)
-        d.fill(
+        fill(
             lay,
             RRect(x - w * 0.38, yy, x - w * 0.38 + w * ln * 0.9, yy + h * 0.05, h * 0.025),
             alpha(accent, 170),
         )
-    d.fill(lay, Circle(x + w * 0.27, y - h * 0.16, h * 0.16), alpha(accent, 200))
-    d.fill(lay, Circle(x + w * 0.27, y - h * 0.16, h * 0.1), color)
+    fill(lay, Circle(x + w * 0.27, y - h * 0.16, h * 0.16), alpha(accent, 200))
+    fill(lay, Circle(x + w * 0.27, y - h * 0.16, h * 0.1), color)
 
 
 def sheet(
@@ -792,7 +781,7 @@ def sheet(
     lines: int = 7,
 ) -> None:
     box = (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
-    d.stamp(
+    stamp(
         cv,
         lambda sf: paper(sf, box, lines=lines, seal=seal),
         box,
@@ -810,18 +799,18 @@ def arrow(cv: Canvas, pts: list[tuple[float, float]], width: float, color=GOLD) 
     left = (x1 + math.cos(ang + 2.3) * head * 0.75, y1 + math.sin(ang + 2.3) * head * 0.75)
     right = (x1 + math.cos(ang - 2.3) * head * 0.75, y1 + math.sin(ang - 2.3) * head * 0.75)
     body = [*pts[:-1], (x1 - math.cos(ang) * width * 0.3, y1 - math.sin(ang) * width * 0.3)]
-    d.soft(cv, Poly([tip, left, right]), BLACK, width * 0.6, 0.55, (width * 0.3, width * 0.5))
+    soft(cv, Poly([tip, left, right]), BLACK, width * 0.6, 0.55, (width * 0.3, width * 0.5))
     for a, b in zip(body, body[1:], strict=False):
-        d.soft(cv, Poly(d.bar(a, b, width)), BLACK, width * 0.6, 0.3, (width * 0.3, width * 0.5))
-    d.line(cv, body, darker(color, 0.25), width * 1.25, round_caps=True)
-    d.line(cv, body, color, width, round_caps=True)
-    d.line(
+        soft(cv, Poly(bar(a, b, width)), BLACK, width * 0.6, 0.3, (width * 0.3, width * 0.5))
+    line(cv, body, darker(color, 0.25), width * 1.25, round_caps=True)
+    line(cv, body, color, width, round_caps=True)
+    line(
         cv, [(x, y - width * 0.22) for x, y in body], alpha(lighter(color, 0.5), 150), width * 0.25
     )
-    d.fill(
+    fill(
         cv,
         Poly([tip, left, right]),
-        d.linear([lighter(color, 0.35), color, darker(color, 0.2)], left, right),
+        linear([lighter(color, 0.35), color, darker(color, 0.2)], left, right),
     )
 
 
@@ -829,22 +818,22 @@ def arrow(cv: Canvas, pts: list[tuple[float, float]], width: float, color=GOLD) 
 
 
 def art_where_to_sell(cv: Canvas) -> None:
-    d.background(
+    background(
         cv, (34, 44, 64), (10, 13, 20), 420, 300, 0.75, [(900, 330, 300, GOLD, 120)], vignette=90
     )
     proj = _us_projection(70, 120, 640)
     pts = [proj(*p) for p in US_OUTLINE]
-    d.fill(cv, Poly(pts), alpha((120, 140, 180), 26))
-    with d.clip(cv, Poly(pts)) as sub:
+    fill(cv, Poly(pts), alpha((120, 140, 180), 26))
+    with clip(cv, Poly(pts)) as sub:
         for k in range(1, 14):  # faint latitude lines inside the map
-            d.line(sub, [(0, 100 + k * 28), (800, 100 + k * 28)], alpha((170, 186, 214), 26), 1)
-    d.outline(cv, pts, alpha((170, 186, 214), 150), 1.6)
+            line(sub, [(0, 100 + k * 28), (800, 100 + k * 28)], alpha((170, 186, 214), 26), 1)
+    outline(cv, pts, alpha((170, 186, 214), 150), 1.6)
     hub = proj(*CITIES["chicago"])
     for key, (lon, lat) in CITIES.items():
         p = proj(lon, lat)
         if key != "chicago":
             mid = ((p[0] + hub[0]) / 2, (p[1] + hub[1]) / 2 - abs(p[0] - hub[0]) * 0.22 - 20)
-            d.dashed(cv, d.bezier(p, mid, hub, 30), alpha(GOLD, 190), 1.8, 7, 6)
+            dashed(cv, bezier(p, mid, hub, 30), alpha(GOLD, 190), 1.8, 7, 6)
     for key, (lon, lat) in CITIES.items():
         p = proj(lon, lat)
         pin(cv, p[0], p[1], 16 if key == "chicago" else 12)
@@ -852,10 +841,10 @@ def art_where_to_sell(cv: Canvas) -> None:
 
 
 def art_complete_guide_rolex(cv: Canvas) -> None:
-    d.background(cv, (70, 56, 46), (26, 20, 16), 450, 300, 0.8, vignette=80)
+    background(cv, (70, 56, 46), (26, 20, 16), 450, 300, 0.8, vignette=80)
     for i in range(34):  # wood grain
         y = i * 19 + 6 * math.sin(i * 1.7)
-        d.line(
+        line(
             cv,
             [(x, y + 5 * math.sin(x / 90 + i)) for x in range(0, 1230, 30)],
             alpha(BLACK, 22 if i % 2 else 12),
@@ -868,44 +857,44 @@ def art_complete_guide_rolex(cv: Canvas) -> None:
     watch(cv, DATEJUST, cx, cy, 86, reach=reach)
     for y_edge, sgn in ((cush[1], 1), (cush[3], -1)):
         y0, y1 = sorted((y_edge, y_edge + sgn * 40))
-        d.fill(
+        fill(
             cv,
             RRect(cush[0] + 4, y0, cush[2] - 4, y1),
-            d.linear([alpha(BLACK, 110), alpha(BLACK, 0)], (0, y_edge), (0, y_edge + sgn * 40)),
+            linear([alpha(BLACK, 110), alpha(BLACK, 0)], (0, y_edge), (0, y_edge + sgn * 40)),
         )
     sheet(cv, 880, 330, 300, 400, 8, lines=9)
     card(cv, 800, 470, 250, 158, -12, (24, 74, 56))
 
 
 def art_market_usa(cv: Canvas) -> None:
-    d.background(
+    background(
         cv, (30, 40, 60), (9, 12, 19), 600, 260, 0.8, [(780, 240, 380, GOLD, 70)], vignette=100
     )
     x0, x1, y0, y1 = 70, 1130, 90, 560
     for i in range(6):
         y = y0 + i * (y1 - y0) / 5
-        d.line(cv, [(x0, y), (x1, y)], alpha((160, 176, 206), 34), 1.2)
+        line(cv, [(x0, y), (x1, y)], alpha((160, 176, 206), 34), 1.2)
     for i in range(11):
         x = x0 + i * (x1 - x0) / 10
-        d.line(cv, [(x, y0), (x, y1)], alpha((160, 176, 206), 18), 1)
+        line(cv, [(x, y0), (x, y1)], alpha((160, 176, 206), 18), 1)
     vals = (0.12, 0.18, 0.15, 0.26, 0.3, 0.27, 0.4, 0.46, 0.43, 0.58, 0.66, 0.63, 0.78, 0.9)
     pts = [(x0 + i * (x1 - x0) / (len(vals) - 1), y1 - v * (y1 - y0)) for i, v in enumerate(vals)]
-    d.fill(
+    fill(
         cv,
         Poly([*pts, (x1, y1), (x0, y1)]),
-        d.linear([alpha(GOLD, 120), alpha(GOLD, 10)], (0, y0), (0, y1)),
+        linear([alpha(GOLD, 120), alpha(GOLD, 10)], (0, y0), (0, y1)),
     )
-    d.line(cv, pts, lighter(GOLD, 0.2), 4)
+    line(cv, pts, lighter(GOLD, 0.2), 4)
     for p in pts:
-        d.fill(cv, Circle(p[0], p[1], 7), NAVY)
-        d.fill(cv, Circle(p[0], p[1], 4.5), lighter(GOLD, 0.3))
+        fill(cv, Circle(p[0], p[1], 7), NAVY)
+        fill(cv, Circle(p[0], p[1], 4.5), lighter(GOLD, 0.3))
     watch(
         cv, replace(DIVER, bezel_color=(22, 44, 100), dial=(20, 38, 90)), 600, 330, 165, rotate=-10
     )
 
 
 def art_speedmaster(cv: Canvas) -> None:
-    d.background(cv, (60, 62, 68), (16, 17, 20), 520, 300, 0.8, vignette=110)
+    background(cv, (60, 62, 68), (16, 17, 20), 520, 300, 0.8, vignette=110)
     w = replace(
         VINTAGE_CHRONO,
         strap="leather",
@@ -915,13 +904,13 @@ def art_speedmaster(cv: Canvas) -> None:
     )
     watch(cv, w, 460, 315, 190, rotate=-10)
     magnifier(cv, 560, 262, 100, 1.75)
-    d.tweezers(cv, 930, 590, 1150, 330, 12)
+    tweezers(cv, 930, 590, 1150, 330, 12)
 
 
 def art_patek_vs_ap(cv: Canvas) -> None:
-    d.background(cv, (248, 240, 222), (214, 198, 168), 300, 300, 0.8)
+    background(cv, (248, 240, 222), (214, 198, 168), 300, 300, 0.8)
     right = Canvas(600, 630)
-    d.background(right, (40, 50, 74), (10, 13, 20), 300, 300, 0.9, vignette=60)
+    background(right, (40, 50, 74), (10, 13, 20), 300, 300, 0.9, vignette=60)
     cv.base.paste(right.base, (600, 0))
     watch(
         cv,
@@ -934,13 +923,13 @@ def art_patek_vs_ap(cv: Canvas) -> None:
         shadow_strength=0.8,
     )
     watch(cv, replace(OCTAGON, date=False), 900, 315, 150, rotate=8, shadow=(4, 6, 10))
-    d.fill(cv, RRect(598.5, 0, 601.5, 630), GOLD)
-    d.fill(cv, Poly([(600, 290), (625, 315), (600, 340), (575, 315)]), GOLD_M.polished(600, 315))
-    d.fill(cv, Poly([(600, 300), (615, 315), (600, 330), (585, 315)]), NAVY)
+    fill(cv, RRect(598.5, 0, 601.5, 630), GOLD)
+    fill(cv, Poly([(600, 290), (625, 315), (600, 340), (575, 315)]), GOLD_M.polished(600, 315))
+    fill(cv, Poly([(600, 300), (615, 315), (600, 330), (585, 315)]), NAVY)
 
 
 def art_trends(cv: Canvas) -> None:
-    d.background(
+    background(
         cv, (36, 46, 66), (10, 13, 20), 700, 250, 0.85, [(900, 160, 360, GOLD, 70)], vignette=90
     )
     row = (
@@ -952,11 +941,11 @@ def art_trends(cv: Canvas) -> None:
     )
     for i, w in enumerate(row):
         watch(cv, w, 150 + i * 225, 420 - i * 45, 82, rotate=(-4, 3, -2, 4, -3)[i])
-    arrow(cv, d.bezier((90, 560), (620, 520), (1080, 120), 30), 13)
+    arrow(cv, bezier((90, 560), (620, 520), (1080, 120), 30), 13)
 
 
 def art_grading(cv: Canvas) -> None:
-    d.background(cv, lighter(CREAM, 0.4), darker(CREAM, 0.12), 360, 300, 0.8)
+    background(cv, lighter(CREAM, 0.4), darker(CREAM, 0.12), 360, 300, 0.8)
     watch(
         cv, replace(DIVER, date=False, cyclops=False), 330, 315, 175, rotate=-8, shadow_strength=0.7
     )
@@ -964,19 +953,19 @@ def art_grading(cv: Canvas) -> None:
     x0, x1 = 640, 1110
     for i, v in enumerate(levels):
         y = 150 + i * 82
-        d.fill(cv, Circle(x0 - 34, y, 17), NAVY)
+        fill(cv, Circle(x0 - 34, y, 17), NAVY)
         for k in range(5 - i):
-            d.fill(cv, Circle(x0 - 34 + (k - (4 - i) / 2) * 6.5, y, 2.4), GOLD)
-        d.fill(cv, RRect(x0, y - 13, x1, y + 13, 13), mix(NAVY, CREAM, 0.82))
-        d.fill(cv, RRect(x0, y - 13, x1, y - 5, 8), alpha(BLACK, 14))
+            fill(cv, Circle(x0 - 34 + (k - (4 - i) / 2) * 6.5, y, 2.4), GOLD)
+        fill(cv, RRect(x0, y - 13, x1, y + 13, 13), mix(NAVY, CREAM, 0.82))
+        fill(cv, RRect(x0, y - 13, x1, y - 5, 8), alpha(BLACK, 14))
         bar = RRect(x0, y - 13, x0 + (x1 - x0) * v, y + 13, 13)
-        d.soft(cv, bar, darker(GOLD, 0.3), 4, 0.5, (0, 3))
-        d.fill(cv, bar, d.linear([darker(GOLD, 0.1), GOLD, lighter(GOLD, 0.25)], (x0, 0), (x1, 0)))
-        d.fill(cv, RRect(x0 + 8, y - 9, x0 + (x1 - x0) * v - 8, y - 4, 3), alpha(WHITE, 80))
+        soft(cv, bar, darker(GOLD, 0.3), 4, 0.5, (0, 3))
+        fill(cv, bar, linear([darker(GOLD, 0.1), GOLD, lighter(GOLD, 0.25)], (x0, 0), (x1, 0)))
+        fill(cv, RRect(x0 + 8, y - 9, x0 + (x1 - x0) * v - 8, y - 4, 3), alpha(WHITE, 80))
         for t in range(1, 10):
             xx = x0 + (x1 - x0) * t / 10
-            d.line(cv, [(xx, y + 18), (xx, y + 24 if t % 5 else y + 28)], alpha(NAVY, 90), 1.4)
-    d.outline(
+            line(cv, [(xx, y + 18), (xx, y + 24 if t % 5 else y + 28)], alpha(NAVY, 90), 1.4)
+    outline(
         cv,
         RRect(x0 - 60, 150 + 82 - 34, x1 + 18, 150 + 82 + 34, 34).points(),
         alpha(GOLD, 230),
@@ -985,7 +974,7 @@ def art_grading(cv: Canvas) -> None:
 
 
 def art_best_places_patek(cv: Canvas) -> None:
-    d.background(
+    background(
         cv, (42, 52, 74), (10, 13, 20), 500, 300, 0.8, [(620, 300, 420, GOLD, 60)], vignette=100
     )
     sheet(cv, 520, 320, 420, 540, -6, seal=True, lines=8)
@@ -1001,7 +990,7 @@ def art_best_places_patek(cv: Canvas) -> None:
 
 # --- authentication -----------------------------------------------------------------------
 
-RHODIUM = d.Metal(hi=(236, 238, 240), mid=(196, 200, 206), lo=(128, 132, 140), edge=(70, 74, 80))
+RHODIUM = Metal(hi=(236, 238, 240), mid=(196, 200, 206), lo=(128, 132, 140), edge=(70, 74, 80))
 
 
 def _blob(pts, n: int = 6) -> Poly:
@@ -1012,7 +1001,7 @@ def _blob(pts, n: int = 6) -> Poly:
         p0, p1, p2 = pts[i - 1], pts[i], pts[(i + 1) % k]
         a = ((p0[0] + p1[0]) / 2, (p0[1] + p1[1]) / 2)
         b = ((p1[0] + p2[0]) / 2, (p1[1] + p2[1]) / 2)
-        out += d.bezier(a, p1, b, n)
+        out += bezier(a, p1, b, n)
     return Poly(out)
 
 
@@ -1022,22 +1011,22 @@ def movement(sf, x: float, y: float, r: float) -> None:
     def at(u: float, v: float) -> tuple[float, float]:
         return x + u * r, y + v * r
 
-    d.fill(
+    fill(
         sf,
         Circle(x, y, r),
-        d.radial([(214, 217, 222), (176, 180, 187)], x - r * 0.3, y - r * 0.3, r * 1.5),
+        radial([(214, 217, 222), (176, 180, 187)], x - r * 0.3, y - r * 0.3, r * 1.5),
     )
     for j in range(-11, 12):  # perlage
         for i in range(-11, 12):
             px, py = x + i * r * 0.09 + (j % 2) * r * 0.045, y + j * r * 0.078
             if math.hypot(px - x, py - y) < r * 0.95:
-                d.fill(sf, Circle(px, py, r * 0.052), alpha(BLACK, 10))
-                d.fill(sf, Circle(px - r * 0.012, py - r * 0.012, r * 0.03), alpha(WHITE, 22))
-    d.gear(sf, *at(0.02, 0.06), 0.3 * r, 64, GOLD_M, 3, 4)
-    d.gear(sf, *at(0.42, -0.16), 0.21 * r, 50, GOLD_M, 8, 4)
-    d.gear(sf, *at(0.5, 0.3), 0.17 * r, 40, GOLD_M, 2, 4)
-    d.gear(sf, *at(0.12, 0.55), 0.12 * r, 18, STEEL, 0, 5)
-    with d.clip(sf, Circle(x, y, r * 0.985)) as sub:
+                fill(sf, Circle(px, py, r * 0.052), alpha(BLACK, 10))
+                fill(sf, Circle(px - r * 0.012, py - r * 0.012, r * 0.03), alpha(WHITE, 22))
+    gear(sf, *at(0.02, 0.06), 0.3 * r, 64, GOLD_M, 3, 4)
+    gear(sf, *at(0.42, -0.16), 0.21 * r, 50, GOLD_M, 8, 4)
+    gear(sf, *at(0.5, 0.3), 0.17 * r, 40, GOLD_M, 2, 4)
+    gear(sf, *at(0.12, 0.55), 0.12 * r, 18, STEEL, 0, 5)
+    with clip(sf, Circle(x, y, r * 0.985)) as sub:
         barrel = _blob(
             [
                 at(-1.2, -1.2),
@@ -1048,7 +1037,7 @@ def movement(sf, x: float, y: float, r: float) -> None:
                 at(-1.2, 0.1),
             ]
         )
-        d.cotes(sub, barrel, RHODIUM, r * 0.085)
+        cotes(sub, barrel, RHODIUM, r * 0.085)
         train = _blob(
             [
                 at(0.32, -1.2),
@@ -1059,25 +1048,25 @@ def movement(sf, x: float, y: float, r: float) -> None:
                 at(0.3, -0.38),
             ]
         )
-        d.cotes(sub, train, RHODIUM, r * 0.085)
-    d.gear(sf, *at(-0.32, -0.4), 0.3 * r, 80, STEEL, 5, 0)
+        cotes(sub, train, RHODIUM, r * 0.085)
+    gear(sf, *at(-0.32, -0.4), 0.3 * r, 80, STEEL, 5, 0)
     cxr, cyr = at(-0.32, -0.4)
     for k in range(36):
-        d.line(
+        line(
             sf,
-            [d.polar(cxr, cyr, 0.07 * r, k * 10), d.polar(cxr, cyr, 0.25 * r, k * 10)],
+            [polar(cxr, cyr, 0.07 * r, k * 10), polar(cxr, cyr, 0.25 * r, k * 10)],
             alpha(WHITE if k % 2 else BLACK, 40),
             r * 0.008,
         )
-    d.screw(sf, cxr, cyr, 0.075 * r, 35, True)
-    d.gear(sf, *at(0.0, -0.72), 0.14 * r, 40, STEEL, 12, 0)
-    d.screw(sf, *at(0.0, -0.72), 0.045 * r, 80, True)
-    d.balance(sf, *at(-0.42, 0.42), 0.27 * r, GOLD_M)
-    with d.clip(sf, Circle(x, y, r * 0.985)) as sub:
+    screw(sf, cxr, cyr, 0.075 * r, 35, True)
+    gear(sf, *at(0.0, -0.72), 0.14 * r, 40, STEEL, 12, 0)
+    screw(sf, *at(0.0, -0.72), 0.045 * r, 80, True)
+    balance(sf, *at(-0.42, 0.42), 0.27 * r, GOLD_M)
+    with clip(sf, Circle(x, y, r * 0.985)) as sub:
         cock = _blob([at(-0.5, 0.34), at(-0.34, 0.34), at(-0.2, 1.2), at(-0.85, 1.2)], 8)
-        d.cotes(sub, cock, RHODIUM, r * 0.06, angle=20)
-    d.fill(sf, Circle(*at(-0.42, 0.42), 0.085 * r), RHODIUM.polished(*at(-0.42, 0.42)))
-    d.jewel(sf, *at(-0.42, 0.42), 0.05 * r)
+        cotes(sub, cock, RHODIUM, r * 0.06, angle=20)
+    fill(sf, Circle(*at(-0.42, 0.42), 0.085 * r), RHODIUM.polished(*at(-0.42, 0.42)))
+    jewel(sf, *at(-0.42, 0.42), 0.05 * r)
     for u, v in (
         (0.42, -0.16),
         (0.02, 0.06),
@@ -1086,7 +1075,7 @@ def movement(sf, x: float, y: float, r: float) -> None:
         (0.75, -0.45),
         (-0.05, -0.3),
     ):
-        d.jewel(sf, *at(u, v), 0.042 * r)
+        jewel(sf, *at(u, v), 0.042 * r)
     for u, v, a in (
         (0.55, -0.62, 20),
         (0.9, -0.1, 60),
@@ -1094,19 +1083,19 @@ def movement(sf, x: float, y: float, r: float) -> None:
         (-0.45, 0.8, 80),
         (-0.55, -0.8, 10),
     ):
-        d.screw(sf, *at(u, v), 0.045 * r, a, True)
+        screw(sf, *at(u, v), 0.045 * r, a, True)
 
 
 def auth_inspection(cv: Canvas) -> None:
     mat = (30, 46, 44)
-    d.background(cv, lighter(mat, 0.12), darker(mat, 0.45), 520, 360, 0.8, vignette=70)
+    background(cv, lighter(mat, 0.12), darker(mat, 0.45), 520, 360, 0.8, vignette=70)
     for i in range(0, 1200, 40):
-        d.line(cv, [(i, 0), (i, 800)], alpha(WHITE, 10), 1)
+        line(cv, [(i, 0), (i, 800)], alpha(WHITE, 10), 1)
     for j in range(0, 800, 40):
-        d.line(cv, [(0, j), (1200, j)], alpha(WHITE, 10), 1)
+        line(cv, [(0, j), (1200, j)], alpha(WHITE, 10), 1)
     # the watch, face down with its back open
     cx, cy, r = 470, 400, 250
-    d.stamp(
+    stamp(
         cv,
         lambda sf: _open_caseback(sf, cx, cy, r),
         (cx - 1.45 * r, -30, cx + 1.45 * r, 830),
@@ -1115,7 +1104,7 @@ def auth_inspection(cv: Canvas) -> None:
     )
     # the case back, lying next to it, inside facing up
     bx, by, br = 1010, 170, 150
-    d.stamp(
+    stamp(
         cv,
         lambda sf: _case_back(sf, bx, by, br),
         (bx - br, by - br, bx + br, by + br),
@@ -1124,49 +1113,49 @@ def auth_inspection(cv: Canvas) -> None:
     )
     # loupe and tweezers
     lx, ly, size = 1000, 520, 230
-    d.stamp(
+    stamp(
         cv,
-        lambda sf: d.loupe(sf, lx, ly, size),
+        lambda sf: loupe(sf, lx, ly, size),
         (lx - size * 0.7, ly - size * 0.6, lx + size * 0.7, ly + size * 0.6),
         -28,
         (lx, ly),
         [(4, 8, 6, 0.6), (12, 24, 30, 0.45)],
         (4, 8, 8),
     )
-    d.tweezers(cv, 740, 770, 1150, 700, 13)
+    tweezers(cv, 740, 770, 1150, 700, 13)
 
 
 def _open_caseback(sf, cx: float, cy: float, r: float) -> None:
     w = DIVER_NODATE
-    d.strap(sf, w, cx, cy - 0.9 * r, -30, r, r)
-    d.strap(sf, w, cx, cy + 0.9 * r, 830, r, r)
-    d.soft(sf, Circle(cx, cy, r), BLACK, 0.05 * r, 0.6, (0.01 * r, 0.03 * r))
-    d.lugs(sf, STEEL, cx, cy, r, r)
-    d.crown(sf, w, cx, cy, r, True, side=-1)
-    d.case_body(sf, STEEL, cx, cy, r)
-    d.fill(sf, d.Ring(cx, cy, 0.95 * r, 0.86 * r), STEEL.ring(cx, cy))
+    strap(sf, w, cx, cy - 0.9 * r, -30, r, r)
+    strap(sf, w, cx, cy + 0.9 * r, 830, r, r)
+    soft(sf, Circle(cx, cy, r), BLACK, 0.05 * r, 0.6, (0.01 * r, 0.03 * r))
+    lugs(sf, STEEL, cx, cy, r, r)
+    crown(sf, w, cx, cy, r, True, side=-1)
+    case_body(sf, STEEL, cx, cy, r)
+    fill(sf, Ring(cx, cy, 0.95 * r, 0.86 * r), STEEL.ring(cx, cy))
     for k in range(6):  # case-back thread notches
         a = 30 + k * 60
-        d.fill(sf, d.band(cx, cy, 0.95 * r, 0.88 * r, a - 4, a + 4), (70, 74, 82))
-    d.fill(sf, Circle(cx, cy, 0.86 * r), (40, 42, 46))
+        fill(sf, band(cx, cy, 0.95 * r, 0.88 * r, a - 4, a + 4), (70, 74, 82))
+    fill(sf, Circle(cx, cy, 0.86 * r), (40, 42, 46))
     movement(sf, cx, cy, 0.84 * r)
 
 
 def _case_back(sf, bx: float, by: float, br: float) -> None:
-    d.fill(sf, Circle(bx, by, br), STEEL.ring(bx, by), True)
+    fill(sf, Circle(bx, by, br), STEEL.ring(bx, by), True)
     for k in range(6):
         a = k * 60
-        d.fill(sf, d.band(bx, by, br, br * 0.9, a - 5, a + 5), STEEL.lo)
-    d.fill(
+        fill(sf, band(bx, by, br, br * 0.9, a - 5, a + 5), STEEL.lo)
+    fill(
         sf,
         Circle(bx, by, br * 0.82),
-        d.radial([STEEL.hi, STEEL.mid, STEEL.lo], bx - br * 0.3, by - br * 0.3, br * 1.3),
+        radial([STEEL.hi, STEEL.mid, STEEL.lo], bx - br * 0.3, by - br * 0.3, br * 1.3),
     )
     rr = br * 0.8
     while rr > br * 0.1:
-        d.fill(sf, d.Ring(bx, by, rr, rr - br * 0.008), alpha(BLACK, 22))
+        fill(sf, Ring(bx, by, rr, rr - br * 0.008), alpha(BLACK, 22))
         rr -= br * 0.045
-    d.fill(sf, d.Ring(bx, by, br * 0.83, br * 0.78), (40, 42, 48))
+    fill(sf, Ring(bx, by, br * 0.83, br * 0.78), (40, 42, 48))
 
 
 CATALOG: tuple[Art, ...] = (
