@@ -28,7 +28,7 @@ from app.leads.schema.lead_tables import (
     give_photo_ids,
     give_references,
 )
-from app.leads.schema.money_tables import MONEY_CHECKS, PAYOUT_CHECKS
+from app.leads.schema.money_tables import MONEY_CHECKS, ONE_DEAL, PAYOUT_CHECKS
 from app.leads.schema.price_tables import (
     INSTANT_RANGES,
     MARKET_PRICES,
@@ -75,6 +75,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     run(MARKET_PRICES),  # 26: the market-data provider's last price per reference, for staff
     run(REFERENCE_KEYS),  # 27: each guide entry's reference as matching compares it, unique
     run(FILE_COPIES),  # 28: each private file's copy in the off-site replica, owed or made
+    run(ONE_DEAL),  # 29: approvals, payout links and register checks bound to one deal each
 )
 VERSION = len(MIGRATIONS)
 
