@@ -293,6 +293,19 @@ def buy_lead(app, lead_id: int, amount: int = 9500, paid_days_ago: int = 0, made
 
 PAYMENT = {"method": "ach", "confirmation": "ACH-20261124-0042"}
 FINDINGS = {"model_reference": "126610LN", "serial_number": "7Z41K9Q2", "case_marks": "Clean"}
+# Every character a spreadsheet opens a formula with (OWASP's CSV injection list), by name, written
+# out here: a test built from the guard's own list would shrink with it.
+FORMULA_OPENINGS = {
+    "equals": "=",
+    "plus": "+",
+    "minus": "-",
+    "at": "@",
+    "tab": "\t",
+    "return": "\r",
+}
+# A clear register check of the findings' serial number, as the purchase record holds the one
+# that counts.
+CLEAR_CHECK = {"register_result": "clear", "register_serial": FINDINGS["serial_number"]}
 
 
 def put_purchase_on_record(lead_id: int, offer: int = 9500, signed_on: date | None = None):
@@ -314,7 +327,7 @@ def fill_purchase_record(lead_id: int, signed_on: date | None = None) -> None:
     record (the steps that put them there are tested on their own)."""
     signed = f"{(signed_on or date(2026, 11, 20)).isoformat()}T15:00:00+00:00"
     with transaction() as db:
-        record.update(db, lead_id, FINDINGS | {
+        record.update(db, lead_id, FINDINGS | CLEAR_CHECK | {
             "legal_name": "Jordan A. Avery",
             "account_number_enc": record.sealed(lead_id, "account_number_enc", "000123456789"),
             "account_number_last4": "6789",
@@ -324,7 +337,6 @@ def fill_purchase_record(lead_id: int, signed_on: date | None = None) -> None:
             "payout_confirmed_by": "seller",
             "id_verified_by": "staff:1",
             "id_verified_at": "2026-11-20T16:00:00+00:00",
-            "register_result": "clear",
         })  # fmt: skip
 
 

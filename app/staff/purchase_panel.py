@@ -183,7 +183,9 @@ def empty_form(name: str, purchase: dict, waiting: dict | None = None, phone: st
 
 
 def exception_words(approval: dict, agreed: int | None, checks: dict[int, dict]) -> str:
-    """What an exception allows, as staff read it."""
+    """What an exception allows, as staff read it (one asked for an earlier deal, nothing)."""
+    if not approval["current"]:
+        return f"{approvals.KINDS[approval['kind']]}, asked for an earlier deal: it counts no more"
     if approval["kind"] == approvals.PAYMENT_AMOUNT:
         amount = usd(int(approval["subject"]))
         return f"Pay {amount} instead of the accepted offer of {usd(agreed or 0)}"

@@ -60,6 +60,22 @@ VALID = {
 }
 
 
+# The moves staff make from a lead's quote to its appointment.
+TO_APPOINTMENT = (
+    ("quoted", QUOTE),
+    ("accepted", {"via": "phone"}),
+    ("appointment", APPOINTMENT),
+)
+
+
+def move_through(lead_id: int, state: str, moves) -> None:
+    """Inside an app context: the lead moved by staff from `state` through each (state, data)
+    of `moves`, in order."""
+    for to_state, data in moves:
+        lifecycle.transition(lead_id, to_state, "staff:1", data, state)
+        state = to_state
+
+
 def offered_lead(
     app, offer: dict | None = None, quote: dict = QUOTE, at_appointment=None
 ) -> tuple[int, str]:
@@ -68,11 +84,7 @@ def offered_lead(
     authentication (what a seller can still do then, such as sending photos)."""
     with app.app_context():
         lead_id, _ = store.save_lead(sample_lead(), [])
-        moves = [("quoted", quote), ("accepted", {"via": "phone"}), ("appointment", APPOINTMENT)]
-        state = "new"
-        for to_state, data in moves:
-            lifecycle.transition(lead_id, to_state, "staff:1", data, state)
-            state = to_state
+        move_through(lead_id, "new", [("quoted", quote), *TO_APPOINTMENT[1:]])
     token = give_token(app, lead_id)
     if at_appointment:
         at_appointment(lead_id, token)
@@ -89,6 +101,18 @@ def agreed_lead(app, at_appointment=None) -> tuple[int, str]:
     with app.app_context():
         lifecycle.transition(lead_id, "agreed", "seller", {"via": "status_page"}, "offered")
     return lead_id, token
+
+
+def accepted_again(app, lead_id: int, amount: int) -> None:
+    """A new deal on a lead whose seller had accepted a final offer: the seller withdraws, staff
+    reopen the lead and take it again through a quote and an appointment to a final offer of
+    `amount` dollars, which the seller accepts (the findings stay on the record)."""
+    reopen = {"note": "The seller called back: they want to sell after all"}
+    with app.app_context():
+        lifecycle.transition(lead_id, "closed", "seller", {"reason": "withdrawn"}, "agreed")
+        move_through(lead_id, "closed", [("contacted", reopen), *TO_APPOINTMENT])
+        move_through(lead_id, "appointment", [("offered", OFFER | {"amount": amount})])
+        lifecycle.transition(lead_id, "agreed", "seller", {"via": "status_page"}, "offered")
 
 
 def page_csrf(client, path: str) -> str:

@@ -17,7 +17,7 @@ from app.sale import lifecycle
 from app.sale.purchase import authentication, record
 from tests.data.paperwork import APPOINTMENT, FINDINGS, QUOTE, agreed_lead, post_paperwork
 from tests.data.photos import photo_bytes
-from tests.helpers import business_today, sample_lead
+from tests.helpers import CLEAR_CHECK, business_today, sample_lead
 
 # A PDF as a register sends one (its magic bytes are what is checked), and a photo of one.
 CERTIFICATE_PDF = b"%PDF-1.7\n1 0 obj <</Type /Catalog>> endobj\ntrailer <<>>\n%%EOF\n"
@@ -100,7 +100,14 @@ def ready_to_buy(app, verified_by: str = "staff:1") -> int:
     """A signed lead with a clear register check and its ID verified: every item before
     `bought` holds."""
     lead_id = signed_lead(app)
-    checked = {"register_provider": "Stolen Watch Register", "register_result": "clear"}
+    checked_and_verified(app, lead_id, verified_by)
+    return lead_id
+
+
+def checked_and_verified(app, lead_id: int, verified_by: str = "staff:1") -> None:
+    """What staff and the seller put on a signed lead's record before payment: a clear register
+    check of its serial number, the ID verified and the payout account confirmed."""
+    checked = {"register_provider": "Stolen Watch Register"} | CLEAR_CHECK
     verified = {
         "id_verified_by": verified_by,
         "id_verified_at": "2026-11-20T16:00:00+00:00",
@@ -109,7 +116,6 @@ def ready_to_buy(app, verified_by: str = "staff:1") -> int:
     }
     with app.app_context(), transaction() as db:
         record.update(db, lead_id, checked | verified | {"register_checked_on": "2026-11-20"})
-    return lead_id
 
 
 def buy(app, lead_id: int, actor: str = "staff:1", paid_on: str | None = None, **payment) -> None:

@@ -5,11 +5,13 @@ from __future__ import annotations
 import csv
 import io
 
+import pytest
+
 from app.leads import export, search, store
 from app.leads.db import transaction
 from app.leads.schema.progress_tables import SEARCH_COLUMNS, search_values
 from app.sale import erasure, lifecycle
-from tests.helpers import database_at_version, save_sample_lead
+from tests.helpers import FORMULA_OPENINGS, database_at_version, save_sample_lead
 
 
 def ids(app, **filters) -> list[int]:
@@ -109,6 +111,17 @@ def test_csv_cells_never_start_a_spreadsheet_formula(app):
     assert row["full_name"] == '\'=HYPERLINK("http://evil.example","x")'
     assert row["phone"] == "'+1 212 555 0100"
     assert row["reference"].startswith("USWB-") and row["state"] == "new"
+
+
+@pytest.mark.parametrize("opening", FORMULA_OPENINGS.values(), ids=FORMULA_OPENINGS.keys())
+def test_a_cell_opening_with_any_formula_character_is_exported_as_text(app, opening):
+    save_sample_lead(app, full_name=f"{opening}cmd|' /C calc'!A0", watch_model=f"{opening}1+1")
+    buffer = io.StringIO()
+    with app.app_context():
+        export.write_csv(buffer, search.find_leads({}))
+    [row] = list(csv.DictReader(io.StringIO(buffer.getvalue(), newline="")))
+    assert row["full_name"] == f"'{opening}cmd|' /C calc'!A0"
+    assert row["watch_model"] == f"'{opening}1+1"
 
 
 # At 100,000 leads (bench/insights.py): the search index, the indexed filters and

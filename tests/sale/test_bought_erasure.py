@@ -31,7 +31,15 @@ from tests.data.paperwork import (
     page_csrf,
     post_paperwork,
 )
-from tests.helpers import PAYMENT, business_today, lead_work_done, photo, post, post_multipart
+from tests.helpers import (
+    CLEAR_CHECK,
+    PAYMENT,
+    business_today,
+    lead_work_done,
+    photo,
+    post,
+    post_multipart,
+)
 
 SITE = "https://watches.example"
 ERASURE_LINK = re.compile(re.escape(SITE) + r"(/status/erasure/[A-Za-z0-9_-]+)")
@@ -77,7 +85,7 @@ def sold(client) -> tuple[int, str]:
 
     lead_id, token = agreed_lead(app, at_appointment=add_photos)
     assert post_paperwork(client, token).status_code == 303
-    checked = {"id_verified_by": "staff:1", "id_verified_at": now(), "register_result": "clear"}
+    checked = {"id_verified_by": "staff:1", "id_verified_at": now()} | CLEAR_CHECK
     checked |= {"payout_confirmed_at": now(), "payout_confirmed_by": "seller"}
     with app.app_context():
         with transaction() as db:

@@ -14,7 +14,7 @@ from app.leads import links
 from app.sale import lifecycle
 from app.sale.purchase import files, record
 from tests.data.paperwork import ACCOUNT, SECRETS, agreed_lead, page_csrf, post_paperwork
-from tests.helpers import PAYMENT, business_today, lead_work_done
+from tests.helpers import CLEAR_CHECK, PAYMENT, business_today, lead_work_done
 
 SITE = "https://watches.example"
 PAYOUT_LINK = re.compile(re.escape(SITE) + r"(/status/payout/[A-Za-z0-9_-]+)")
@@ -49,7 +49,7 @@ def try_to_buy(app, lead_id: int):
     """The `bought` move with every other item on record."""
     checked = {"id_verified_by": "staff:1", "id_verified_at": "2026-11-20T16:00:00+00:00"}
     with app.app_context():
-        record.record(lead_id, "staff:1", "checked", checked | {"register_result": "clear"}, {})
+        record.record(lead_id, "staff:1", "checked", checked | CLEAR_CHECK, {})
         data = {"amount": 7400, "paid_on": business_today().isoformat()} | PAYMENT
         return lifecycle.transition(lead_id, "bought", "staff:1", data, "agreed")
 

@@ -28,7 +28,7 @@ from app.leads.schema.lead_tables import (
     give_photo_ids,
     give_references,
 )
-from app.leads.schema.money_tables import MONEY_CHECKS, PAYOUT_CHECKS
+from app.leads.schema.money_tables import MONEY_CHECKS, ONE_DEAL, PAYOUT_CHECKS
 from app.leads.schema.price_tables import (
     INSTANT_RANGES,
     LIST_INDEXES,
@@ -77,6 +77,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     run(REFERENCE_KEYS),  # 27: each guide entry's reference as matching compares it, unique
     run(FILE_COPIES),  # 28: each private file's copy in the off-site replica, owed or made
     run(LIST_INDEXES),  # 29: the staff guide list's sorts, each an index walked in order
+    run(ONE_DEAL),  # 30: approvals, payout links and register checks bound to one deal each
 )
 VERSION = len(MIGRATIONS)
 

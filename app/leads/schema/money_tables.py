@@ -1,6 +1,8 @@
-"""The migration step of the money's second pair of eyes (docs/sale.md, "Exceptions need a
-second person"): the `approvals` every exception to a purchase's rules needs, and the
-stolen-watch register checks kept as an append-only history (app/leads/schema/ runs it)."""
+"""The migration steps of the money's second pair of eyes (docs/sale.md, "Exceptions need a
+second person"): the `approvals` every exception to a purchase's rules needs, the stolen-watch
+register checks kept as an append-only history, the payout account's confirmation, and each of
+them bound to the one deal, signing or serial number it was given for (app/leads/schema/ runs
+them)."""
 
 from __future__ import annotations
 
@@ -84,4 +86,57 @@ PAYOUT_CHECKS = (
     "ALTER TABLE purchases ADD COLUMN payout_confirmed_at TEXT",
     "ALTER TABLE purchases ADD COLUMN payout_confirmed_by TEXT",
     "ALTER TABLE purchases ADD COLUMN payout_callback_phone TEXT",
+)
+
+# The newest event of an approval's lead from before it was asked for (a kind to be added).
+LATEST_EVENT_BEFORE_ASKED = """SELECT max(id) FROM lead_events
+    WHERE lead_events.lead_id = approvals.lead_id AND lead_events.at <= approvals.requested_at"""
+# The trigger that keeps an approval as given, naming every column but the approval's own two.
+APPROVALS_KEPT = """CREATE TRIGGER approvals_kept BEFORE UPDATE ON approvals
+    WHEN NEW.id IS NOT OLD.id OR NEW.lead_id IS NOT OLD.lead_id OR NEW.kind IS NOT OLD.kind
+      OR NEW.subject IS NOT OLD.subject OR NEW.reason IS NOT OLD.reason
+      OR NEW.requested_by IS NOT OLD.requested_by OR NEW.requested_at IS NOT OLD.requested_at
+      OR NEW.deal IS NOT OLD.deal OR NEW.signing IS NOT OLD.signing
+      OR OLD.approved_by IS NOT NULL
+    BEGIN SELECT RAISE(ABORT, 'an approval is given once and never changed'); END"""
+
+ONE_DEAL = (
+    # An approval counts for the deal it was given in: `deal` is the event of the seller's
+    # acceptance of the final offer (a lead closed and reopened is accepted again, a new deal),
+    # and a holder's name is approved for one signing (`signing`, the paperwork_signed event).
+    # Rows from before this step get the latest acceptance before they were asked for, and a
+    # holder's name the latest signing by then while its paperwork is on record (else none: it
+    # counts for nothing).
+    "ALTER TABLE approvals ADD COLUMN deal INTEGER REFERENCES lead_events(id)",
+    "ALTER TABLE approvals ADD COLUMN signing INTEGER REFERENCES lead_events(id)",
+    "DROP TRIGGER approvals_kept",
+    f"""UPDATE approvals SET deal = ({LATEST_EVENT_BEFORE_ASKED}
+          AND kind = 'state_changed' AND json_extract(data, '$.to') = 'agreed')""",
+    f"""UPDATE approvals SET signing = ({LATEST_EVENT_BEFORE_ASKED} AND kind = 'paperwork_signed')
+        WHERE kind = 'holder_name' AND (SELECT signed_at FROM purchases
+          WHERE purchases.lead_id = approvals.lead_id) IS NOT NULL""",
+    APPROVALS_KEPT,
+    # A payout account's check is for one signing (its paperwork_signed event): its link
+    # confirms that paperwork and no later one, whatever its account's last 4 digits. Before
+    # this step only the lead's latest check could be for the latest signing: it gets that
+    # signing when its last 4 are the record's.
+    "ALTER TABLE payout_checks ADD COLUMN signing INTEGER REFERENCES lead_events(id)",
+    """UPDATE payout_checks SET signing = (SELECT max(id) FROM lead_events
+        WHERE lead_events.lead_id = payout_checks.lead_id AND kind = 'paperwork_signed')
+        WHERE id = (SELECT max(id) FROM payout_checks AS latest
+          WHERE latest.lead_id = payout_checks.lead_id)
+        AND account_last4 = (SELECT account_number_last4 FROM purchases
+          WHERE purchases.lead_id = payout_checks.lead_id)""",
+    # A register check is of the serial number the findings gave when it was recorded; the one
+    # that counts names it on the purchase row, and `bought` needs it to be the findings' serial
+    # now. The record kept no other, so checks from before this step are taken as made of the
+    # serial number on the findings at this step.
+    "ALTER TABLE register_checks ADD COLUMN serial_number TEXT",
+    "DROP TRIGGER register_checks_no_update",
+    """UPDATE register_checks SET serial_number = (SELECT serial_number FROM purchases
+        WHERE purchases.lead_id = register_checks.lead_id)""",
+    """CREATE TRIGGER register_checks_no_update BEFORE UPDATE ON register_checks
+        BEGIN SELECT RAISE(ABORT, 'register checks are append-only'); END""",
+    "ALTER TABLE purchases ADD COLUMN register_serial TEXT",
+    "UPDATE purchases SET register_serial = serial_number WHERE register_result IS NOT NULL",
 )

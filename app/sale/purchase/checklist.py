@@ -21,6 +21,14 @@ BEFORE_PURCHASE = (
 )
 
 
+def register_clear(purchase: dict) -> bool:
+    """Whether the register check that counts is clear and of the serial number the findings
+    give now: a check of a serial number staff corrected since does not count."""
+    checked = purchase.get("register_serial")
+    clear = purchase.get("register_result") == "clear"
+    return clear and bool(checked) and checked == purchase.get("serial_number")
+
+
 def holds(purchase: dict, item: str) -> bool:
     """Whether one item is on the record."""
     checks = {
@@ -29,7 +37,7 @@ def holds(purchase: dict, item: str) -> bool:
         "payout": lambda: bool(purchase.get("account_number_enc")),
         "payout_confirmed": lambda: bool(purchase.get("payout_confirmed_at")),
         "id_verified": lambda: bool(purchase.get("id_verified_at")),
-        "register_clear": lambda: purchase.get("register_result") == "clear",
+        "register_clear": lambda: register_clear(purchase),
     }
     return checks[item]()
 

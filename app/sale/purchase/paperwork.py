@@ -206,7 +206,7 @@ def sign(lead: dict, values: dict, photos: dict[str, bytes], signer: dict) -> in
                 "account_last4": columns["account_number_last4"],
             }
             event_id = history.append_event(db, lead["id"], "seller", "paperwork_signed", event)
-            check_id = payout.ask_seller(db, lead["id"], columns["account_number_last4"])
+            check_id = payout.ask_seller(db, lead["id"], columns["account_number_last4"], event_id)
             draft = drafts.remove(db, lead["id"])
     except BaseException:
         files.remove_files(written)

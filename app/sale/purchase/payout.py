@@ -30,14 +30,20 @@ from app.security.tokens import TOKEN_LENGTH, digest
 
 CONFIRM_WITHIN = timedelta(days=7)
 CONFIRM_WITHIN_WORDS = "7 days"
+# The paperwork_signed event of a purchase row's latest signing: while the row's signed_at is
+# set, the signing whose paperwork is on record.
+LATEST_SIGNING = (
+    "(SELECT max(id) FROM lead_events WHERE lead_events.lead_id = purchases.lead_id "
+    "AND kind = 'paperwork_signed')"
+)
 # A check that still stands: not answered, its lead waiting for payment and its paperwork still
-# the one signed for that account (not voided, not signed again with another).
+# the signing it was asked for (not voided, not signed again, even with an account of the same
+# last 4 digits).
 STANDING = (
     "FROM payout_checks JOIN leads ON leads.id = payout_checks.lead_id "
     "JOIN purchases ON purchases.lead_id = payout_checks.lead_id "
     f"WHERE answered_at IS NULL AND leads.state = '{State.AGREED}' AND leads.erased_at IS NULL "
-    "AND purchases.signed_at IS NOT NULL "
-    "AND purchases.account_number_last4 = payout_checks.account_last4"
+    f"AND purchases.signed_at IS NOT NULL AND payout_checks.signing = {LATEST_SIGNING}"
 )
 # What makes a link good: a standing check's, sent, not expired, the account not yet confirmed.
 LIVE_LINK = (
@@ -90,13 +96,24 @@ def holder_subject(purchase: dict) -> str:
 # The e-mail that asks the seller
 
 
-def ask_seller(db: sqlite3.Connection, lead_id: int, account_last4: str) -> int:
-    """Inside the transaction that signs the paperwork: the check its e-mail will carry; its
-    id (the caller queues SEND_PAYOUT_CHECK once committed)."""
+def ask_seller(db: sqlite3.Connection, lead_id: int, last4: str, signing: int) -> int:
+    """Inside the transaction that signs the paperwork: the check its e-mail will carry, for
+    that signing (its paperwork_signed event) only; its id (the caller queues SEND_PAYOUT_CHECK
+    once committed)."""
     return db.execute(
-        "INSERT INTO payout_checks (lead_id, account_last4, asked_at) VALUES (?, ?, ?)",
-        (lead_id, account_last4, now()),
+        "INSERT INTO payout_checks (lead_id, account_last4, signing, asked_at) VALUES (?, ?, ?, ?)",
+        (lead_id, last4, signing, now()),
     ).lastrowid
+
+
+def signing_on_record(db: sqlite3.Connection, lead_id: int) -> int | None:
+    """The paperwork_signed event of the paperwork on the lead's record; None while none is
+    (never signed, or voided)."""
+    row = db.execute(
+        f"SELECT {LATEST_SIGNING} FROM purchases WHERE lead_id = ? AND signed_at IS NOT NULL",
+        (lead_id,),
+    ).fetchone()
+    return row[0] if row else None
 
 
 def lead_awaiting_link(check_id: int) -> dict | None:

@@ -6,7 +6,9 @@ one that counts stands on the purchase row (purchases.register_*), which the che
 The latest check counts, with one exception: once a check came back flagged, a later clear
 check counts only when a second staff member approves clearing the flag (approvals.py), so one
 staff account cannot clear a flagged watch and buy it. A check is dated between the watch's
-authentication (the register is searched for the serial number it read) and today.
+authentication (the register is searched for the serial number it read) and today, and is of
+that serial number only: once staff correct the serial in the findings, `bought` needs a new
+clear check (checklist.py compares the two).
 """
 
 from __future__ import annotations
@@ -72,6 +74,7 @@ def standing_columns(check: dict) -> dict:
         "register_result": check["result"],
         "register_certificate": check["certificate"],
         "register_recorded_by": check["recorded_by"],
+        "register_serial": check["serial_number"],
     }
 
 
@@ -95,7 +98,11 @@ def store_check(lead_id: int, actor: str, check: dict, certificate: bytes, media
             refuse_unless_dated_well(purchase, date.fromisoformat(check["checked_on"]))
             row = files.add_file(db, lead_id, "register_certificate", certificate, media_type)
             written.append(row["file_name"])
-            kept = check | {"certificate": row["public_id"], "recorded_by": actor}
+            kept = check | {
+                "certificate": row["public_id"],
+                "recorded_by": actor,
+                "serial_number": purchase["serial_number"],
+            }
             check_id = add_row(db, lead_id, kept)
             waits = purchase.get("register_result") == "flagged" and check["result"] == "clear"
             if not waits:
@@ -111,7 +118,7 @@ def add_row(db: sqlite3.Connection, lead_id: int, check: dict) -> int:
     """Append one check to the lead's history; its id."""
     cursor = db.execute(
         "INSERT INTO register_checks (lead_id, provider, checked_on, result, certificate, "
-        "recorded_by, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "recorded_by, serial_number, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         (
             lead_id,
             check["provider"],
@@ -119,6 +126,7 @@ def add_row(db: sqlite3.Connection, lead_id: int, check: dict) -> int:
             check["result"],
             check["certificate"],
             check["recorded_by"],
+            check["serial_number"],
             now(),
         ),
     )
