@@ -11,7 +11,7 @@ from app.leads.db import transaction
 from app.replica import copies, objects
 from app.sale import erasure, lifecycle, pending
 from app.sale.purchase import files
-from tests.helpers import lead_work_done, save_sample_lead, wait_until
+from tests.helpers import buy_lead, lead_work_done, save_sample_lead, wait_until
 from tests.replica.steps import (
     bucket_of,
     copy_rows,
@@ -85,6 +85,27 @@ def test_an_erasure_deletes_the_copies_too(replica_app, object_storage):
     lead_work_done(replica_app)
     assert object_storage.keys(bucket, "watchbuyers/files/") == []
     assert copy_rows(replica_app) == []
+
+
+def test_a_bought_leads_erasure_deletes_the_copies_of_its_photos_and_id_but_keeps_the_records(
+    replica_app, object_storage
+):
+    lead_id = submit_with_photos(replica_app, count=1)
+    with replica_app.app_context(), transaction() as db:
+        id_photo = files.add_file(db, lead_id, "id_front", b"\xff\xd8 an ID", "image/jpeg")
+    buy_lead(replica_app, lead_id)
+    lead_work_done(replica_app)  # the bill of sale and the receipt made, every copy made
+    bucket = bucket_of(replica_app)
+    held = set(object_storage.keys(bucket, "watchbuyers/files/"))
+    assert f"watchbuyers/files/purchases/{id_photo['file_name']}" in held and len(held) == 5
+    with replica_app.app_context():
+        erasure.erase_sale(lead_id, "seller")
+    lead_work_done(replica_app)
+    kept = object_storage.keys(bucket, "watchbuyers/files/")
+    with replica_app.app_context():
+        documents = files.files_of(lead_id, ("bill_of_sale", "receipt"))
+    assert kept == sorted(f"watchbuyers/files/purchases/{row['file_name']}" for row in documents)
+    assert len(kept) == 2 and not any(row["gone"] for row in copy_rows(replica_app))
 
 
 def test_a_copy_uploaded_while_the_lead_is_erased_is_deleted_again(
