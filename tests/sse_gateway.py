@@ -3,7 +3,9 @@ with a customer key (SSE-C): moto stores the key's headers but hands the object 
 so without this a restore that forgot the key, or an upload that forgot to encrypt, would pass
 every test. Each object's key digest is noted as it is written through the gateway; a read
 (GET, HEAD, or a copy's source) must then carry the same digest, or none for an object written
-without one. Everything else is passed through to moto unchanged, Host header included.
+without one. Everything else is passed through to moto unchanged, Host header included. A
+test may also have it refuse writes under a path for a while (`refused_writes`), as a storage
+that refuses one kind of upload would.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ REFUSALS = {
     "wrong": (403, "AccessDenied", "Access Denied"),
     "not_encrypted": (400, "InvalidRequest", "The encryption parameters are not applicable to "
                       "this object."),
+    "writes_refused": (403, "AccessDenied", "Access Denied (refused on purpose by the test)"),
 }  # fmt: skip
 
 
@@ -93,6 +96,9 @@ class Forward(BaseHTTPRequestHandler):
     def refusal(self, bucket: str, key: str, query: dict) -> str | None:
         """Why S3 would refuse this request for want of the right key, if it would."""
         keys = self.server.keys
+        refused = self.server.refused_writes
+        if refused and self.command == "PUT" and refused in f"/{bucket}/{key}":
+            return "writes_refused"
         source = self.headers.get("x-amz-copy-source")
         if self.command == "PUT" and source:
             return keys.refusal(*object_of("/" + source.split("?")[0]),
@@ -154,6 +160,7 @@ class SseCustomerGateway(ThreadingHTTPServer):
         super().__init__(("127.0.0.1", 0), Forward)
         self.moto_port = moto_port
         self.keys = ObjectKeys()
+        self.refused_writes = ""  # a part of the path whose writes are refused (403), if any
         self.thread = threading.Thread(target=self.serve_forever, daemon=True)
         self.thread.start()
 

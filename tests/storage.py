@@ -99,6 +99,15 @@ class ObjectStorage:
         finally:
             self.process.send_signal(signal.SIGCONT)
 
+    @contextmanager
+    def refusing_writes(self, part: str):
+        """Writes to keys with `part` in their path are refused (403) inside the block."""
+        self.gateway.refused_writes = part
+        try:
+            yield
+        finally:
+            self.gateway.refused_writes = ""
+
     def stop(self) -> None:
         self.process.send_signal(signal.SIGCONT)
         self.gateway.stop()

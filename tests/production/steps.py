@@ -43,8 +43,14 @@ def link_in(message, pattern=STATUS_PATH) -> str:
 
 
 def submit_lead(site, email: str, photos: tuple[Path, ...] = (), **fields) -> str:
-    """A lead sent as the plain form posts it (multipart, with `photos`), through nginx; its
-    status link's path, read from the confirmation e-mail."""
+    """A lead sent as the plain form posts it (send_lead); its status link's path, read from
+    the confirmation e-mail."""
+    send_lead(site, email, photos, **fields)
+    return link_in(mail_to(site, email, CONFIRMATION)[0])
+
+
+def send_lead(site, email: str, photos: tuple[Path, ...] = (), **fields) -> None:
+    """A lead sent as the plain form posts it (multipart, with `photos`), through nginx."""
     client = HttpsClient(site.front)
     form = MultiDict({**VALID, "email": email, "csrf_token": client.form_token("/sell"), **fields})
     for photo in photos:
@@ -54,7 +60,6 @@ def submit_lead(site, email: str, photos: tuple[Path, ...] = (), **fields) -> st
                "Content-Type": f"multipart/form-data; boundary={boundary}"}  # fmt: skip
     response = client.request("POST", "/sell", headers=headers, body=stream.read())
     assert response.status == 303, response.status
-    return link_in(mail_to(site, email, CONFIRMATION)[0])
 
 
 def leads_db(site) -> sqlite3.Connection:
