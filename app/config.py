@@ -155,6 +155,7 @@ class Config:
     MARKET_DATA_URL = ""
     MARKET_DATA_API_KEY = ""
     MARKET_DATA_TIMEOUT = 5.0  # seconds per question
+    MARKET_DATA_DEADLINE = 1800.0  # seconds for the whole run; references left are not asked
     MARKET_DRIFT_PERCENT = 25  # the guide's mid-range this far from the market is flagged
     LEAD_RETENTION_MONTHS = 24  # leads that never became purchases, from their last activity
 
