@@ -68,6 +68,7 @@ class NoRedirects(urllib.request.HTTPRedirectHandler):
     3xx then surfaces as an HTTPError, recorded against the reference like any other."""
 
     def redirect_request(self, *args, **kwargs) -> None:
+        """No new request for the redirect's target: urllib then raises the 3xx itself."""
         return None
 
 
