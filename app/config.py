@@ -79,6 +79,11 @@ class Config:
     )
     REPLICA_COPY_ALERT_ATTEMPTS = 3  # ... or when a file's copy has failed this many times
     SELL_RATELIMIT = "5 per minute;30 per hour"
+    # The instant range as the seller types, per client: enough for a seller, not for reading
+    # the whole guide; staff hear when all clients together pass the daily figure.
+    SELL_RANGE_RATELIMIT = "60 per minute;300 per day"
+    SELL_RANGE_ALERT_PER_DAY = 3000
+    RATELIMIT_HEADERS_ENABLED = True  # X-RateLimit-* on limited answers, Retry-After on a 429
     STATUS_LINK_RATELIMIT = "3 per minute;10 per hour"  # the lost-link form, per client address
     STATUS_LINK_EMAIL_RATELIMIT = "3 per hour"  # ... and per e-mail address asked for
     STATUS_ACTION_RATELIMIT = "10 per minute;40 per hour"  # questions and photos, per client
@@ -155,6 +160,7 @@ class Config:
     MARKET_DATA_URL = ""
     MARKET_DATA_API_KEY = ""
     MARKET_DATA_TIMEOUT = 5.0  # seconds per question
+    MARKET_DATA_DEADLINE = 1800.0  # seconds for the whole run; references left are not asked
     MARKET_DRIFT_PERCENT = 25  # the guide's mid-range this far from the market is flagged
     LEAD_RETENTION_MONTHS = 24  # leads that never became purchases, from their last activity
 

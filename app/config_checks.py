@@ -1,7 +1,7 @@
 """What production refuses to start with (the factory calls `check_production_settings` once
 the settings are complete): a guessable secret, a site URL taken from requests, debug, contact
-details that reach nobody, request limits each process counts alone, e-mail in clear, and no
-off-site replica.
+details that reach nobody, request limits each process counts alone, e-mail in clear, no
+off-site replica, and a market-data provider asked in clear.
 `flask content check` (app/content/samples.py) shares the placeholder tests."""
 
 from __future__ import annotations
@@ -63,6 +63,13 @@ def limits_per_process(config) -> bool:
     return in_memory and not config.get("RATELIMIT_SINGLE_PROCESS")
 
 
+def market_data_in_clear(config) -> bool:
+    """Whether the market-data provider (optional) would be asked over plain HTTP: its key
+    goes with every question as a bearer token, readable by anyone on the way."""
+    url = config.get("MARKET_DATA_URL") or ""
+    return bool(url) and not url.startswith("https://")
+
+
 def replica_problems(config) -> list[str]:
     """What production's off-site replica lacks: a bucket, and the key the storage encrypts
     with (a disk lost without them loses the records the law requires us to keep)."""
@@ -122,6 +129,10 @@ def check_production_settings(config) -> None:
         problems.append(PER_PROCESS_LIMITS)
     if mail_in_clear(config):
         problems.append("SMTP_USE_TLS must be on for a relay off this machine (SMTP_HOST)")
+    if market_data_in_clear(config):
+        problems.append(
+            "MARKET_DATA_URL must be https:// (MARKET_DATA_API_KEY goes with every question)"
+        )
     problems.extend(replica_problems(config))
     if problems:
         raise ConfigError("Refusing to start in production: " + "; ".join(problems) + ".")

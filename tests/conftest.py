@@ -156,6 +156,13 @@ def mail_app(make_app, mail_settings):
     return make_app(**mail_settings)
 
 
+def serve(handler) -> ThreadingHTTPServer:
+    """A local HTTP server for `handler`, answering on its own thread until shut down."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
 @pytest.fixture
 def http_receiver():
     """A local HTTP server standing in for Meta's and Google's endpoints: records every POST."""
@@ -173,9 +180,7 @@ def http_receiver():
         def log_message(self, *args):
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    server = serve(Handler)
     receiver = HttpReceiver(f"http://127.0.0.1:{server.server_port}", received)
     yield receiver
     server.shutdown()
@@ -227,6 +232,10 @@ def start_rq_worker(tmp_path):
         log.close()
 
 
+class RawJSON(str):
+    """A body the fake provider sends as it is, not encoded again."""
+
+
 class Provider:
     """What the fake provider answers per reference, and every question it was asked."""
 
@@ -234,14 +243,29 @@ class Provider:
         self.prices = {"126610LN": 12700, "124060": 8000}
         self.asked: list[dict] = []
         self.limited_once: set[str] = set()
+        self.elsewhere_auth: list[str | None] = []  # what reached the redirect's target
 
 
 @pytest.fixture
 def market_provider():
     """A local HTTP server playing the market-data provider (app/prices/market.py): a price per
     reference, and on purpose an error (FAIL1), one rate limit (LIMIT1), a stall (SLOW1), a
-    limit too long to wait (WAIT1) and an answer without a price (JUNK1)."""
+    limit too long to wait (WAIT1), an answer without a price (JUNK1), a body nested too deep
+    to parse (DEEP1), and a redirect (MOVED1) to a second server that records the
+    Authorization header of anything that reaches it."""
     state = Provider()
+
+    class Elsewhere(BaseHTTPRequestHandler):
+        def do_GET(self):
+            state.elsewhere_auth.append(self.headers.get("Authorization"))
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(b'{"price": 1}')
+
+        def log_message(self, *args):
+            pass
+
+    elsewhere = serve(Elsewhere)
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self):
@@ -260,6 +284,11 @@ def market_provider():
                 return self.answer(429, {}, {"Retry-After": "3600"})
             if reference == "JUNK1":
                 return self.answer(200, {"price": "call us"})
+            if reference == "DEEP1":
+                return self.answer(200, RawJSON("[" * 100_000))
+            if reference == "MOVED1":
+                target = f"http://127.0.0.1:{elsewhere.server_port}/v1/price?reference=MOVED1"
+                return self.answer(302, {}, {"Location": target})
             self.answer(200, {"price": state.prices.get(reference, 5000)})
 
         def answer(self, status, body, headers=None):
@@ -268,14 +297,15 @@ def market_provider():
                 self.send_header(name, value)
             self.send_header("Content-Type", "application/json")
             self.end_headers()
-            self.wfile.write(json.dumps(body).encode())
+            text = body if isinstance(body, RawJSON) else json.dumps(body)
+            self.wfile.write(text.encode())
 
         def log_message(self, *args):
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    server = serve(Handler)
     state.url = f"http://127.0.0.1:{server.server_port}/v1/price"
     yield state
-    server.shutdown()
-    server.server_close()
+    for each in (server, elsewhere):
+        each.shutdown()
+        each.server_close()

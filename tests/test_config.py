@@ -191,3 +191,13 @@ def test_production_refuses_to_start_without_a_usable_off_site_replica(make_app,
 @pytest.mark.parametrize("endpoint", ["https://s3.example.net", "http://127.0.0.1:9000"])
 def test_production_replicates_over_https_or_to_a_gateway_on_this_machine(make_app, endpoint):
     assert make_app(**{**PRODUCTION, "REPLICA_ENDPOINT": endpoint}).config["REPLICA_ENDPOINT"]
+
+
+def test_production_refuses_to_ask_the_market_data_provider_in_clear(make_app):
+    with pytest.raises(ConfigError, match="MARKET_DATA_URL must be https://"):
+        make_app(**{**PRODUCTION, "MARKET_DATA_URL": "http://prices.example.net/v1/price"})
+
+
+@pytest.mark.parametrize("url", ["", "https://prices.example.net/v1/price"])
+def test_production_starts_without_a_market_data_provider_or_with_one_over_https(make_app, url):
+    assert make_app(**{**PRODUCTION, "MARKET_DATA_URL": url}).config["MARKET_DATA_URL"] == url

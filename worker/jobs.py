@@ -19,6 +19,7 @@ from worker import (
     payment_alerts,
     payout_mail,
     photos,
+    range_alerts,
     record_alerts,
     replica_alerts,
     seller_mail,
@@ -299,6 +300,12 @@ def alert_unreadable_purchase(lead_id: int) -> str:
     """E-mail staff that a purchase the register left out opens with no configured key, once
     per lead and day (worker/record_alerts.py)."""
     return record_alerts.send_unreadable_alert(lead_id)
+
+
+def alert_range_volume() -> str:
+    """E-mail staff that the instant range was asked unusually often today, once a day: queued
+    by the request that claimed the day (app/sell/range_limits.py)."""
+    return range_alerts.send_volume_alert()
 
 
 def fetch_market_prices() -> str:

@@ -38,6 +38,18 @@ def render(name: str, context: dict) -> str:
     return current_app.jinja_env.get_template(name).render(context)
 
 
+def to_staff(subject: str, template: str, context: dict) -> EmailMessage:
+    """A plain-text e-mail to STAFF_EMAIL from MAIL_FROM: `template` rendered with `context`,
+    under `subject` (line breaks folded away)."""
+    config = current_app.config
+    message = EmailMessage()
+    message["Subject"] = " ".join(subject.split())
+    message["From"] = config["MAIL_FROM"]
+    message["To"] = config["STAFF_EMAIL"]
+    message.set_content(render(template, context))
+    return message
+
+
 def build_message(lead: dict, photos: list[dict]) -> EmailMessage:
     """The new-lead e-mail to staff: every detail, thumbnails inline, replies to the seller."""
     config = current_app.config

@@ -27,18 +27,13 @@ def catch_up() -> int:
 
 def alert_message(problems: list[str], report: monitor.Report) -> EmailMessage:
     """The staff e-mail: what is wrong, what the replica holds, and where to look."""
-    config = current_app.config
     context = {
         "problems": problems,
         "lines": report.lines(),
         "when": local_time(db.now()),
     }
-    message = EmailMessage()
-    message["Subject"] = "The off-site replica needs attention"
-    message["From"] = config["MAIL_FROM"]
-    message["To"] = config["STAFF_EMAIL"]
-    message.set_content(mail.render("emails/replication_alert.txt", context))
-    return message
+    subject = "The off-site replica needs attention"
+    return mail.to_staff(subject, "emails/replication_alert.txt", context)
 
 
 def check_replication() -> str:

@@ -31,12 +31,8 @@ def ceiling_message(entry: dict, staff: dict) -> EmailMessage:
         "until": local_time(until.isoformat()),
         "site_url": config["SITE_URL"].rstrip("/"),
     }
-    message = EmailMessage()
-    message["Subject"] = " ".join(f"Staff sign-in stopped for {staff['email']}".split())
-    message["From"] = config["MAIL_FROM"]
-    message["To"] = config["STAFF_EMAIL"]
-    message.set_content(mail.render("emails/sign_in_ceiling.txt", context))
-    return message
+    subject = f"Staff sign-in stopped for {staff['email']}"
+    return mail.to_staff(subject, "emails/sign_in_ceiling.txt", context)
 
 
 def send_ceiling_alert(entry_id: int) -> str:

@@ -116,6 +116,24 @@ def claim_run(name: str, period: str) -> bool:
     return cursor.rowcount == 1
 
 
+def utc_day() -> str:
+    """Today (UTC) as daily_runs keeps a day."""
+    return datetime.now(UTC).date().isoformat()
+
+
+def claim_today(name: str) -> bool:
+    """Claim today's (UTC) run of `name`: True for the one caller that claims it first, in any
+    process; False if it was already claimed today."""
+    return claim_run(name, utc_day())
+
+
+def claimed_today(name: str) -> bool:
+    """Whether today's run of `name` is claimed already: a read, for a caller that may ask on
+    every request and should not take the write lock each time to learn it."""
+    row = get_db().execute("SELECT ran_on FROM daily_runs WHERE name = ?", (name,)).fetchone()
+    return row is not None and row["ran_on"] >= utc_day()
+
+
 def migrate(path: str) -> int:
     """Bring the database file at `path` to the current schema (creating it); its version."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)

@@ -5,9 +5,12 @@ entries whose range has drifted from it by more than MARKET_DRIFT_PERCENT. Selle
 Off while MARKET_DATA_URL is empty. The provider is asked `GET <URL>?brand=&reference=` with
 MARKET_DATA_API_KEY as a bearer token and answers `{"price": <dollars>}`. Each question waits
 MARKET_DATA_TIMEOUT seconds at most; a rate limit (429) is honoured once, for a Retry-After of
-at most MAX_WAIT seconds; an error, a time-out or an answer that is not a price is recorded
-against that reference and the run goes on. Nothing here touches the guide itself, so the
-seller's range works the same whatever the provider does.
+at most MAX_WAIT seconds; a redirect is never followed (it would carry the key to wherever it
+points). An error, a time-out, a redirect, an answer that is not a price, or any exception at
+all is recorded against that reference and the run goes on; once the run has taken
+MARKET_DATA_DEADLINE seconds, the references left are recorded as not asked and it ends.
+Nothing here touches the guide itself, so the seller's range works the same whatever the
+provider does.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from app.leads.db import get_db, immediate_transaction, now
 from app.prices import guide
 
 MAX_WAIT = 30  # seconds: a longer Retry-After skips the reference until the next run
+NOT_ASKED = "not asked: the run reached its deadline (MARKET_DATA_DEADLINE)"
 
 
 class MarketError(RuntimeError):
@@ -47,11 +51,29 @@ class Run:
 
     fetched: int = 0
     failed: list[str] = field(default_factory=list)
+    not_asked: int = 0
 
     def summary(self) -> str:
-        """'12 fetched, 1 failed (Rolex 126610LN: time-out)'."""
+        """'12 fetched, 1 failed (Rolex 126610LN: time-out), 30 not asked (...)'."""
         failed = f", {len(self.failed)} failed ({'; '.join(self.failed)})" if self.failed else ""
-        return f"{self.fetched} fetched{failed}"
+        late = (
+            f", {self.not_asked} not asked (the run reached its deadline, MARKET_DATA_DEADLINE)"
+            if self.not_asked
+            else ""
+        )
+        return f"{self.fetched} fetched{failed}{late}"
+
+
+class NoRedirects(urllib.request.HTTPRedirectHandler):
+    """Follow no redirect: urllib would send the bearer token on to wherever it points. The
+    3xx then surfaces as an HTTPError, recorded against the reference like any other."""
+
+    def redirect_request(self, *args, **kwargs) -> None:
+        """No new request for the redirect's target: urllib then raises the 3xx itself."""
+        return None
+
+
+OPENER = urllib.request.build_opener(NoRedirects)
 
 
 def configured() -> bool:
@@ -77,11 +99,13 @@ def ask(brand: str, reference: str) -> int:
     }
     request = urllib.request.Request(url, headers=headers)
     try:
-        with urllib.request.urlopen(request, timeout=config["MARKET_DATA_TIMEOUT"]) as response:
+        with OPENER.open(request, timeout=config["MARKET_DATA_TIMEOUT"]) as response:
             body = response.read(65536)
     except urllib.error.HTTPError as error:
         if error.code == 429:
             raise RateLimited(retry_after(error)) from error
+        if 300 <= error.code < 400:
+            raise MarketError(f"a redirect (HTTP {error.code}), not followed") from error
         raise MarketError(f"HTTP {error.code}") from error
     except (urllib.error.URLError, TimeoutError, OSError) as error:
         raise MarketError(
@@ -132,20 +156,37 @@ def record(brand: str, reference: str, price: int | None, error: str | None) -> 
             )
 
 
+def price_or_error(brand: str, reference: str) -> tuple[int | None, str | None]:
+    """ask_patiently()'s price, or why there is none: any exception (a body nested too deep
+    for the JSON parser, a bug) belongs to this one reference, never to the whole run."""
+    try:
+        return ask_patiently(brand, reference), None
+    except MarketError as error:
+        return None, str(error)
+    except Exception as error:
+        current_app.logger.exception("Market price of %s %s: unexpected error.", brand, reference)
+        return None, f"an unexpected error ({type(error).__name__})"
+
+
 def fetch_all() -> Run:
-    """Ask the provider for every real entry's reference, one at a time; what was done."""
+    """Ask the provider for every real entry's reference, one at a time, until
+    MARKET_DATA_DEADLINE seconds have passed (a question under way finishes); what was done."""
     run = Run()
+    deadline = time.monotonic() + current_app.config["MARKET_DATA_DEADLINE"]
     for entry in guide.entries():
+        brand, reference = entry["brand"], entry["reference"]
         if entry["sample"]:
             continue
-        try:
-            price = ask_patiently(entry["brand"], entry["reference"])
-        except MarketError as error:
-            record(entry["brand"], entry["reference"], None, str(error))
-            run.failed.append(f"{entry['brand']} {entry['reference']}: {error}")
+        if time.monotonic() >= deadline:
+            record(brand, reference, None, NOT_ASKED)
+            run.not_asked += 1
             continue
-        record(entry["brand"], entry["reference"], price, None)
-        run.fetched += 1
+        price, error = price_or_error(brand, reference)
+        record(brand, reference, price, error)
+        if error:
+            run.failed.append(f"{brand} {reference}: {error}")
+        else:
+            run.fetched += 1
     return run
 
 

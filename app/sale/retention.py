@@ -32,7 +32,14 @@ from flask import Flask, current_app
 
 from app import queue
 from app.leads import audit
-from app.leads.db import claim_run, get_db, immediate_transaction, transaction, truncate_wal
+from app.leads.db import (
+    claim_today,
+    get_db,
+    immediate_transaction,
+    transaction,
+    truncate_wal,
+    utc_day,
+)
 from app.leads.display import business_today
 from app.leads.state import State
 from app.prices import coverage
@@ -44,19 +51,13 @@ RETENTION = "retention"  # the daily run's name in daily_runs
 CHECK_EVERY_SECONDS = 600
 
 
-def claim_today(name: str) -> bool:
-    """Claim today's (UTC) run of `name`: True for the one caller that claims it first, in any
-    process; False if it was already claimed today."""
-    return claim_run(name, datetime.now(UTC).date().isoformat())
-
-
 def give_back(name: str) -> None:
     """Release today's claim of a run that could not be queued (Redis down), so the next check,
     in whichever process, claims and queues it again."""
     with transaction() as db:
         db.execute(
             "DELETE FROM daily_runs WHERE name = ? AND ran_on = ?",
-            (name, datetime.now(UTC).date().isoformat()),
+            (name, utc_day()),
         )
 
 

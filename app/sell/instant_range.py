@@ -10,6 +10,7 @@ from flask import jsonify, request
 
 from app.catalog import BRANDS, CONDITIONS
 from app.prices import index
+from app.sell import range_limits
 from app.sell.forms import SellForm
 
 MODEL_LENGTH = 100  # the form's own limit on the model field
@@ -34,7 +35,9 @@ def as_props(form: SellForm) -> dict | None:
 
 def answer():
     """GET /sell/range?watchBrand=&watchModel=&watchCondition=&hasBox=&hasPapers=: the range as
-    JSON ({"range": null} without one), read through the sell form's own fields and filters."""
+    JSON ({"range": null} without one), read through the sell form's own fields and filters;
+    counted in the day's total (app/sell/range_limits.py)."""
+    range_limits.count_answer()
     form = SellForm(formdata=request.args, meta={"csrf": False})
     response = jsonify(range=as_props(form))
     response.headers["Cache-Control"] = "private, max-age=60"

@@ -1,6 +1,8 @@
 // The guide's range for the watch fields as the seller types them: asked of the server (the
 // guide stays there) a moment after the last change, the answer to an older question dropped.
 // No brand or condition yet, or no match: no range, and the page's 24-hour promise stands.
+// A refusal (429 past the client's limit, app/sell/range_limits.py) or any other error shows
+// no range either, rather than one drawn for what was typed before.
 import { useEffect, useRef, useState } from "react";
 
 const WAIT_MS = 300;
@@ -29,7 +31,7 @@ export function useInstantRange(url, values, initial, askAtOnce) {
           signal: controller.signal,
           headers: { Accept: "application/json" },
         });
-        if (answer.ok) setRange((await answer.json()).range);
+        setRange(answer.ok ? (await answer.json()).range : null);
       } catch {
         // aborted by a newer question, or offline: what is shown stays
       }

@@ -1,7 +1,7 @@
 """The optional market-data provider, played by a local HTTP server that answers, fails, rate
-limits and stalls on purpose: prices kept for staff with the drift flagged, every failure
-recorded while the run goes on, nothing asked when unset, and the seller's range untouched by
-any of it."""
+limits, stalls and redirects on purpose: prices kept for staff with the drift flagged, every
+failure recorded while the run goes on, the key never sent where a redirect points, the run
+ended at its deadline, nothing asked when unset, and the seller's range untouched by any of it."""
 
 from __future__ import annotations
 
@@ -21,6 +21,17 @@ KEY = "market-key-123"
 def market_app(make_app, market_provider):
     return make_app(
         MARKET_DATA_URL=market_provider.url, MARKET_DATA_API_KEY=KEY, MARKET_DATA_TIMEOUT="0.5"
+    )
+
+
+@pytest.fixture
+def hurried_app(make_app, market_provider):
+    """market_app with a run that must end 0.3 s after it starts."""
+    return make_app(
+        MARKET_DATA_URL=market_provider.url,
+        MARKET_DATA_API_KEY=KEY,
+        MARKET_DATA_TIMEOUT="0.5",
+        MARKET_DATA_DEADLINE="0.3",
     )
 
 
@@ -76,6 +87,40 @@ def test_failures_are_recorded_and_the_run_goes_on(market_app, market_provider):
     assert found["SLOW1"]["error"] == "no answer in time"
     assert found["JUNK1"]["error"] == "an answer without a price"
     assert found["WAIT1"]["error"].startswith("rate limited")
+
+
+def test_a_redirect_is_an_error_and_the_key_never_reaches_its_target(market_app, market_provider):
+    add_entry(market_app, reference="MOVED1", names="")
+    assert (
+        run(market_app) == "0 fetched, 1 failed (Rolex MOVED1: a redirect (HTTP 302), not followed)"
+    )
+    assert kept(market_app)["MOVED1"]["error"] == "a redirect (HTTP 302), not followed"
+    assert market_provider.elsewhere_auth == []  # not asked at all, so no key went there
+
+
+def test_any_exception_is_recorded_against_its_reference_and_the_run_goes_on(
+    market_app, market_provider
+):
+    for reference in ("DEEP1", "WORKS1"):  # asked in this order: the guide's
+        add_entry(market_app, reference=reference, names="")
+    assert run(market_app).startswith("1 fetched, 1 failed")
+    found = kept(market_app)
+    assert found["DEEP1"]["error"] == "an unexpected error (RecursionError)"
+    assert found["WORKS1"]["price"] == 5000
+
+
+def test_references_left_at_the_deadline_are_recorded_as_not_asked_and_the_command_says_so(
+    hurried_app, market_provider
+):
+    for reference in ("126610LN", "SLOW1", "TOOLATE1"):  # the stall outlasts the deadline
+        add_entry(hurried_app, reference=reference, names="")
+    result = hurried_app.test_cli_runner().invoke(args=["prices", "market"])
+    assert "1 fetched, 1 failed (Rolex SLOW1: no answer in time), 1 not asked" in result.output
+    assert "deadline" in result.output
+    assert [ask["reference"] for ask in market_provider.asked] == ["126610LN", "SLOW1"]
+    found = kept(hurried_app)
+    assert found["TOOLATE1"]["error"] == market.NOT_ASKED
+    assert found["126610LN"]["price"] == 12700
 
 
 def test_a_failure_keeps_the_last_price(market_app, market_provider):

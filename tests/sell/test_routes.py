@@ -282,8 +282,10 @@ def test_submissions_are_rate_limited_per_ip_with_a_clear_429(make_app):
     token = csrf_token(client)
     statuses = [post(client, headers=JSON, token=token).status_code for _ in range(3)]
     assert statuses == [200, 200, 429]
-    body = post(client, headers=JSON, token=token).get_json()
+    refused = post(client, headers=JSON, token=token)
+    body = refused.get_json()
     assert body["success"] is False and "Too many submissions" in body["error"]
+    assert 0 < int(refused.headers["Retry-After"]) <= 60
     assert client.get("/sell").status_code == 200  # reading the form is never limited
 
 
