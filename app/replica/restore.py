@@ -34,13 +34,14 @@ class Restored:
     unfetched: dict[str, str] = field(default_factory=dict)
 
 
-def restore_from_replica() -> Restored:
-    """Restore leads.db and the private files into this empty instance."""
+def restore_from_replica(timestamp: str | None = None) -> Restored:
+    """Restore leads.db (the newest, or as it was at `timestamp`, RFC 3339) and the private
+    files into this empty instance."""
     backups.refuse_unless_empty()
     incoming = backups.incoming_database()
     with tempfile.TemporaryDirectory() as work:
         try:
-            litestream.restore_database(incoming, Path(work))
+            litestream.restore_database(incoming, Path(work), timestamp)
         except subprocess.CalledProcessError as error:
             raise ReplicaEmpty(
                 f"Litestream restored no database: {error.stderr.strip() or error}"
