@@ -8,6 +8,7 @@ import logging
 import subprocess
 import time
 from contextlib import contextmanager
+from datetime import UTC, datetime
 
 from app.leads import storage
 from app.leads.db import get_db, transaction, truncate_wal
@@ -171,3 +172,25 @@ def test_a_lead_erased_after_the_replicas_copy_comes_back_erased_on_a_fresh_mach
         assert not [path for path in storage.storage_dir().rglob("*") if path.is_file()]
         assert [entry["lead_id"] for entry in erasure_log.local_entries()] == [lead_id]
     assert fresh.test_client().get(f"/status/{token}").status_code == 404
+
+
+def test_the_replica_is_restored_as_it_was_at_a_given_moment(make_app, replica_settings, tmp_path):
+    lost = make_app(**replica_settings)
+    first = submit_with_photos(lost, count=1)
+    with replicating(lost, tmp_path):
+        wait_until(lambda: replica_holds_everything(lost), timeout=30)
+        time.sleep(1.5)
+        moment = datetime.now(UTC).replace(microsecond=0)
+        time.sleep(1.5)
+        submit_with_photos(lost, count=1)
+        wait_until(lambda: replica_holds_everything(lost), timeout=30)
+
+    fresh = make_app(**replica_settings)
+    at = moment.strftime("%Y-%m-%dT%H:%M:%S")
+    result = fresh.test_cli_runner().invoke(
+        args=["leads", "restore", "--from-replica", "--timestamp", at]
+    )
+    assert result.exit_code == 0, result.output
+    assert "Restored 1 leads" in result.output
+    with fresh.app_context():
+        assert [row[0] for row in get_db().execute("SELECT id FROM leads")] == [first]
