@@ -10,7 +10,7 @@ from app.conversions import events, send
 from app.leads import history, links, store
 from app.leads.state import State
 from app.prices import market
-from app.replica import copies
+from app.replica import copies, erasure_log
 from app.sale import erasure, lifecycle, pending, retention
 from app.sale.purchase import documents, payout
 from worker import (
@@ -329,12 +329,14 @@ LEAD_WORK = (process_photos, notify_staff, confirm_to_seller, send_conversions, 
 
 def copy_files(lead_id: int) -> str:
     """Copy a lead's files to the replica and delete the copies of files its records dropped
-    (app/replica/copies.py): queued by whatever wrote or dropped them, or when the writing
-    job's own copy failed. A failure raises, so RQ retries it with backoff."""
+    (app/replica/copies.py), then store the erasure entries the bucket does not hold yet
+    (app/replica/erasure_log.py): queued by whatever wrote or dropped them, by an erasure, or
+    when the writing job's own copy failed. A failure raises, so RQ retries it with backoff."""
     done = copies.sync_lead(lead_id)
     if done.failed:
         raise copies.CopiesIncomplete(f"Lead {lead_id}: {len(done.failed)} copies failed.")
-    return f"copied {len(done.copied)}, deleted {len(done.deleted)}"
+    entries = erasure_log.upload_owed()
+    return f"copied {len(done.copied)}, deleted {len(done.deleted)}, {entries} erasure entries"
 
 
 def check_replication() -> str:

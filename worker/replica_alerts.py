@@ -12,17 +12,31 @@ from flask import current_app
 
 from app.leads import db
 from app.leads.display import local_time
-from app.replica import copies, monitor
+from app.replica import copies, erasure_log, monitor, objects
 from worker import mail
 
 CATCH_UP_AFTER = timedelta(minutes=1)  # newer debts are the writing job's, still at work
 
 
 def catch_up() -> int:
-    """Sync every lead with a copy or deletion owed for over a minute; how many files moved."""
+    """Sync every lead with a copy or deletion owed for over a minute, and store the erasure
+    entries the bucket does not hold yet; how many files moved."""
     cutoff = (datetime.now(UTC) - CATCH_UP_AFTER).isoformat(timespec="seconds")
     done = copies.sync_owing(since_before=cutoff)
+    store_erasure_entries()
     return len(done.copied) + len(done.deleted)
+
+
+def store_erasure_entries() -> None:
+    """Store the erasure entries still owed; a storage failure is left to the report (the
+    entries stay owed for the next check)."""
+    try:
+        stored = erasure_log.upload_owed()
+    except objects.ReplicaError as error:
+        current_app.logger.warning("Replica: erasure entries not stored (%s).", error)
+        return
+    if stored:
+        current_app.logger.info("Replica: %s erasure entries stored.", stored)
 
 
 def alert_message(problems: list[str], report: monitor.Report) -> EmailMessage:

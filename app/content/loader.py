@@ -19,6 +19,7 @@ import click
 import sqlite_utils
 from flask import Flask, current_app
 from flask.cli import with_appcontext
+from redis.exceptions import RedisError
 
 from app.extensions import cache
 
@@ -225,7 +226,9 @@ def content_tokens(config) -> dict[str, str]:
 
 
 def seed(app: Flask) -> dict[str, int]:
-    """Rebuild the content database from content/ and swap it in; return row counts."""
+    """Rebuild the content database from content/ and swap it in; return row counts. Pages
+    cached from the old content are never served again, cleared or not: every page's key
+    carries the content database's identity (app/rendering/page_cache.py)."""
     target = Path(app.config["CONTENT_DB"])
     target.parent.mkdir(parents=True, exist_ok=True)
     tables = read_content(Path(app.config["CONTENT_DIR"]), content_tokens(app.config))
@@ -237,14 +240,31 @@ def seed(app: Flask) -> dict[str, int]:
     finally:
         if os.path.exists(temporary):
             os.unlink(temporary)
-    cache.clear()
     return {table: len(rows) for table, rows in tables.items()}
+
+
+def clear_page_cache() -> str | None:
+    """Free the room the pages of the old content take; None, or what it means that it could
+    not (Redis down: seeding needs no Redis, and no stale page can be served anyway)."""
+    try:
+        cache.clear()
+    except RedisError as error:
+        minutes = current_app.config["CACHE_DEFAULT_TIMEOUT"] // 60
+        return (
+            f"The page cache (Redis) could not be cleared: {error}. No page of the old content "
+            "is served: each cached page is keyed on the content database this seed replaced. "
+            f"The old pages take room in Redis until they expire, within {minutes} minutes."
+        )
+    return None
 
 
 @click.command("seed")
 @with_appcontext
 def seed_command() -> None:
-    """Load content/ into the content database and clear the page cache."""
+    """Load content/ into the content database and clear the page cache (Redis need not be
+    running)."""
     counts = seed(current_app)
     summary = ", ".join(f"{count} {table}" for table, count in counts.items())
     click.echo(f"Seeded {current_app.config['CONTENT_DB']}: {summary}.")
+    if problem := clear_page_cache():
+        click.echo(problem)

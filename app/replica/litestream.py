@@ -82,13 +82,15 @@ def environment() -> dict:
     return {**inherited, **{name: str(config[name]) for name in SECRETS}}
 
 
-def restore_database(target: Path, work: Path) -> None:
-    """Restore the replica's newest leads.db into `target`, which must not exist; the
-    configuration is written into `work` for the run. CalledProcessError names what failed."""
+def restore_database(target: Path, work: Path, timestamp: str | None = None) -> None:
+    """Restore the replica's newest leads.db (or as it was at `timestamp`, RFC 3339) into
+    `target`, which must not exist; the configuration is written into `work` for the run.
+    CalledProcessError names what failed."""
     config_file = work / "litestream.yml"
     write_settings(config_file)
+    at = ["-timestamp", timestamp] if timestamp else []
     subprocess.run(
-        [binary(), "restore", "-config", str(config_file), "-o", str(target),
+        [binary(), "restore", "-config", str(config_file), "-o", str(target), *at,
          current_app.config["LEADS_DB"]],
         env=environment(), check=True, capture_output=True, text=True, timeout=3600,
     )  # fmt: skip

@@ -4,7 +4,8 @@ prefix), reached with boto3, every object written and read with this deployment'
 of it, so a copy of the bucket, or its operator, reads nothing without the key).
 
 Files live under <prefix>/files/ by their path under the private storage; Litestream keeps the
-database under <prefix>/db/.
+database under <prefix>/db/; the record of erasures is one object per entry under
+<prefix>/erasures/ (S3 cannot append; each is written once and never overwritten).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from app.config_checks import replica_key
 
 FILES = "files"
 DATABASE = "db"
+ERASURES = "erasures"
 REST_SECONDS = 60
 # A storage outage fails a copy within seconds rather than holding a job or a command for
 # minutes: one try (the copy job's own retries come later, with backoff).
@@ -166,22 +168,44 @@ def delete_file(name: str) -> None:
         client().delete_object(Bucket=where.bucket, Key=where.key(FILES, name))
 
 
+def put_erasure(entry_id: str, body: bytes) -> None:
+    """Store one entry of the record of erasures as <prefix>/erasures/<entry_id>.json."""
+    where = location()
+    with storage_call(f"store erasure entry {entry_id}"):
+        client().put_object(
+            Bucket=where.bucket, Key=where.key(ERASURES, f"{entry_id}.json"), Body=body,
+            **encryption(),
+        )  # fmt: skip
+
+
+def listed(area: str) -> Iterator[dict]:
+    """The current objects under <prefix>/<area>/, as the storage lists them (inside a
+    storage_call)."""
+    where = location()
+    pages = (
+        client()
+        .get_paginator("list_objects_v2")
+        .paginate(Bucket=where.bucket, Prefix=where.key(area) + "/")
+    )
+    for page in pages:
+        yield from page.get("Contents", ())
+
+
+def erasure_entries() -> list[bytes]:
+    """Every entry of the record of erasures the bucket holds, as stored."""
+    bucket = location().bucket
+    with storage_call("read the record of erasures", rests=False):
+        return [
+            client().get_object(Bucket=bucket, Key=item["Key"], **encryption())["Body"].read()
+            for item in listed(ERASURES)
+        ]
+
+
 def newest_database_change() -> datetime | None:
     """When Litestream last wrote to the replica (its newest object under <prefix>/db/), or
     None if it never has."""
-    where = location()
-    newest = None
     with storage_call("list the database replica", rests=False):
-        pages = (
-            client()
-            .get_paginator("list_objects_v2")
-            .paginate(Bucket=where.bucket, Prefix=where.key(DATABASE) + "/")
-        )
-        for page in pages:
-            for item in page.get("Contents", ()):
-                if newest is None or item["LastModified"] > newest:
-                    newest = item["LastModified"]
-    return newest
+        return max((item["LastModified"] for item in listed(DATABASE)), default=None)
 
 
 def lifecycle_rules(days: int) -> dict:

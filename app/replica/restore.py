@@ -26,6 +26,7 @@ from app.leads import backups, storage
 from app.leads.db import get_db, transaction
 from app.leads.history import append_event
 from app.replica import litestream, objects
+from app.replica.copies import is_gone
 
 # The names this site gives the files it copies (worker/photos.py's photo and thumbnail,
 # app/sale/purchase/files.py's sealed files), under the private storage.
@@ -51,6 +52,11 @@ class Restored:
     refused: list[str] = field(default_factory=list)
     lost_uploads: dict[int, list[int]] = field(default_factory=dict)  # lead: photo positions
 
+    def still_unfetched(self) -> dict[str, str]:
+        """The files the storage could not give that the records still name (an erasure
+        applied again since may have dropped some)."""
+        return {name: why for name, why in self.unfetched.items() if not is_gone(name)}
+
 
 class UnsafeName(ValueError):
     """A file name from the restored records that this site would never have written."""
@@ -66,13 +72,14 @@ def private_path(name: str) -> Path:
     return path
 
 
-def restore_from_replica() -> Restored:
-    """Restore leads.db and the private files into this empty instance."""
+def restore_from_replica(timestamp: str | None = None) -> Restored:
+    """Restore leads.db (the newest, or as it was at `timestamp`, RFC 3339) and the private
+    files into this empty instance."""
     backups.refuse_unless_empty()
     incoming = backups.incoming_database()
     with tempfile.TemporaryDirectory() as work:
         try:
-            litestream.restore_database(incoming, Path(work))
+            litestream.restore_database(incoming, Path(work), timestamp)
         except subprocess.CalledProcessError as error:
             raise ReplicaEmpty(
                 f"Litestream restored no database: {error.stderr.strip() or error}"
@@ -80,7 +87,6 @@ def restore_from_replica() -> Restored:
     backups.install_database(incoming)
     restored = Restored(backups.lead_count())
     fetch_files(restored)
-    settle_losses(restored)
     return restored
 
 
@@ -116,11 +122,14 @@ def fetch_files(restored: Restored) -> None:
 
 
 def settle_losses(restored: Restored) -> None:
-    """Record what the machine took with it, in one transaction: each lead's lost photos (a
-    file never copied, or an upload its job never took) leave its photos, with any file of
-    theirs that did come back; its other lost files stay named by their records (the purchase
-    record the law requires keeps its row); the copies of all of them are owed no more; and
-    the lead's timeline says which."""
+    """Record what the machine took with it, in one transaction, once the erasures made since
+    the copy are applied again (a file an erasure dropped is not lost, only gone): each lead's
+    lost photos (a file never copied, or an upload its job never took) leave its photos, with
+    any file of theirs that did come back; its other lost files stay named by their records
+    (the purchase record the law requires keeps its row); the copies of all of them are owed
+    no more; and the lead's timeline says which. `restored.never_copied` is left naming only
+    those lost."""
+    restored.never_copied = [name for name in restored.never_copied if not is_gone(name)]
     lost = set(restored.never_copied)
     with transaction() as db:
         photos = db.execute(

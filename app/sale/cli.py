@@ -6,6 +6,7 @@ the commands that read the records."""
 from __future__ import annotations
 
 import sqlite3
+from datetime import datetime
 from pathlib import Path
 
 import click
@@ -15,7 +16,7 @@ from app import queue
 from app.leads import backups, store
 from app.replica import objects
 from app.replica import restore as replica
-from app.sale import pending
+from app.sale import pending, reerasure
 from app.sale.purchase import sealing
 
 
@@ -32,16 +33,33 @@ from app.sale.purchase import sealing
     is_flag=True,
     help="With --from-replica: fetch again the files a restore could not fetch.",
 )
+@click.option(
+    "--timestamp",
+    type=click.DateTime(["%Y-%m-%dT%H:%M:%S"]),
+    help="With --from-replica: the database as it was at this moment (UTC, "
+    "2026-11-24T03:17:00) instead of the newest.",
+)
 @with_appcontext
-def restore_command(folder: Path | None, from_replica: bool, files_only: bool) -> None:
+def restore_command(
+    folder: Path | None, from_replica: bool, files_only: bool, timestamp: datetime | None
+) -> None:
     """Restore a backup (default: the newest in BACKUP_DIR), or the off-site replica, into this
-    instance, whose leads.db must hold no lead; then open every purchase value and file with
-    the configured keys (it succeeds only if all of them open) and queue the work that was
-    pending. Stop the site and the workers first."""
-    if from_replica or files_only:
-        restore_replica(files_only)
+    instance, whose leads.db must hold no lead; then apply again every erasure made since the
+    copy was taken, open every purchase value and file with the configured keys (it succeeds
+    only if all of them open) and queue the work that was pending. Stop the site and the
+    workers first; with REDIS_URL set, start Redis first: the pending work is queued on it."""
+    if timestamp and not from_replica:
+        raise click.UsageError("--timestamp goes with --from-replica.")
+    replicated = from_replica or files_only
+    if replicated:
+        restored = restore_replica(files_only, timestamp)
     else:
         restore_backup(folder)
+    reapply_erasures(from_bucket=replicated)
+    if from_replica and not files_only:
+        replica.settle_losses(restored)
+    if replicated:
+        name_missing_files(restored)
     check_purchase_keys()
     try:
         queued = pending.requeue_all()
@@ -64,18 +82,46 @@ def restore_backup(folder: Path | None) -> None:
     click.echo(f"Restored {restored.leads} leads and {restored.files} photo files from {folder}.")
 
 
-def restore_replica(files_only: bool) -> None:
-    """The replica's restore (app/replica/restore.py), naming every file it could not bring
-    back: those never copied and the uploads still waiting for their job are lost (recorded
-    on their leads); those it could not fetch are fetched by --files-only; a name the site
-    would never write is refused."""
+def restore_replica(files_only: bool, timestamp: datetime | None) -> replica.Restored:
+    """The replica's restore (app/replica/restore.py), at `timestamp` if given."""
     if not objects.configured():
         raise click.ClickException("REPLICA_URL is not set: there is no replica to restore.")
+    at = timestamp.strftime("%Y-%m-%dT%H:%M:%SZ") if timestamp else None
     try:
-        restored = replica.fetch_again() if files_only else replica.restore_from_replica()
+        restored = replica.fetch_again() if files_only else replica.restore_from_replica(at)
     except (backups.RestoreRefused, replica.ReplicaEmpty, OSError, sqlite3.Error) as error:
         raise click.ClickException(f"Nothing was restored: {error}.") from error
     click.echo(f"Restored {restored.leads} leads and {restored.files} files from the replica.")
+    return restored
+
+
+def reapply_erasures(from_bucket: bool) -> None:
+    """Erase again every lead erased since the restored copy was taken (app/sale/reerasure.py),
+    before anything else touches it; fail, naming why, if any is left unerased."""
+    try:
+        done = reerasure.reapply_all(from_bucket)
+    except objects.ReplicaError as error:
+        raise click.ClickException(
+            f"The database is restored, but the record of erasures could not be read ({error}): "
+            "do not start the site; run flask leads restore --files-only once the storage "
+            "answers."
+        ) from error
+    click.echo(f"Re-applied {len(done.erased)} erasures made after this copy was taken.")
+    for lead_id, why in done.failed.items():
+        click.echo(f"Not erased again: lead #{lead_id} ({why})")
+    if done.failed:
+        raise click.ClickException(
+            "Some erasures could not be applied again (named above): erase those leads in the "
+            "staff area before the site serves them."
+        )
+
+
+def name_missing_files(restored: replica.Restored) -> None:
+    """Once the erasures are applied again, name every file the records still name that the
+    replica could not bring back: those never copied and the uploads still waiting for their
+    job are lost (recorded on their leads); those it could not fetch are fetched by
+    --files-only (an erased lead's files are no longer missed); a name the site would never
+    write is refused."""
     for name in restored.never_copied:
         click.echo(f"Lost with the machine (its copy was still owed): {name}")
     for lead_id, positions in restored.lost_uploads.items():
@@ -85,14 +131,15 @@ def restore_replica(files_only: bool) -> None:
         )
     for name in restored.refused:
         click.echo(f"Refused (not a file name this site writes): {name!r}")
-    for name, error in restored.unfetched.items():
+    unfetched = restored.still_unfetched()
+    for name, error in unfetched.items():
         click.echo(f"Not fetched: {name} ({error})")
     if restored.refused:
         raise click.ClickException(
             "The restored records name files outside the private storage's own names (above): "
             "nothing was written for them. Find out how they got there before the site starts."
         )
-    if restored.unfetched:
+    if unfetched:
         raise click.ClickException(
             "Some files could not be fetched (named above): run flask leads restore "
             "--files-only once the storage answers."
@@ -150,4 +197,6 @@ def requeue_command() -> None:
         click.echo(f"Queued the bill of sale and receipt of lead #{lead_id}.")
     for lead_id in queued.file_copies:
         click.echo(f"Queued the replica copies of lead #{lead_id}'s files.")
+    for lead_id in queued.erasure_entries:
+        click.echo(f"Queued the replica copy of lead #{lead_id}'s erasure entry.")
     queue.wait_until_idle()

@@ -16,6 +16,8 @@ leads.db keeps its SHA-256 (app/security/tokens.py), and the jobs are queued by 
 from __future__ import annotations
 
 import functools
+import json
+import secrets
 import sqlite3
 from datetime import timedelta
 
@@ -26,10 +28,17 @@ from app.leads import links, storage, store
 from app.leads.db import get_db, now, transaction
 from app.leads.state import State
 from app.rendering.dates import display_date
-from app.replica import copies
+from app.replica import copies, erasure_log
 from app.sale.lifecycle import IllegalMove, LeadNotFound, StaleState, check_move
 from app.sale.purchase import drafts, files, record
 from app.security.tokens import TOKEN_LENGTH, digest
+
+# What an erasure took, as the record of erasures names it (app/replica/erasure_log.py): a
+# closed lead's personal data and purchase; a bought lead's, keeping the purchase record; the
+# purchase record too, once past its retain_until.
+CLOSED_LEAD, SALE, WHOLE_RECORD = "closed_lead", "sale", "whole_record"
+# The actor of an erasure applied again after a restore: its entry is already on record.
+RESTORE = "restore"
 
 # Event data that may hold personal details in people's own words: removed on erasure.
 FREE_TEXT_KEYS = ("note", "message", "place")
@@ -61,7 +70,7 @@ def erase(lead_id: int, actor: str) -> int:
     """Remove a closed lead's personal data and photo files, keeping a non-personal record;
     returns how many photos were removed. Raises TransitionError unless the lead is closed."""
     check_erasable(lead_id, State.CLOSED)
-    return remove_personal_data(lead_id, actor, State.CLOSED, drop_purchase)
+    return remove_personal_data(lead_id, actor, State.CLOSED, drop_purchase, CLOSED_LEAD)
 
 
 def erase_sale(lead_id: int, actor: str, whole_record: bool = False) -> int:
@@ -72,24 +81,27 @@ def erase_sale(lead_id: int, actor: str, whole_record: bool = False) -> int:
     bought and not erased."""
     check_erasable(lead_id, State.BOUGHT)
     if whole_record:
-        return remove_personal_data(lead_id, actor, State.BOUGHT, record.erase_record)
+        return remove_personal_data(lead_id, actor, State.BOUGHT, record.erase_record, WHOLE_RECORD)
     keep_record = functools.partial(record.forget_after_sale, actor=actor)
-    return remove_personal_data(lead_id, actor, State.BOUGHT, keep_record)
+    return remove_personal_data(lead_id, actor, State.BOUGHT, keep_record, SALE)
 
 
 def erase_inactive(lead_id: int, state: str) -> int:
     """A lead that never became a purchase, past LEAD_RETENTION_MONTHS without activity (the
-    daily retention): closed by the system (`no_response`) if still open, then erased. No
-    e-mail announces the closing: the address goes with it, and a send racing the erasure
-    could still reach someone whose details we no longer keep."""
+    daily retention): closed by the system (`no_response`) if still open, then erased."""
+    return close_and_erase(lead_id, state, "no_response", "system")
+
+
+def close_and_erase(lead_id: int, state: str, reason: str, actor: str) -> int:
+    """Close a lead with `reason` if it is not closed yet, then erase it. No e-mail announces
+    the closing: the address goes with it, and a send racing the erasure could still reach
+    someone whose details we no longer keep."""
     if state != State.CLOSED:
-        check_move(state, State.CLOSED, {"reason": "no_response"})
-        moved, _ = store.change_state(
-            lead_id, state, State.CLOSED, "system", {"reason": "no_response"}
-        )
+        check_move(state, State.CLOSED, {"reason": reason})
+        moved, _ = store.change_state(lead_id, state, State.CLOSED, actor, {"reason": reason})
         if moved is None:
             raise StaleState("This lead changed before it was closed; nothing was erased.", "")
-    return erase(lead_id, "system")
+    return erase(lead_id, actor)
 
 
 def check_erasable(lead_id: int, state: str) -> None:
@@ -101,9 +113,10 @@ def check_erasable(lead_id: int, state: str) -> None:
         raise IllegalMove(f"Only a {state} lead that is not yet erased can be erased.")
 
 
-def remove_personal_data(lead_id: int, actor: str, state: str, purchase) -> int:
-    """Blank the lead, dealing with its purchase by `purchase` (store.erase_lead), then delete
-    its photo and purchase files; how many photos were removed."""
+def remove_personal_data(lead_id: int, actor: str, state: str, purchase, kind: str) -> int:
+    """Blank the lead, dealing with its purchase by `purchase` (store.erase_lead), put the
+    erasure (`kind`) on the record of erasures, then delete its photo and purchase files; how
+    many photos were removed."""
     blank = ERASED_VALUES | {"meta_event_id": f"erased-{lead_id}"}
     try:
         photos, purchase_files = store.erase_lead(
@@ -113,11 +126,44 @@ def remove_personal_data(lead_id: int, actor: str, state: str, purchase) -> int:
         raise StaleState(
             "This lead changed while it was being erased; nothing was erased.", ""
         ) from error
+    if actor != RESTORE:
+        log_erasure(lead_id, kind, actor)
     storage.remove_photo_files(photos)
     files.remove_files(purchase_files)
     copies.sync_later(lead_id)
     current_app.logger.info("Lead %s erased by %s (%s photos).", lead_id, actor, len(photos))
     return len(photos)
+
+
+def log_erasure(lead_id: int, kind: str, actor: str) -> None:
+    """Append a committed erasure to the record of erasures (erasure_log), which a restore of
+    an earlier copy applies again: the lead's id and reference, what was erased, the reason it
+    was closed with, when, and by whom as a role (`staff`, `seller`, `system`), never a
+    person."""
+    entry = {
+        "id": f"{lead_id}-{secrets.token_hex(8)}",
+        "lead_id": lead_id,
+        "reference": store.get_lead(lead_id)["reference"],
+        "erased": kind,
+        "reason": closing_reason(lead_id),
+        "at": now(),
+        "by": actor.split(":")[0],
+    }
+    erasure_log.append(entry)
+
+
+def closing_reason(lead_id: int) -> str | None:
+    """The reason the lead's last state change gave (None if it gave none: a sale)."""
+    row = (
+        get_db()
+        .execute(
+            "SELECT data FROM lead_events WHERE lead_id = ? AND kind = 'state_changed' "
+            "ORDER BY id DESC LIMIT 1",
+            (lead_id,),
+        )
+        .fetchone()
+    )
+    return json.loads(row["data"]).get("reason") if row else None
 
 
 # The seller's own request, confirmed from their mailbox

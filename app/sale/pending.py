@@ -22,7 +22,7 @@ from flask import current_app
 from app import queue
 from app.conversions import records as conversions
 from app.leads import history, links, store
-from app.replica import copies
+from app.replica import copies, erasure_log
 from app.sale import erasure, lifecycle
 from app.sale.purchase import documents, payout
 
@@ -47,6 +47,7 @@ class Requeued:
     purchases: list[int] = field(default_factory=list)
     documents: list[int] = field(default_factory=list)
     file_copies: list[int] = field(default_factory=list)
+    erasure_entries: list[int] = field(default_factory=list)
 
     def __bool__(self) -> bool:
         return any(vars(self).values())
@@ -72,6 +73,7 @@ OWED = (
     ("erasures", queue.ERASE_AT_SELLERS_REQUEST, erasure.confirmed_erasures),
     ("purchases", queue.REPORT_PURCHASE, conversions.unreported_purchases),
     ("file_copies", queue.COPY_FILES, copies.leads_owing),
+    ("erasure_entries", queue.COPY_FILES, erasure_log.leads_owing),
 )  # fmt: skip
 
 

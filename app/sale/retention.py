@@ -187,6 +187,7 @@ def erase_purchase_record(due: dict) -> bool:
     if due["lead_erased"]:
         if not record.erase_kept_record(due["lead_id"]):
             return False
+        erasure.log_erasure(due["lead_id"], erasure.WHOLE_RECORD, "system")
     else:
         try:
             erasure.erase_sale(due["lead_id"], "system", whole_record=True)

@@ -8,7 +8,7 @@ import pytest
 from app.content import queries
 from app.content.loader import ContentError, link_answers, read_article, seed
 from app.extensions import cache
-from tests.helpers import ROOT
+from tests.helpers import ROOT, free_port
 
 CONTENT = ROOT / "content"
 
@@ -53,12 +53,24 @@ def test_seed_fills_configured_name_phone_and_email(seeding_app, tmp_path):
     assert "US Watch Buyers" not in text
 
 
-def test_seed_clears_the_page_cache(seeding_app, tmp_path):
+def test_seed_command_clears_the_page_cache(seeding_app, tmp_path):
     app = seeding_app()
     with app.app_context():
         cache.set("page:/", "stale")
-        seed(app)
+    assert app.test_cli_runner().invoke(args=["seed"]).exit_code == 0
+    with app.app_context():
         assert cache.get("page:/") is None
+
+
+def test_seed_command_seeds_when_redis_does_not_answer(seeding_app, tmp_path):
+    app = seeding_app(REDIS_URL=f"redis://127.0.0.1:{free_port()}/0")  # nothing listens there
+    result = app.test_cli_runner().invoke(args=["seed"])
+    assert result.exit_code == 0, result.output
+    assert "13 cities, 7 brands, 8 articles" in result.output
+    assert "The page cache (Redis) could not be cleared" in result.output
+    assert "No page of the old content is served" in result.output
+    with sqlite3.connect(tmp_path / "content.db") as db:
+        assert db.execute("SELECT count(*) FROM cities").fetchone()[0] == 13
 
 
 def test_seed_swaps_in_a_new_file_leaving_no_temporary_files(seeding_app, tmp_path):

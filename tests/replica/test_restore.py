@@ -6,14 +6,15 @@ from __future__ import annotations
 import base64
 import logging
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 from app.leads import history, storage, store
 from app.leads.db import get_db, transaction, truncate_wal
-from app.replica import copies, monitor
+from app.replica import copies, erasure_log, monitor
 from app.replica.restore import FILE_NAME
-from app.sale import timeline
-from tests.helpers import give_token, photo, post, wait_until
+from app.sale import erasure, timeline
+from tests.helpers import give_token, lead_work_done, photo, post, wait_until
 from tests.replica.steps import (
     bucket_of,
     copy_rows,
@@ -203,3 +204,52 @@ def test_files_the_storage_could_not_give_are_fetched_later_with_files_only(
     again = runner.invoke(args=["leads", "restore", "--files-only"])
     assert again.exit_code == 0, again.output
     assert "Restored 1 leads and 1 files from the replica." in again.output
+
+
+def test_a_lead_erased_after_the_replicas_copy_comes_back_erased_on_a_fresh_machine(
+    make_app, replica_settings, object_storage, tmp_path
+):
+    lost = make_app(**replica_settings)
+    lead_id = submit_with_photos(lost, count=1)
+    token = give_token(lost, lead_id)
+    with replicating(lost, tmp_path):
+        wait_until(lambda: replica_holds_everything(lost), timeout=30)
+    with lost.app_context():  # not in the database's replica: Litestream has stopped
+        erasure.close_and_erase(lead_id, "new", "withdrawn", "staff:1")
+    lead_work_done(lost)
+    assert len(object_storage.keys(bucket_of(lost), "watchbuyers/erasures/")) == 1
+
+    fresh = make_app(**replica_settings)  # a new machine: no record of erasures of its own
+    result = fresh.test_cli_runner().invoke(args=["leads", "restore", "--from-replica"])
+
+    assert result.exit_code == 0, result.output
+    assert "Re-applied 1 erasures made after this copy was taken." in result.output
+    assert "Not fetched" not in result.output  # the erased lead's files are not missed
+    with fresh.app_context():
+        lead = get_db().execute("SELECT * FROM leads WHERE id = ?", (lead_id,)).fetchone()
+        assert lead["erased_at"] and lead["full_name"] == lead["email"] == lead["phone"] == ""
+        assert not [path for path in storage.storage_dir().rglob("*") if path.is_file()]
+        assert [entry["lead_id"] for entry in erasure_log.local_entries()] == [lead_id]
+    assert fresh.test_client().get(f"/status/{token}").status_code == 404
+
+
+def test_the_replica_is_restored_as_it_was_at_a_given_moment(make_app, replica_settings, tmp_path):
+    lost = make_app(**replica_settings)
+    first = submit_with_photos(lost, count=1)
+    with replicating(lost, tmp_path):
+        wait_until(lambda: replica_holds_everything(lost), timeout=30)
+        time.sleep(1.5)
+        moment = datetime.now(UTC).replace(microsecond=0)
+        time.sleep(1.5)
+        submit_with_photos(lost, count=1)
+        wait_until(lambda: replica_holds_everything(lost), timeout=30)
+
+    fresh = make_app(**replica_settings)
+    at = moment.strftime("%Y-%m-%dT%H:%M:%S")
+    result = fresh.test_cli_runner().invoke(
+        args=["leads", "restore", "--from-replica", "--timestamp", at]
+    )
+    assert result.exit_code == 0, result.output
+    assert "Restored 1 leads" in result.output
+    with fresh.app_context():
+        assert [row[0] for row in get_db().execute("SELECT id FROM leads")] == [first]

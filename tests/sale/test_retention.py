@@ -420,3 +420,13 @@ def test_rotate_key_moves_every_value_and_file_to_the_newest_key(make_app, tmp_p
     assert all(pdf.startswith(b"%PDF-") for pdf in contents[2:])
     with before.app_context(), pytest.raises(crypto.InvalidToken):
         record.opened(purchase, "account_number_enc")  # the old key opens nothing now
+
+
+def test_the_rotation_says_to_keep_the_old_key_as_long_as_the_replica_keeps_copies(make_app):
+    replicated = make_app(
+        REPLICA_URL="s3://watchbuyers-replica/site", BACKUP_KEEP_DAYS=30, REPLICA_RETENTION_DAYS=20
+    )
+    result = replicated.test_cli_runner().invoke(args=["purchases", "rotate-key"])
+    assert result.exit_code == 0, result.output
+    words = " ".join(result.output.split())
+    assert "until every backup and replica copy made before today is gone: 41 days" in words

@@ -15,6 +15,7 @@ from app import queue
 from app.leads import audit
 from app.leads.display import business_today
 from app.rendering.dates import display_date
+from app.replica import monitor, objects
 from app.sale.purchase import register, sealing
 
 purchases_command = AppGroup(
@@ -96,12 +97,16 @@ def check_keys_command() -> None:
 
 
 def old_key_notice() -> str:
-    """What to keep after a rotation: the backups made until today hold data under the old key."""
-    days = current_app.config["BACKUP_KEEP_DAYS"]
+    """What to keep after a rotation: the backups made until today, and the replica's
+    snapshots, hold data under the old key for as long as an erased item can outlive its
+    erasure in them (monitor.erased_within_days, the privacy policy's figure)."""
+    config = current_app.config
+    replicated = objects.configured()
+    days = monitor.erased_within_days(config) if replicated else config["BACKUP_KEEP_DAYS"]
     until = display_date((business_today() + timedelta(days=days)).isoformat())
+    copies = "backup and replica copy" if replicated else "backup"
     return (
-        "Keep the old key in PURCHASE_DATA_KEY, after the new one, until every backup made "
-        f"before today is gone: the nightly backups are kept {days} days (until {until}), and "
-        "copies off this machine as long as you keep them. A backup restored without its key "
-        "opens no purchase record."
+        f"Keep the old key in PURCHASE_DATA_KEY, after the new one, until every {copies} made "
+        f"before today is gone: {days} days (until {until}), and copies off this machine as "
+        "long as you keep them. A copy restored without its key opens no purchase record."
     )

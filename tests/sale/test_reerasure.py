@@ -1,0 +1,81 @@
+"""Erasures applied again after a restore (app/sale/reerasure.py): a backup taken before a lead
+was erased comes back with that lead erased again, from the record of erasures kept beside
+leads.db (app/replica/erasure_log.py), which the restore leaves in place."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from app.leads import history, storage, store
+from app.replica import erasure_log
+from app.sale import erasure, reerasure
+from tests.helpers import give_token, save_sample_lead, status_link_count
+
+
+def stored_photo(app, name: str) -> dict:
+    """A photo as the sell form leaves it: its raw upload, waiting for the photo job."""
+    with app.app_context():
+        storage.incoming_dir().mkdir(parents=True, exist_ok=True)
+        (storage.incoming_dir() / f"{name}.upload").write_bytes(b"raw")
+    return {"original_name": "IMG_1.jpg", "upload_name": f"{name}.upload"}
+
+
+def lose_the_database(app, template: Path) -> str:
+    """leads.db (and its WAL) deleted and an empty one put in its place, as an operator does
+    before restoring a backup; the instance folder around it stays. The new database's path."""
+    path = Path(app.config["LEADS_DB"])
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    shutil.copyfile(template, path)
+    return str(path)
+
+
+def test_a_lead_erased_after_the_backup_comes_back_erased(
+    app, make_app, migrated_leads_db, tmp_path
+):
+    lead_id = save_sample_lead(app, photos=[stored_photo(app, "p1")])
+    token = give_token(app, lead_id)
+    backed_up = app.test_cli_runner().invoke(args=["leads", "backup", "--to", str(tmp_path)])
+    assert backed_up.exit_code == 0, backed_up.output
+    with app.app_context():
+        erasure.close_and_erase(lead_id, "new", "not_a_fit", "staff:1")
+
+    fresh = make_app(LEADS_DB=lose_the_database(app, migrated_leads_db), BACKUP_DIR=str(tmp_path))
+    result = fresh.test_cli_runner().invoke(args=["leads", "restore"])
+
+    assert result.exit_code == 0, result.output
+    assert "Restored 1 leads and 1 photo files" in result.output
+    assert "Re-applied 1 erasures made after this copy was taken." in result.output
+    with fresh.app_context():
+        lead = store.get_lead(lead_id)
+        assert lead["erased_at"] and lead["state"] == "closed"
+        assert lead["full_name"] == lead["email"] == lead["phone"] == ""
+        closed = [e for e in history.lead_events(lead_id) if e["data"].get("to") == "closed"]
+        assert closed[-1]["actor"] == "restore" and closed[-1]["data"]["reason"] == "not_a_fit"
+        assert not any(storage.storage_dir().rglob("p1.*"))
+        assert len(erasure_log.local_entries()) == 1  # the record is kept, not added to
+    assert status_link_count(fresh, lead_id) == 0
+    assert fresh.test_client().get(f"/status/{token}").status_code == 404
+
+
+def test_an_entry_names_what_was_erased_and_the_role_never_the_person(app):
+    lead_id = save_sample_lead(app)
+    with app.app_context():
+        erasure.close_and_erase(lead_id, "new", "withdrawn", "staff:7")
+        [entry] = erasure_log.local_entries()
+        reference = store.get_lead(lead_id)["reference"]
+    assert entry["lead_id"] == lead_id and entry["reference"] == reference
+    assert (entry["erased"], entry["reason"], entry["by"]) == ("closed_lead", "withdrawn", "staff")
+    assert "Jane" not in str(entry) and "jane@example.com" not in str(entry)
+
+
+def test_an_entry_for_another_lead_under_the_same_id_erases_nothing(app):
+    lead_id = save_sample_lead(app)
+    with app.app_context():
+        erasure_log.append(
+            {"id": "x", "lead_id": lead_id, "reference": "WB-OTHER", "erased": "closed_lead",
+             "reason": "withdrawn", "at": "2026-01-01T00:00:00+00:00", "by": "staff"}
+        )  # fmt: skip
+        assert reerasure.reapply_all(from_bucket=False).erased == []
+        assert store.get_lead(lead_id)["erased_at"] is None
