@@ -9,6 +9,8 @@
 // its stylesheet and its largest picture. It also marks a form the visitor submits
 // (data-posted): one posted the plain way before its island's code arrived is not hydrated
 // (components/runtime/hydrate.js). A browser without paint timing waits for the load alone.
+// Once the page has painted it marks <html data-painted>: a picture that need not be in the
+// first paint waits for it (components/styles/site.css, the home page's hero on a phone).
 ((script) => {
   let started = false;
   const start = () => started || ((started = true), import(script.dataset.src));
@@ -19,6 +21,7 @@
   const painted = window.PerformanceObserver?.supportedEntryTypes?.includes("paint")
     ? new Promise((done) => new PerformanceObserver(done).observe(paint))
     : Promise.resolve();
+  painted.then(() => (document.documentElement.dataset.painted = ""));
   const loaded = new Promise((done) => addEventListener("load", done));
   const frame = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done)));
   const idle = window.requestIdleCallback ?? ((callback) => setTimeout(callback, 200));

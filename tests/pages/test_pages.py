@@ -171,7 +171,7 @@ def test_home_has_every_section_the_spec_lists(client):
     ):
         assert text in html, text
     assert html.count('href="/sell-watch-') >= 8 + 13  # grid of 8 plus the footer's 13
-    assert 'fetchpriority="high"' in html.lower()  # React writes fetchPriority; HTML ignores case
+    assert "after-first-paint-on-phone" in html  # the hero: on a phone, after the text paints
     assert 'sizes="(max-width: 639px) calc(100vw - 2rem), 600px"' in html
     assert 'href="/sell-cartier-watch"' in html  # footer and menu, not the home grid
     assert "https://www.omegawatches.com/" in html
