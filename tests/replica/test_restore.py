@@ -185,8 +185,8 @@ def test_files_the_storage_could_not_give_are_fetched_later_with_files_only(
     bucket = bucket_of(lost)
     [thumb] = [k for k in object_storage.keys(bucket, "watchbuyers/files/") if "-thumb" in k]
     key = base64.b64decode(replica_settings["REPLICA_ENCRYPTION_KEY"])
-    keys = {"SSECustomerAlgorithm": "AES256", "SSECustomerKey": key,
-            "CopySourceSSECustomerAlgorithm": "AES256", "CopySourceSSECustomerKey": key}  # fmt: skip
+    keys = {"SSECustomerAlgorithm": "AES256", "SSECustomerKey": key}
+    keys |= {f"CopySource{name}": value for name, value in keys.items()}
     source = {"Bucket": bucket, "Key": thumb}
     object_storage.client().copy_object(
         Bucket=bucket, Key=thumb + ".aside", CopySource=source, **keys
