@@ -33,6 +33,7 @@ from app.sale.purchase.cli import purchases_command
 from app.security import cross_site, headers
 from app.security.logs import hide_link_tokens
 from app.sell import routes as sell
+from app.shipping import routes as shipping
 from app.staff import routes as staff_routes
 from app.staff.cli import staff_command
 from app.status import routes as status_routes
@@ -94,6 +95,7 @@ def register_blueprints(app: Flask) -> None:
         privacy.bp,
         staff_routes.bp,
         status_routes.bp,
+        shipping.bp,
         errors.bp,
     )
     for blueprint in blueprints:

@@ -163,6 +163,26 @@ class Config:
     MARKET_DATA_DEADLINE = 1800.0  # seconds for the whole run; references left are not asked
     MARKET_DRIFT_PERCENT = 25  # the guide's mid-range this far from the market is flagged
     LEAD_RETENTION_MONTHS = 24  # leads that never became purchases, from their last activity
+    # The sale by mail (app/shipping/, docs/shipping.md), off unless set. The cover is the
+    # business's own high-value shipping policy (MAILIN_POLICY_REFERENCE), whose per-parcel
+    # limit is MAILIN_MAX_VALUE dollars; labels are bought from EasyPost on the carrier account
+    # MAILIN_CARRIER_ACCOUNT, addressed to MAILIN_RECEIVING_ADDRESS ("name; street 1; street 2;
+    # city; state; ZIP; phone", street 2 may be empty); unused labels are refunded after
+    # MAILIN_LABEL_VOID_DAYS. The webhook is verified with the current secret or the previous
+    # one (while a rotation is under way).
+    MAILIN_ENABLED = False
+    MAILIN_MAX_VALUE = 0
+    MAILIN_POLICY_REFERENCE = ""
+    MAILIN_CARRIER_ACCOUNT = ""
+    MAILIN_SERVICE = ""  # the carrier service to buy; empty: the account's cheapest rate
+    MAILIN_RECEIVING_ADDRESS = ""
+    MAILIN_LABEL_VOID_DAYS = 14
+    EASYPOST_API_KEY = ""
+    EASYPOST_API_BASE = "https://api.easypost.com/v2"
+    EASYPOST_TIMEOUT = 20  # seconds per request
+    EASYPOST_WEBHOOK_SECRET = ""
+    EASYPOST_WEBHOOK_SECRET_PREVIOUS = ""
+    EASYPOST_WEBHOOK_MAX_BYTES = 256 * 1024  # a tracker event is a few KB
 
 
 class DevelopmentConfig(Config):

@@ -1,7 +1,8 @@
 """What production refuses to start with (the factory calls `check_production_settings` once
 the settings are complete): a guessable secret, a site URL taken from requests, debug, contact
 details that reach nobody, request limits each process counts alone, e-mail in clear, no
-off-site replica, and a market-data provider asked in clear.
+off-site replica, a market-data provider asked in clear, and a sale by mail without what it
+needs.
 `flask content check` (app/content/samples.py) shares the placeholder tests."""
 
 from __future__ import annotations
@@ -103,6 +104,54 @@ def is_loopback(url: str) -> bool:
     return (urlsplit(url).hostname or "") in ("127.0.0.1", "localhost", "::1")
 
 
+# Words a label must not carry: the shipping policy wants nothing outside the box to say it
+# holds a watch or jewellery.
+TELLING_WORDS = re.compile(r"watch|jewel|rolex|patek|luxury|timepiece", re.IGNORECASE)
+# MAILIN_RECEIVING_ADDRESS's parts, in order, separated by ";" (street2 may be empty).
+ADDRESS_FIELDS = ("name", "street1", "street2", "city", "state", "zip", "phone")
+
+
+def postal_address(text: str) -> dict[str, str]:
+    """A "name; street 1; street 2; city; state; ZIP; phone" setting as its fields; ValueError
+    unless it has all seven parts, each but street 2 filled in."""
+    parts = [part.strip() for part in text.split(";")]
+    if len(parts) != len(ADDRESS_FIELDS):
+        raise ValueError(f"it has {len(parts)} parts separated by ';', not 7")
+    fields = dict(zip(ADDRESS_FIELDS, parts, strict=True))
+    if missing := [name for name, value in fields.items() if not value and name != "street2"]:
+        raise ValueError(f"its {', '.join(missing)} {'is' if len(missing) == 1 else 'are'} empty")
+    return fields
+
+
+def mailin_problems(config) -> list[str]:
+    """What the sale by mail lacks, each setting named, while MAILIN_ENABLED is on: without
+    them a label cannot be bought, a parcel tracked, or the cover stated."""
+    if not config.get("MAILIN_ENABLED"):
+        return []
+    needed = {
+        "EASYPOST_API_KEY": "the label provider's key",
+        "EASYPOST_WEBHOOK_SECRET": "the secret tracking events are signed with",
+        "MAILIN_CARRIER_ACCOUNT": "the carrier account labels are bought on",
+        "MAILIN_POLICY_REFERENCE": "the shipping insurance policy that covers the parcels",
+    }
+    found = [f"{name} must be set ({why})" for name, why in needed.items() if not config.get(name)]
+    if (config.get("MAILIN_MAX_VALUE") or 0) <= 0:
+        found.append("MAILIN_MAX_VALUE must be set to the policy's per-parcel limit in dollars")
+    try:
+        receiving = postal_address(config.get("MAILIN_RECEIVING_ADDRESS") or "")
+    except ValueError as error:
+        found.append(f"MAILIN_RECEIVING_ADDRESS must be the address parcels go to ({error})")
+    else:
+        if TELLING_WORDS.search(receiving["name"]):
+            found.append(
+                "MAILIN_RECEIVING_ADDRESS's name must not say what a parcel holds (the policy "
+                "wants no word of watches or jewellery outside the box): use a plain one"
+            )
+    if not (config.get("EASYPOST_API_BASE") or "").startswith("https://"):
+        found.append("EASYPOST_API_BASE must be https:// (the key goes with every request)")
+    return found
+
+
 def check_production_settings(config) -> None:
     """Refuse to serve production with a guessable secret, a site URL taken from requests,
     debug on, contact details that reach nobody (the development defaults), or request limits
@@ -134,5 +183,6 @@ def check_production_settings(config) -> None:
             "MARKET_DATA_URL must be https:// (MARKET_DATA_API_KEY goes with every question)"
         )
     problems.extend(replica_problems(config))
+    problems.extend(mailin_problems(config))
     if problems:
         raise ConfigError("Refusing to start in production: " + "; ".join(problems) + ".")

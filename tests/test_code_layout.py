@@ -20,7 +20,7 @@ TEMPLATES = sorted((APP / "templates").rglob("*.html"))
 MAX_MODULE_LINES = 350
 # The areas a visitor or staff member reaches, each one blueprint: they import shared packages
 # and never each other.
-FEATURES = {"blog", "pages", "sell", "status", "staff"}
+FEATURES = {"blog", "pages", "sell", "shipping", "status", "staff"}
 # The records and the database: below every other package of the domain.
 RECORDS_MAY_IMPORT = {"config", "extensions", "rendering", "security"}
 # Module names that several packages share because each holds the same kind of thing for its

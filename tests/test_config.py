@@ -201,3 +201,47 @@ def test_production_refuses_to_ask_the_market_data_provider_in_clear(make_app):
 @pytest.mark.parametrize("url", ["", "https://prices.example.net/v1/price"])
 def test_production_starts_without_a_market_data_provider_or_with_one_over_https(make_app, url):
     assert make_app(**{**PRODUCTION, "MARKET_DATA_URL": url}).config["MARKET_DATA_URL"] == url
+
+
+MAILIN = {
+    "MAILIN_ENABLED": "1",
+    "EASYPOST_API_KEY": "EZAK-live-0c4d",
+    "EASYPOST_WEBHOOK_SECRET": "whsec-live-81f2",
+    "MAILIN_CARRIER_ACCOUNT": "ca_ups_business",
+    "MAILIN_POLICY_REFERENCE": "HV-PARCEL-2026-0417",
+    "MAILIN_MAX_VALUE": "25000",
+    "MAILIN_RECEIVING_ADDRESS": "USWB Receiving; 41 Orchard Street; ; New York; NY; 10002; "
+    "2129084417",
+}
+
+
+def test_production_refuses_the_sale_by_mail_without_each_setting_it_needs_named(make_app):
+    with pytest.raises(ConfigError) as refused:
+        make_app(**PRODUCTION, MAILIN_ENABLED="1")
+    message = str(refused.value)
+    for name in ("EASYPOST_API_KEY", "EASYPOST_WEBHOOK_SECRET", "MAILIN_CARRIER_ACCOUNT",
+                 "MAILIN_POLICY_REFERENCE", "MAILIN_MAX_VALUE", "MAILIN_RECEIVING_ADDRESS"):  # fmt: skip
+        assert f"{name} must be" in message
+
+
+@pytest.mark.parametrize(
+    "change, refusal",
+    [
+        ({"MAILIN_RECEIVING_ADDRESS": "USWB; 41 Orchard Street; New York; NY; 10002"},
+         "it has 5 parts separated by ';', not 7"),
+        ({"MAILIN_RECEIVING_ADDRESS": "US Watch Buyers; 41 Orchard St; ; New York; NY; 10002; 1"},
+         "name must not say what a parcel holds"),
+        ({"MAILIN_RECEIVING_ADDRESS": " ; 41 Orchard St; ; ; NY; 10002; 2129084417"},
+         "its name, city are empty"),
+        ({"EASYPOST_API_BASE": "http://api.easypost.com/v2"}, "EASYPOST_API_BASE must be https://"),
+        ({"MAILIN_MAX_VALUE": "0"}, "MAILIN_MAX_VALUE must be set"),
+    ],
+)  # fmt: skip
+def test_production_refuses_a_sale_by_mail_set_up_wrong(make_app, change, refusal):
+    with pytest.raises(ConfigError, match=re.escape(refusal)):
+        make_app(**PRODUCTION, **MAILIN | change)
+
+
+def test_production_sells_by_mail_with_everything_it_needs(make_app):
+    app = make_app(**PRODUCTION, **MAILIN)
+    assert app.config["MAILIN_ENABLED"] is True and app.config["MAILIN_MAX_VALUE"] == 25000

@@ -13,6 +13,7 @@ from app.prices import market
 from app.replica import copies, erasure_log
 from app.sale import erasure, lifecycle, pending, retention
 from app.sale.purchase import documents, payout
+from app.shipping import tracking
 from worker import (
     erasure_mail,
     mail,
@@ -23,6 +24,7 @@ from worker import (
     record_alerts,
     replica_alerts,
     seller_mail,
+    shipping_alerts,
     staff_alerts,
 )
 
@@ -183,18 +185,13 @@ def send_seller_email(lead_id: int, event_id: int) -> str:
         return "no e-mail for this change"
     if held := held_back(lead, mail.smtp_configured(), "seller e-mail"):
         return held
-    attached = paid_documents(lead) if template == "completed" else []
+    # The "paid" e-mail carries the files the documents job stored (queued first): attachments
+    # raises while they are not made, so the e-mail is retried, never sent without them.
+    attached = documents.attachments(lead) if template == "completed" else []
     url = links.issue_status_link(lead_id)
     mail.deliver(seller_mail.build_message(lead, event, template, url, attached))
     history.record_email(lead_id, event_id, template)
     return "sent"
-
-
-def paid_documents(lead: dict) -> list[tuple[str, bytes]]:
-    """The "paid" e-mail's bill of sale and receipt: the files the documents job stored (it is
-    queued first). Raises while they are not made yet, so the e-mail is retried rather than
-    sent without them; it never renders them itself."""
-    return documents.attachments(lead)
 
 
 def make_purchase_documents(lead_id: int) -> str:
@@ -343,3 +340,9 @@ def check_replication() -> str:
     """Catch up owed copies and alert staff if the replica has a problem: run by `flask leads
     replication check`, which deploy/watchbuyers-replication.timer starts every minute."""
     return replica_alerts.check_replication()
+
+
+# The sale by mail's tracking (app/shipping/tracking.py, worker/shipping_alerts.py): an event
+# applied to its parcel once, and a carrier's exception e-mailed to staff once.
+apply_shipment_event = tracking.apply_event
+alert_shipment_exception = shipping_alerts.send_exception_alert

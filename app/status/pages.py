@@ -14,7 +14,7 @@ from app.photos.forms import photo_limits, photo_room
 from app.prices import index
 from app.rendering import seo
 from app.rendering.layout import site_info
-from app.sale import erasure, timeline
+from app.sale import erasure, seller_steps
 from app.sale.purchase import paperwork, record
 from app.status import messages, purchase_view
 from app.status.forms import QUESTION_MAX_LENGTH
@@ -66,7 +66,7 @@ def status_page(lead: dict, token: str) -> str:
         meta=private_meta("Your sale", "Where your watch sale stands."),
         lead=lead,
         watch=watch_name(lead),
-        steps=timeline.seller_steps(lead["state"], events),
+        steps=seller_steps.seller_steps(lead["state"], events),
         next_step=messages.NEXT_STEPS[lead["state"]],
         has_appointment=lead["state"] == State.APPOINTMENT and appointment is not None,
         can_answer_quote=lead["state"] == State.QUOTED,

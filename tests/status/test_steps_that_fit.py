@@ -12,7 +12,7 @@ from werkzeug.datastructures import MultiDict
 
 from app.leads import history, store
 from app.rendering.dates import display_date
-from app.sale import timeline
+from app.sale import seller_steps
 from tests.data.paperwork import agreed_lead, offered_lead, post_paperwork
 from tests.helpers import (
     PAYMENT,
@@ -34,7 +34,7 @@ def steps_of(app, lead_id: int, state: str) -> list[tuple[str, str]]:
     """(label, status) of each step of the seller's timeline."""
     with app.app_context():
         events = history.lead_events(lead_id)
-        return [(step.label, step.status) for step in timeline.seller_steps(state, events)]
+        return [(step.label, step.status) for step in seller_steps.seller_steps(state, events)]
 
 
 def test_photos_are_offered_until_the_authentication_and_refused_after(app, client):

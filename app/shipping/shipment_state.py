@@ -1,0 +1,59 @@
+"""A parcel's states, one type: they only move forward, from the label to our signed receipt.
+An exception the carrier reports (a failed delivery, a return to sender) is kept beside the
+state, not as one, so a parcel delivered after a failed attempt still moves on."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class ShipmentState(StrEnum):
+    """Where a parcel is, as far as we know."""
+
+    CREATED = "created"  # on record; no label bought yet
+    LABEL_READY = "label_ready"
+    IN_TRANSIT = "in_transit"
+    OUT_FOR_DELIVERY = "out_for_delivery"
+    DELIVERED = "delivered"
+    RECEIVED = "received"  # opened on record by staff
+    VOIDED = "voided"  # the label refunded unused
+    LOST = "lost"  # a claim under the policy
+
+
+class Leg(StrEnum):
+    """Which way the parcel goes."""
+
+    INBOUND = "inbound"  # the seller's watch to us
+    RETURN = "return"  # back to the seller, declined or not bought
+
+
+# The way forward; VOIDED and LOST end a parcel from wherever it was.
+FORWARD = (
+    ShipmentState.CREATED,
+    ShipmentState.LABEL_READY,
+    ShipmentState.IN_TRANSIT,
+    ShipmentState.OUT_FOR_DELIVERY,
+    ShipmentState.DELIVERED,
+    ShipmentState.RECEIVED,
+)
+ENDED = (ShipmentState.RECEIVED, ShipmentState.VOIDED, ShipmentState.LOST)
+
+# EasyPost's tracker statuses: those that move a parcel forward, and those staff must look at.
+PROVIDER_PROGRESS = {
+    "pre_transit": ShipmentState.LABEL_READY,
+    "in_transit": ShipmentState.IN_TRANSIT,
+    "out_for_delivery": ShipmentState.OUT_FOR_DELIVERY,
+    "delivered": ShipmentState.DELIVERED,
+}
+PROVIDER_EXCEPTIONS = {
+    "return_to_sender": "returned to the sender",
+    "failure": "a delivery failure",
+    "available_for_pickup": "held at a carrier location for pickup",
+    "error": "a carrier error",
+    "cancelled": "cancelled by the carrier",
+}
+
+
+def earlier_than(state: ShipmentState) -> tuple[ShipmentState, ...]:
+    """The states a parcel may move to `state` from: every one before it on the way forward."""
+    return FORWARD[: FORWARD.index(state)]

@@ -1,0 +1,88 @@
+"""What a stored tracking event does to its parcel, applied once by a job (ids only).
+
+A parcel only moves forward (a conditional UPDATE from the states before the new one, so an
+event that arrives late, or twice, changes nothing); each move goes on its lead's timeline. An
+exception the carrier reports is kept beside the state, on the timeline, and e-mailed to staff.
+An event for a tracking code we do not know is recorded as such and left: the provider sends
+every tracker of the account. Nothing here creates a deal, moves one or changes an amount.
+"""
+
+from __future__ import annotations
+
+from flask import current_app
+
+from app import queue
+from app.leads.db import immediate_transaction, now
+from app.leads.history import append_event
+from app.shipping.shipment_state import (
+    ENDED,
+    PROVIDER_EXCEPTIONS,
+    PROVIDER_PROGRESS,
+    earlier_than,
+)
+
+
+def apply_event(event_id: int) -> str:
+    """Apply the stored event `event_id` to its parcel, once; what it did."""
+    with immediate_transaction() as db:
+        row = db.execute("SELECT * FROM shipment_events WHERE id = ?", (event_id,)).fetchone()
+        if row is None:
+            raise LookupError(f"Shipment event {event_id} does not exist.")
+        if row["processed_at"]:
+            return f"already applied: {row['outcome']}"
+        outcome, alert = what_it_does(db, dict(row))
+        db.execute(
+            "UPDATE shipment_events SET processed_at = ?, outcome = ? WHERE id = ?",
+            (now(), outcome, event_id),
+        )
+    if alert:
+        queue.enqueue(queue.ALERT_SHIPMENT_EXCEPTION, *alert)
+    return outcome
+
+
+def what_it_does(db, row: dict) -> tuple[str, tuple[int, int] | None]:
+    """Inside the job's transaction: the event applied; what it did, and the lead and timeline
+    event to alert staff of, if any."""
+    if not row["description"].startswith("tracker."):
+        return "ignored: not a tracking event", None
+    shipment = db.execute(
+        "SELECT * FROM shipments WHERE tracking_code = ?", (row["tracking_code"],)
+    ).fetchone()
+    if shipment is None:
+        current_app.logger.warning("Tracking event %s: unknown tracking code.", row["id"])
+        return "unknown tracking code", None
+    status = row["status"] or ""
+    if status in PROVIDER_PROGRESS:
+        return move_forward(db, dict(shipment), PROVIDER_PROGRESS[status]), None
+    if status in PROVIDER_EXCEPTIONS:
+        return record_exception(db, dict(shipment), status)
+    return f"no change ({status or 'no status'})", None
+
+
+def move_forward(db, shipment: dict, state) -> str:
+    """Move the parcel to `state` if it is not there or further yet (or ended)."""
+    moved = db.execute(
+        f"UPDATE shipments SET state = ?, updated_at = ? WHERE id = ? "
+        f"AND state IN ({', '.join('?' * len(earlier_than(state)))})",
+        (state, now(), shipment["id"], *earlier_than(state)),
+    ).rowcount
+    if not moved:
+        return f"stays {shipment['state']} (not moved back to {state})"
+    append_event(db, shipment["lead_id"], "system", "shipment_moved",
+                 {"leg": shipment["leg"], "state": str(state)})  # fmt: skip
+    return f"moved to {state}"
+
+
+def record_exception(db, shipment: dict, status: str) -> tuple[str, tuple[int, int] | None]:
+    """Keep the carrier's exception beside the parcel's state and put it on the timeline, for
+    staff to be e-mailed; an ended parcel's is only recorded."""
+    db.execute(
+        "UPDATE shipments SET exception_status = ?, updated_at = ? WHERE id = ?",
+        (status, now(), shipment["id"]),
+    )
+    if shipment["state"] in ENDED:
+        return f"exception {status} after the parcel ended", None
+    event_id = append_event(db, shipment["lead_id"], "system", "shipment_exception",
+                            {"leg": shipment["leg"], "status": status})  # fmt: skip
+    return f"exception {status}", (shipment["lead_id"], event_id)
+

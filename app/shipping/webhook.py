@@ -1,0 +1,70 @@
+"""The label provider's tracking events, as its webhook sends them: verified on the raw bytes
+(HMAC-SHA256 in X-Hmac-Signature, by the provider's own library) against the current secret
+or, during a rotation, the previous one; then stored once by the event's own id, since the
+provider delivers at least once and in any order. What an event does is the job's
+(tracking.py): the answer does not wait for it."""
+
+from __future__ import annotations
+
+import json
+
+from easypost.errors import SignatureVerificationError
+from easypost.util import validate_webhook
+from flask import current_app
+
+from app.leads.db import now, transaction
+
+
+class Refused(Exception):
+    """The request is not a verified event; `status` is the answer's."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+
+
+def verified_event(body: bytes, headers) -> dict:
+    """The event the body holds, if a configured secret signed it; Refused otherwise (401 for a
+    signature that is missing or made with another secret, 400 for a signed body that is not
+    an event)."""
+    config = current_app.config
+    secrets = [config["EASYPOST_WEBHOOK_SECRET"], config["EASYPOST_WEBHOOK_SECRET_PREVIOUS"]]
+    for secret in filter(None, secrets):
+        try:
+            event = validate_webhook(body, headers, secret)
+        except SignatureVerificationError:
+            continue
+        except (ValueError, RecursionError):
+            raise Refused(400, "The body is not JSON.") from None
+        return checked_shape(event)
+    raise Refused(401, "The signature is missing or does not match.")
+
+
+def checked_shape(event) -> dict:
+    """The event, if it has what the job reads (an id and a description); Refused(400) if not."""
+    if not isinstance(event, dict):
+        raise Refused(400, "The body is not an event.")
+    if not isinstance(event.get("id"), str) or not isinstance(event.get("description"), str):
+        raise Refused(400, "The event has no id or description.")
+    if not isinstance(event.get("result"), dict):
+        event["result"] = {}
+    return event
+
+
+def store_event(event: dict) -> int | None:
+    """Keep the event for its job; its row's id, or None if this event was stored before."""
+    result = event["result"]
+    with transaction() as db:
+        row = db.execute(
+            "INSERT INTO shipment_events (provider_event_id, description, tracking_code, "
+            "status, body, received_at) VALUES (?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (provider_event_id) DO NOTHING RETURNING id",
+            (event["id"], event["description"], text_or_none(result.get("tracking_code")),
+             text_or_none(result.get("status")), json.dumps(event), now()),
+        ).fetchone()  # fmt: skip
+    return row["id"] if row else None
+
+
+def text_or_none(value) -> str | None:
+    """A field of the event's result kept as a column only if it is text."""
+    return value if isinstance(value, str) else None

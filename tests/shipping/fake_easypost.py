@@ -1,0 +1,159 @@
+"""A local stand-in for the EasyPost API, served on loopback for the label tests: shipments
+(create, retrieve, buy, refund) and addresses, with the few fields the app reads, as EasyPost's
+own library sends and reads them. It records every request and fails on purpose when told:
+`plan("buy", 500)` answers the next buy with a 500, `plan("buy", "slow")` buys the label but
+answers only after the client has given up (a time-out the label survives)."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from collections import defaultdict
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+CARRIER_ACCOUNT = "ca_ups_business"
+RATES = (("GroundSaver", "14.20"), ("2ndDayAir", "38.75"), ("NextDayAir", "71.10"))
+ERRORS = {
+    401: ("APIKEY.INVALID", "Invalid or missing API key."),
+    422: ("ADDRESS.VERIFY.FAILURE", "Address not found"),
+    500: ("INTERNAL_SERVER_ERROR", "We're sorry, something went wrong."),
+}
+
+
+class FakeEasyPost(ThreadingHTTPServer):
+    """The fake, on a free port; `api_base` is what the app's EASYPOST_API_BASE points at."""
+
+    daemon_threads = True
+
+    def __init__(self, slow_seconds: float = 3.0):
+        super().__init__(("127.0.0.1", 0), Answer)
+        self.api_base = f"http://127.0.0.1:{self.server_port}/v2"
+        self.slow_seconds = slow_seconds
+        self.shipments: dict[str, dict] = {}
+        self.requests: list[dict] = []
+        self.planned: dict[str, list] = defaultdict(list)
+        self.lock = threading.Lock()
+        threading.Thread(target=self.serve_forever, daemon=True).start()
+
+    def plan(self, action: str, *answers) -> None:
+        """The next answers to `action` (create, retrieve, buy, refund): a status or "slow"."""
+        self.planned[action].extend(answers)
+
+    def handle_error(self, request, client_address) -> None:
+        """A client that gave up before a slow answer is what "slow" is for, not an error."""
+
+    def reset(self) -> None:
+        """Forget the requests and the failures planned (the shipments stay, as ids are kept)."""
+        with self.lock:
+            self.requests.clear()
+            self.planned.clear()
+
+    def bought(self) -> int:
+        """How many labels were bought."""
+        return sum(1 for request in self.requests if request["action"] == "buy"
+                   and request.get("answered") == 200)  # fmt: skip
+
+    def stop(self) -> None:
+        self.shutdown()
+        self.server_close()
+
+
+def new_shipment(number: int, body: dict) -> dict:
+    given = body.get("shipment", {})
+    rates = [
+        {"id": f"rate_{number}_{index}", "carrier": "UPS", "service": service, "rate": price,
+         "carrier_account_id": CARRIER_ACCOUNT, "object": "Rate"}
+        for index, (service, price) in enumerate(RATES)
+    ]  # fmt: skip
+    return {
+        "id": f"shp_{number:04d}", "object": "Shipment", "rates": rates,
+        "reference": given.get("reference"), "options": given.get("options", {}),
+        "from_address": given.get("from_address"), "to_address": given.get("to_address"),
+        "parcel": given.get("parcel"), "postage_label": None, "tracking_code": None,
+        "selected_rate": None, "refund_status": None,
+    }  # fmt: skip
+
+
+class Answer(BaseHTTPRequestHandler):
+    server: FakeEasyPost
+
+    def log_message(self, format, *args):  # noqa: A002 (the base class's name)
+        return
+
+    def do_GET(self):
+        self.route()
+
+    do_POST = do_GET
+
+    def route(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        body = json.loads(self.rfile.read(length) or b"{}")
+        action, shipment_id = self.action_of(self.command, self.path)
+        record = {"action": action, "path": self.path, "body": body,
+                  "authorization": self.headers.get("Authorization")}  # fmt: skip
+        with self.server.lock:
+            self.server.requests.append(record)
+            planned = self.server.planned[action].pop(0) if self.server.planned[action] else None
+        if isinstance(planned, int):
+            record["answered"] = planned
+            code, message = ERRORS[planned]
+            self.answer(planned, {"error": {"code": code, "message": message, "errors": []}})
+            return
+        status, answer = self.do(action, shipment_id, body)
+        record["answered"] = status
+        if planned == "slow":
+            time.sleep(self.server.slow_seconds)
+        self.answer(status, answer)
+
+    @staticmethod
+    def action_of(method: str, path: str) -> tuple[str, str | None]:
+        found = re.fullmatch(r"/v2/shipments(?:/(shp_\w+)(?:/(buy|refund))?)?", path.split("?")[0])
+        if found:
+            shipment_id, verb = found.groups()
+            if verb:
+                return verb, shipment_id
+            return ("retrieve" if method == "GET" else "create"), shipment_id
+        return "unknown", None
+
+    def do(self, action: str, shipment_id: str | None, body: dict) -> tuple[int, dict]:
+        server = self.server
+        with server.lock:
+            if action == "create":
+                shipment = new_shipment(len(server.shipments) + 1, body)
+                server.shipments[shipment["id"]] = shipment
+                return 201, shipment
+            shipment = server.shipments.get(shipment_id or "")
+            if shipment is None:
+                return 404, {"error": {"code": "NOT_FOUND", "message": "Not found", "errors": []}}
+            if action == "buy":
+                return self.buy(shipment, body)
+            if action == "refund":
+                shipment["refund_status"] = "submitted"
+            return 200, shipment
+
+    @staticmethod
+    def buy(shipment: dict, body: dict) -> tuple[int, dict]:
+        if shipment["postage_label"]:
+            return 422, {"error": {"code": "SHIPMENT.POSTAGE.EXISTS",
+                                   "message": "Postage already exists for this shipment.",
+                                   "errors": []}}  # fmt: skip
+        wanted = body.get("rate", {}).get("id")
+        [rate] = [rate for rate in shipment["rates"] if rate["id"] == wanted]
+        number = shipment["id"].removeprefix("shp_")
+        shipment["selected_rate"] = rate
+        shipment["tracking_code"] = f"1Z999AA1{number:0>10}"
+        shipment["postage_label"] = {
+            "label_url": f"https://easypost-files.example/labels/{shipment['id']}.pdf",
+            "label_pdf_url": None,
+        }
+        return 200, shipment
+
+    def answer(self, status: int, body: dict) -> None:
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
