@@ -34,6 +34,7 @@ from app.security import cross_site, headers
 from app.security.logs import hide_link_tokens
 from app.sell import routes as sell
 from app.shipping import routes as shipping
+from app.shipping.cli import shipping_command
 from app.staff import routes as staff_routes
 from app.staff.cli import staff_command
 from app.status import routes as status_routes
@@ -133,6 +134,7 @@ def register_commands(app: Flask) -> None:
     app.cli.add_command(images_command)
     app.cli.add_command(samples.content_command)
     app.cli.add_command(freeze_command)
+    app.cli.add_command(shipping_command)
     leads_command.add_command(requeue_command)
     leads_command.add_command(restore_command)
     leads_command.add_command(replication_command)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from flask import current_app
 
 from app.leads import history, store
-from app.shipping.shipment_state import PROVIDER_EXCEPTIONS, Leg
+from app.shipping.shipment_state import EXCEPTIONS, Leg
 from worker import mail
 
 LEGS = {Leg.INBOUND: "on its way to us", Leg.RETURN: "on its way back to the seller"}
@@ -28,7 +28,7 @@ def send_exception_alert(lead_id: int, event_id: int) -> str:
     context = {
         "lead": lead,
         "leg": LEGS[event["data"]["leg"]],
-        "what": PROVIDER_EXCEPTIONS[event["data"]["status"]],
+        "what": EXCEPTIONS[event["data"]["status"]],
         "site_url": current_app.config["SITE_URL"].rstrip("/"),
     }
     subject = f"Parcel of lead #{lead_id} ({lead['reference']}): {context['what']}"

@@ -52,6 +52,11 @@ PROVIDER_EXCEPTIONS = {
     "error": "a carrier error",
     "cancelled": "cancelled by the carrier",
 }
+# ... and ours: a label bought and the parcel never scanned (app/shipping/reconcile.py).
+NO_FIRST_SCAN = "no_first_scan"
+EXCEPTIONS = PROVIDER_EXCEPTIONS | {
+    NO_FIRST_SCAN: "not scanned by the carrier 3 days after its label was bought",
+}
 
 
 def earlier_than(state: ShipmentState) -> tuple[ShipmentState, ...]:

@@ -14,12 +14,7 @@ from flask import current_app
 from app import queue
 from app.leads.db import immediate_transaction, now
 from app.leads.history import append_event
-from app.shipping.shipment_state import (
-    ENDED,
-    PROVIDER_EXCEPTIONS,
-    PROVIDER_PROGRESS,
-    earlier_than,
-)
+from app.shipping.shipment_state import ENDED, EXCEPTIONS, PROVIDER_PROGRESS, earlier_than
 
 
 def apply_event(event_id: int) -> str:
@@ -51,11 +46,16 @@ def what_it_does(db, row: dict) -> tuple[str, tuple[int, int] | None]:
     if shipment is None:
         current_app.logger.warning("Tracking event %s: unknown tracking code.", row["id"])
         return "unknown tracking code", None
-    status = row["status"] or ""
+    return apply_status(db, dict(shipment), row["status"] or "")
+
+
+def apply_status(db, shipment: dict, status: str) -> tuple[str, tuple[int, int] | None]:
+    """Inside the caller's transaction: the provider's tracking `status` applied to the
+    parcel (by the webhook's job, or the reconciler that asks for what webhooks missed)."""
     if status in PROVIDER_PROGRESS:
-        return move_forward(db, dict(shipment), PROVIDER_PROGRESS[status]), None
-    if status in PROVIDER_EXCEPTIONS:
-        return record_exception(db, dict(shipment), status)
+        return move_forward(db, shipment, PROVIDER_PROGRESS[status]), None
+    if status in EXCEPTIONS:
+        return record_exception(db, shipment, status)
     return f"no change ({status or 'no status'})", None
 
 
@@ -74,15 +74,17 @@ def move_forward(db, shipment: dict, state) -> str:
 
 
 def record_exception(db, shipment: dict, status: str) -> tuple[str, tuple[int, int] | None]:
-    """Keep the carrier's exception beside the parcel's state and put it on the timeline, for
-    staff to be e-mailed; an ended parcel's is only recorded."""
+    """Keep the exception beside the parcel's state and put it on the timeline, for staff to
+    be e-mailed, once per change (the provider repeats a status in every later event); an
+    ended parcel's is left alone."""
+    if shipment["state"] in ENDED:
+        return f"exception {status} after the parcel ended", None
+    if shipment["exception_status"] == status:
+        return f"exception {status} already recorded", None
     db.execute(
         "UPDATE shipments SET exception_status = ?, updated_at = ? WHERE id = ?",
         (status, now(), shipment["id"]),
     )
-    if shipment["state"] in ENDED:
-        return f"exception {status} after the parcel ended", None
     event_id = append_event(db, shipment["lead_id"], "system", "shipment_exception",
                             {"leg": shipment["leg"], "status": status})  # fmt: skip
     return f"exception {status}", (shipment["lead_id"], event_id)
-

@@ -44,6 +44,11 @@ class FakeEasyPost(ThreadingHTTPServer):
     def handle_error(self, request, client_address) -> None:
         """A client that gave up before a slow answer is what "slow" is for, not an error."""
 
+    def track(self, shipment_id: str, status: str) -> None:
+        """What the carrier says of a bought shipment now (its tracker's status)."""
+        with self.lock:
+            self.shipments[shipment_id]["tracker"]["status"] = status
+
     def reset(self) -> None:
         """Forget the requests and the failures planned (the shipments stay, as ids are kept)."""
         with self.lock:
@@ -72,7 +77,7 @@ def new_shipment(number: int, body: dict) -> dict:
         "reference": given.get("reference"), "options": given.get("options", {}),
         "from_address": given.get("from_address"), "to_address": given.get("to_address"),
         "parcel": given.get("parcel"), "postage_label": None, "tracking_code": None,
-        "selected_rate": None, "refund_status": None,
+        "selected_rate": None, "refund_status": None, "tracker": None,
     }  # fmt: skip
 
 
@@ -144,6 +149,7 @@ class Answer(BaseHTTPRequestHandler):
         number = shipment["id"].removeprefix("shp_")
         shipment["selected_rate"] = rate
         shipment["tracking_code"] = f"1Z999AA1{number:0>10}"
+        shipment["tracker"] = {"object": "Tracker", "status": "pre_transit"}
         shipment["postage_label"] = {
             "label_url": f"https://easypost-files.example/labels/{shipment['id']}.pdf",
             "label_pdf_url": None,

@@ -1,0 +1,92 @@
+"""What webhooks may have missed, asked of the provider every few hours (`flask shipping
+reconcile`, deploy/watchbuyers-shipping.timer): each parcel still on its way is read again and
+its tracking status applied as an event's would be; a label still unscanned 3 days after it was
+bought is an exception for staff; one unused after MAILIN_LABEL_VOID_DAYS is refunded and the
+parcel voided. One parcel's failure is recorded and the run goes on."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+
+from flask import current_app
+
+from app import queue
+from app.leads.db import get_db, immediate_transaction, now
+from app.leads.history import append_event
+from app.shipping import easypost_api
+from app.shipping.easypost_api import ProviderError
+from app.shipping.shipment_state import NO_FIRST_SCAN, ShipmentState
+from app.shipping.tracking import apply_status, record_exception
+
+ON_THE_WAY = (ShipmentState.LABEL_READY, ShipmentState.IN_TRANSIT, ShipmentState.OUT_FOR_DELIVERY)
+FIRST_SCAN_WITHIN = timedelta(days=3)
+
+
+@dataclass
+class Reconciled:
+    """What one run did, parcel by parcel."""
+
+    outcomes: dict[int, str] = field(default_factory=dict)
+    failed: dict[int, str] = field(default_factory=dict)
+
+    def summary(self) -> str:
+        """The run as the command prints it: each parcel read and what it did, then failures."""
+        done = "; ".join(f"#{number}: {what}" for number, what in self.outcomes.items())
+        failed = "; ".join(f"#{number}: {why}" for number, why in self.failed.items())
+        return (f"{len(self.outcomes)} parcels read" + (f" ({done})" if done else "")
+                + (f"; {len(self.failed)} failed ({failed})" if failed else ""))  # fmt: skip
+
+
+def reconcile() -> Reconciled:
+    """Read every parcel still on its way from the provider and bring its record up to date."""
+    done = Reconciled()
+    rows = get_db().execute(
+        f"SELECT * FROM shipments WHERE state IN ({', '.join('?' * len(ON_THE_WAY))}) "
+        "AND provider_shipment_id IS NOT NULL ORDER BY id",
+        ON_THE_WAY,
+    ).fetchall()
+    for row in rows:
+        try:
+            done.outcomes[row["id"]] = bring_up_to_date(dict(row))
+        except ProviderError as error:
+            current_app.logger.warning("Shipment %s not reconciled: %s", row["id"], error)
+            done.failed[row["id"]] = str(error)
+    return done
+
+
+def bring_up_to_date(row: dict) -> str:
+    """One parcel: its label voided if unused too long, else its status applied, and an unused
+    label past FIRST_SCAN_WITHIN made an exception."""
+    shipment = easypost_api.retrieve_shipment(row["provider_shipment_id"])
+    status = (shipment.get("tracker") or {}).get("status") or "unknown"
+    unscanned = row["state"] == ShipmentState.LABEL_READY and status in ("unknown", "pre_transit")
+    if unscanned and older_than(row["bought_at"], current_app.config["MAILIN_LABEL_VOID_DAYS"]):
+        return void_label(row)
+    with immediate_transaction() as db:
+        current = dict(db.execute("SELECT * FROM shipments WHERE id = ?", (row["id"],)).fetchone())
+        outcome, alert = apply_status(db, current, status)
+        if unscanned and older_than(row["bought_at"], FIRST_SCAN_WITHIN.days):
+            outcome, alert = record_exception(db, current, NO_FIRST_SCAN)
+    if alert:
+        queue.enqueue(queue.ALERT_SHIPMENT_EXCEPTION, *alert)
+    return outcome
+
+
+def older_than(moment: str, days: int) -> bool:
+    """Whether `moment` (as leads.db stores times) is more than `days` days ago."""
+    return datetime.fromisoformat(moment) < datetime.now(UTC) - timedelta(days=days)
+
+
+def void_label(row: dict) -> str:
+    """Ask for an unused label's postage back, then void the parcel, once, on its timeline."""
+    easypost_api.refund_shipment(row["provider_shipment_id"])
+    with immediate_transaction() as db:
+        voided = db.execute(
+            "UPDATE shipments SET state = ?, updated_at = ? WHERE id = ? AND state = ?",
+            (ShipmentState.VOIDED, now(), row["id"], ShipmentState.LABEL_READY),
+        ).rowcount
+        if voided:
+            append_event(db, row["lead_id"], "system", "shipment_moved",
+                         {"leg": row["leg"], "state": str(ShipmentState.VOIDED)})  # fmt: skip
+    return "label unused: refund asked, parcel voided" if voided else "already moved on"
