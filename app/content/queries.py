@@ -120,7 +120,8 @@ def categories() -> list[str]:
 
 def indexable_pages() -> list[dict]:
     """(path, lastmod) of every page search engines may index, for the sitemap and `flask
-    freeze`; the sell form's thank-you page is deliberately absent."""
+    freeze`; the sell form's thank-you page is deliberately absent, and the sale by mail's
+    page is there only while MAILIN_ENABLED is on."""
     dates = document_dates()
     all_articles = articles()
     pages = [
@@ -131,6 +132,8 @@ def indexable_pages() -> list[dict]:
         {"path": "/terms", "lastmod": dates["page:terms"]},
         {"path": "/privacy", "lastmod": dates["page:privacy"]},
     ]
+    if current_app.config["MAILIN_ENABLED"]:
+        pages.append({"path": "/sell-by-mail", "lastmod": dates["page:sell-by-mail"]})
     pages += [{"path": f"/{b['url_slug']}", "lastmod": b["updated"]} for b in brands()]
     pages += [{"path": f"/sell-watch-{c['key']}", "lastmod": c["updated"]} for c in cities()]
     pages += [{"path": f"/blog/{a['slug']}", "lastmod": a["updated"]} for a in all_articles]

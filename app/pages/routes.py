@@ -10,6 +10,7 @@ bp = Blueprint("pages", __name__)
 
 bp.get("/")(views.home)
 bp.get("/watch-authentication")(views.authentication)
+bp.get("/sell-by-mail")(views.sell_by_mail)
 bp.get("/terms")(views.terms)
 bp.get("/privacy")(views.privacy)
 bp.get("/sell-watch-<slug>")(views.city)

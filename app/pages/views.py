@@ -5,9 +5,10 @@ same for every visitor, so each is page-cached and frozen for nginx (app/renderi
 
 from __future__ import annotations
 
-from flask import Response, abort, redirect, render_template
+from flask import Response, abort, current_app, redirect, render_template
 
 from app.content import queries
+from app.content.loader import fill_tokens
 from app.prices import coverage
 from app.rendering import seo
 from app.rendering.landing import render_landing_page
@@ -52,6 +53,31 @@ def authentication():
         structured_data=[seo.breadcrumbs(("Watch Authentication", "/watch-authentication"))],
     )
     return render_template("pages/authentication.html", meta=meta, page=page)
+
+
+@cache_page
+def sell_by_mail():
+    """The sale by mail explained (insurance, packing, the return), only while MAILIN_ENABLED
+    is on: the page promises a label the business then buys. The policy's limit and the days
+    a label lives are the settings', filled in here, not at seed."""
+    config = current_app.config
+    if not config["MAILIN_ENABLED"]:
+        abort(404)
+    settings = {
+        "mailin_limit": f"${config['MAILIN_MAX_VALUE']:,}",
+        "mailin_void_days": str(config["MAILIN_LABEL_VOID_DAYS"]),
+    }
+    page = fill_tokens(queries.document("page:sell-by-mail"), settings)
+    meta = seo.PageMeta(
+        title=page["meta_title"],
+        description=page["meta_description"],
+        path="/sell-by-mail",
+        structured_data=[
+            seo.breadcrumbs(("Sell by Mail", "/sell-by-mail")),
+            seo.faq_page(page["faqs"]),
+        ],
+    )
+    return render_template("pages/sell_by_mail.html", meta=meta, page=page)
 
 
 def legal_page(name: str, path: str):

@@ -29,10 +29,15 @@ def once_per_request(build: Callable[[], object]) -> Callable[[], object]:
 
 @once_per_request
 def site_info() -> dict:
-    """Configured identity (name, phone, e-mail) merged with the seeded site-wide words."""
+    """Configured identity (name, phone, e-mail) merged with the seeded site-wide words; the
+    links to the sale by mail's page (marked `mailin`) only while MAILIN_ENABLED is on."""
     config = current_app.config
+    words = dict(queries.site())  # a copy: the content may be cached for the process
+    for links in ("services", "quick_links"):
+        words[links] = [link for link in words[links]
+                        if config["MAILIN_ENABLED"] or not link.get("mailin")]  # fmt: skip
     return {
-        **queries.site(),
+        **words,
         "name": config["SITE_NAME"],
         "url": config["SITE_URL"].rstrip("/"),
         "phone": config["SITE_PHONE"],

@@ -126,6 +126,22 @@ def breadcrumbs(*crumbs: tuple[str, str]) -> dict:
     }
 
 
+def faq_page(faqs: list[dict]) -> dict:
+    """FAQPage from the page's visible questions and answers (the same words, as the search
+    engines ask)."""
+    return {
+        "@type": "FAQPage",
+        "mainEntity": [
+            {
+                "@type": "Question",
+                "name": item["question"],
+                "acceptedAnswer": {"@type": "Answer", "text": item["answer"]},
+            }
+            for item in faqs
+        ],
+    }
+
+
 def city_service(city: dict, path: str) -> dict:
     """The one business's service in a city, no address: areaServed is the city itself and the
     circle of SERVICE_RADIUS_MILES around its centre (geoRadius in metres, as schema.org reads

@@ -1,0 +1,46 @@
+"""The sale by mail's page: there, linked from the header and the footer and in the sitemap only
+while MAILIN_ENABLED is on; its limit is the policy's setting, its FAQ the structured data's."""
+
+from __future__ import annotations
+
+import json
+import re
+
+
+def structured_data(html: str) -> list[dict]:
+    blocks = re.findall(r'<script type="application/ld\+json">(.*?)</script>', html, re.S)
+    return [json.loads(block) for block in blocks]
+
+
+def test_without_the_sale_by_mail_there_is_no_page_and_no_link_to_it(client):
+    assert client.get("/sell-by-mail").status_code == 404
+    assert "/sell-by-mail" not in client.get("/").get_data(as_text=True)
+    assert "/sell-by-mail" not in client.get("/sitemap.xml").get_data(as_text=True)
+
+
+def test_with_it_the_page_says_the_policys_limit_and_is_linked_everywhere(make_app):
+    app = make_app(MAILIN_ENABLED="1", MAILIN_MAX_VALUE="30000", MAILIN_LABEL_VOID_DAYS="10")
+    client = app.test_client()
+    page = client.get("/sell-by-mail")
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200
+    assert "up to $30,000 per parcel" in html and "after 10 days" in html
+    assert "{mailin" not in html
+    assert html.count('href="/sell-by-mail"') >= 2  # the header's services and the footer
+    assert 'href="/sell-by-mail"' in client.get("/sell-watch-chicago").get_data(as_text=True)
+    assert "/sell-by-mail</loc>" in client.get("/sitemap.xml").get_data(as_text=True)
+    [faq] = [block for block in structured_data(html) if block["@type"] == "FAQPage"]
+    questions = [item["name"] for item in faq["mainEntity"]]
+    assert "My watch is worth more than $30,000. Can I still sell it?" in questions
+    assert all(question in html for question in questions)  # the visible FAQ's own words
+
+
+def test_the_page_names_no_carrier_and_promises_no_unbacked_figure(make_app):
+    html = make_app(MAILIN_ENABLED="1", MAILIN_MAX_VALUE="25000").test_client().get(
+        "/sell-by-mail"
+    ).get_data(as_text=True)
+    text = re.sub(r"<[^>]+>", " ", html)
+    for carrier in ("UPS", "FedEx", "USPS", "EasyPost"):
+        assert carrier not in text
+    amounts = set(re.findall(r"\$[\d,]+", text))
+    assert amounts == {"$25,000"}, amounts
