@@ -27,15 +27,26 @@ def once_per_request(build: Callable[[], object]) -> Callable[[], object]:
     return cached
 
 
+def as_mailin_is(items: list[dict]) -> list[dict]:
+    """Content entries as the sale by mail's setting has them: an entry marked `mailin = true`
+    only while MAILIN_ENABLED is on, and an entry's `mailin_text` in place of its `text` then
+    (the site says "nationwide" only while it buys by mail)."""
+    on = current_app.config["MAILIN_ENABLED"]
+    return [
+        item | {"text": item["mailin_text"]} if on and "mailin_text" in item else item
+        for item in items
+        if on or not item.get("mailin")
+    ]
+
+
 @once_per_request
 def site_info() -> dict:
     """Configured identity (name, phone, e-mail) merged with the seeded site-wide words; the
-    links to the sale by mail's page (marked `mailin`) only while MAILIN_ENABLED is on."""
+    links to the sale by mail's page as its setting has them (as_mailin_is)."""
     config = current_app.config
     words = dict(queries.site())  # a copy: the content may be cached for the process
     for links in ("services", "quick_links"):
-        words[links] = [link for link in words[links]
-                        if config["MAILIN_ENABLED"] or not link.get("mailin")]  # fmt: skip
+        words[links] = as_mailin_is(words[links])
     return {
         **words,
         "name": config["SITE_NAME"],

@@ -44,3 +44,14 @@ def test_the_page_names_no_carrier_and_promises_no_unbacked_figure(make_app):
         assert carrier not in text
     amounts = set(re.findall(r"\$[\d,]+", text))
     assert amounts == {"$25,000"}, amounts
+
+
+def test_home_and_terms_say_nationwide_only_while_the_sale_by_mail_is_on(make_app, client):
+    assert "nationwide" not in client.get("/").get_data(as_text=True)
+    assert "Selling by Mail" not in client.get("/terms").get_data(as_text=True)
+    on = make_app(MAILIN_ENABLED="1", MAILIN_MAX_VALUE="25000").test_client()
+    assert "We buy nationwide: by insured mail from anywhere in the 50 states and DC" in (
+        on.get("/").get_data(as_text=True)
+    )
+    terms = on.get("/terms").get_data(as_text=True)
+    assert "Selling by Mail" in terms and "we hold it as the law requires" in terms
