@@ -44,6 +44,11 @@ def test_a_signed_event_moves_the_parcel_forward_and_goes_on_the_timeline(mailin
     with mailin_app.app_context():
         moves = [e for e in history.lead_events(parcel["lead_id"]) if e["kind"] == "shipment_moved"]
     assert [move["data"] for move in moves] == [{"leg": "inbound", "state": "in_transit"}]
+    with mailin_app.app_context():  # the parcel moved; the deal, its state and amounts did not
+        lead = get_db().execute("SELECT state FROM leads WHERE id = ?", (parcel["lead_id"],))
+        assert lead.fetchone()["state"] == "new"
+        kinds = [event["kind"] for event in history.lead_events(parcel["lead_id"])]
+        assert "state_changed" not in kinds[kinds.index("shipment_label_bought") :]
 
 
 @pytest.mark.parametrize(
