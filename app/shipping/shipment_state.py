@@ -37,6 +37,8 @@ FORWARD = (
     ShipmentState.RECEIVED,
 )
 ENDED = (ShipmentState.RECEIVED, ShipmentState.VOIDED, ShipmentState.LOST)
+# The states that mean the carrier has scanned the parcel: the policy's cover has begun.
+SCANNED = (ShipmentState.IN_TRANSIT, ShipmentState.OUT_FOR_DELIVERY, ShipmentState.DELIVERED)
 
 # EasyPost's tracker statuses: those that move a parcel forward, and those staff must look at.
 PROVIDER_PROGRESS = {

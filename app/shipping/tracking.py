@@ -9,12 +9,21 @@ every tracker of the account. Nothing here creates a deal, moves one or changes 
 
 from __future__ import annotations
 
+import json
+
 from flask import current_app
 
 from app import queue
 from app.leads.db import immediate_transaction, now
 from app.leads.history import append_event
-from app.shipping.shipment_state import ENDED, EXCEPTIONS, PROVIDER_PROGRESS, earlier_than
+from app.shipping.shipment_state import (
+    ENDED,
+    EXCEPTIONS,
+    PROVIDER_PROGRESS,
+    SCANNED,
+    ShipmentState,
+    earlier_than,
+)
 
 
 def apply_event(event_id: int) -> str:
@@ -60,12 +69,19 @@ def apply_status(db, shipment: dict, status: str) -> tuple[str, tuple[int, int] 
 
 
 def move_forward(db, shipment: dict, state) -> str:
-    """Move the parcel to `state` if it is not there or further yet (or ended)."""
+    """Move the parcel to `state` if it is not there or further yet (or ended), noting when we
+    first heard of a carrier scan (the policy's cover starts there) and of its delivery."""
+    at = now()
+    scanned = at if state in SCANNED else None
+    delivered = at if state == ShipmentState.DELIVERED else None
     moved = db.execute(
-        f"UPDATE shipments SET state = ?, updated_at = ? WHERE id = ? "
-        f"AND state IN ({', '.join('?' * len(earlier_than(state)))})",
-        (state, now(), shipment["id"], *earlier_than(state)),
-    ).rowcount
+        "UPDATE shipments SET state = :state, updated_at = :at, "
+        "first_scan_at = coalesce(first_scan_at, :scanned), "
+        "delivered_at = coalesce(delivered_at, :delivered) "
+        "WHERE id = :id AND state IN (SELECT value FROM json_each(:before))",
+        {"state": state, "at": at, "scanned": scanned, "delivered": delivered,
+         "id": shipment["id"], "before": json.dumps(earlier_than(state))},
+    ).rowcount  # fmt: skip
     if not moved:
         return f"stays {shipment['state']} (not moved back to {state})"
     append_event(db, shipment["lead_id"], "system", "shipment_moved",

@@ -26,6 +26,8 @@ SHIPMENTS = (
         exception_status TEXT,
         created_at TEXT NOT NULL,
         bought_at TEXT,
+        first_scan_at TEXT,
+        delivered_at TEXT,
         updated_at TEXT NOT NULL,
         UNIQUE (lead_id, leg, deal_event_id)
     )""",
