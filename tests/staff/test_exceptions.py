@@ -20,6 +20,7 @@ from tests.data.staff_purchase import (
     ready_to_buy,
     state_of,
 )
+from tests.data.paperwork import accepted_again
 from tests.helpers import business_today
 
 PAYMENT = {"method": "wire", "confirmation": "FED-0042"}
@@ -114,6 +115,15 @@ def test_an_exception_is_asked_once_and_approved_once(app, signed_in, staff):
         signed_in, lead_id
     )
     assert len(approvals(app)) == 1
+
+
+def test_an_exception_of_an_earlier_deal_offers_no_approve_button(app, signed_in, staff):
+    lead_id = ready_to_buy(app)
+    ask_to_pay(signed_in, lead_id, "7,000")
+    accepted_again(app, lead_id, 7400)  # closed, reopened, a final offer accepted again
+    html = lead_page(second_staff(app, staff), lead_id)
+    assert approval_ids(html) == []
+    assert "asked for an earlier deal: it counts no more" in html
 
 
 def test_an_approval_is_not_given_through_another_lead(app, signed_in, staff):
