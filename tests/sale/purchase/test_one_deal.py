@@ -21,7 +21,7 @@ from tests.data.staff_purchase import (
     purchase,
     state_of,
 )
-from tests.helpers import business_today, give_token
+from tests.helpers import business_today, database_at_version, give_token
 
 OTHER_HOLDER = {"account_holder": "Morgan Lee"}
 
@@ -122,3 +122,38 @@ def test_a_clear_register_check_does_not_count_for_a_serial_number_corrected_aft
     buy(app, lead_id)
     kept = purchase(app, lead_id)
     assert (kept["register_serial"], kept["paid_amount"]) == ("7Z41K9Q3", 7400)
+
+
+def test_approvals_from_before_the_binding_get_the_deal_they_were_asked_in(make_app, tmp_path):
+    path = str(tmp_path / "leads.db")
+    db = database_at_version(path, 29)  # the release before approvals were bound to a deal
+    db.execute(
+        "INSERT INTO leads (full_name, email, phone, watch_brand, watch_condition, has_box, "
+        "has_papers, source, meta_event_id, created_at, reference, state) VALUES ('A', "
+        "'a@example.com', '1', 'Omega', 'Good', 0, 0, 'USA Website', 'e', "
+        "'2026-11-01T00:00:00+00:00', 'USWB-AAAAAA', 'agreed')"
+    )
+    events = [
+        ("2026-11-02T10:00:00+00:00", '{"from": "offered", "to": "agreed"}'),
+        ("2026-11-03T10:00:00+00:00", '{"from": "agreed", "to": "closed"}'),
+        ("2026-11-05T10:00:00+00:00", '{"from": "offered", "to": "agreed"}'),
+    ]
+    db.executemany(
+        "INSERT INTO lead_events (lead_id, at, actor, kind, data) "
+        "VALUES (1, ?, 'staff:1', 'state_changed', ?)",
+        events,
+    )
+    for asked in ("2026-11-02T12:00:00+00:00", "2026-11-06T12:00:00+00:00"):
+        db.execute(
+            "INSERT INTO approvals (lead_id, kind, subject, reason, requested_by, requested_at) "
+            "VALUES (1, 'payment_amount', '7200', 'Link missing', 'staff:1', ?)",
+            (asked,),
+        )
+    db.commit()
+    db.close()
+    app = make_app(LEADS_DB=path)  # migrated as the app starts
+    with app.app_context():
+        deals = [row[0] for row in get_db().execute("SELECT deal FROM approvals ORDER BY id")]
+        asked = approvals.of_lead(1)
+    assert deals == [1, 3]  # each the acceptance before it was asked for
+    assert [row["current"] for row in asked] == [True, False]  # newest first: only the later
