@@ -219,8 +219,11 @@ def test_production_refuses_the_sale_by_mail_without_each_setting_it_needs_named
     with pytest.raises(ConfigError) as refused:
         make_app(**PRODUCTION, MAILIN_ENABLED="1")
     message = str(refused.value)
-    for name in ("EASYPOST_API_KEY", "EASYPOST_WEBHOOK_SECRET", "MAILIN_CARRIER_ACCOUNT",
-                 "MAILIN_POLICY_REFERENCE", "MAILIN_MAX_VALUE", "MAILIN_RECEIVING_ADDRESS"):  # fmt: skip
+    needed = (
+        "EASYPOST_API_KEY", "EASYPOST_WEBHOOK_SECRET", "MAILIN_CARRIER_ACCOUNT",
+        "MAILIN_POLICY_REFERENCE", "MAILIN_MAX_VALUE", "MAILIN_RECEIVING_ADDRESS",
+    )  # fmt: skip
+    for name in needed:
         assert f"{name} must be" in message
 
 

@@ -9,8 +9,13 @@ watches), and, if the sale does not go ahead, sent back the same way.
 - `labels.py`: a deal's parcel on record, and its label bought once however often it is asked;
 - `webhook.py`: the provider's tracking events, verified on their raw bytes and stored once;
 - `tracking.py`: what an event does to its parcel, applied by a job;
-- `routes.py`, `views.py`: the webhook's URL.
+- `reconcile.py`: what the webhooks missed, unused labels voided; `declarations.py`: the
+  insurer's monthly file; `shipment_tabs.py`: the parcels as staff look for them;
+- `routes.py`, `views.py`: the webhook's URL; `cli.py`: `flask shipping`.
 
-A feature area: it imports the sale, the records and the shared packages; nothing else imports
-it, and nothing the provider says creates a deal, moves one backwards or changes an amount.
+A shared package, as the sale is: the staff area (`/staff/shipments`) and, next, the seller's
+status page show its parcels, and features may import shared packages only. It imports the
+records, the sale and the other shared packages, nothing below it imports it, and its one URL
+is the provider's webhook. Nothing the provider says creates a deal, moves one backwards or
+changes an amount.
 """

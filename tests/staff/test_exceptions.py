@@ -8,6 +8,7 @@ import re
 
 from app.leads.db import get_db, transaction
 from app.sale.purchase import record
+from tests.data.paperwork import accepted_again
 from tests.data.staff_purchase import (
     act,
     audit,
@@ -20,7 +21,6 @@ from tests.data.staff_purchase import (
     ready_to_buy,
     state_of,
 )
-from tests.data.paperwork import accepted_again
 from tests.helpers import business_today
 
 PAYMENT = {"method": "wire", "confirmation": "FED-0042"}

@@ -1,0 +1,47 @@
+"""The sale by mail's parcels as staff look for them (`/staff/shipments`): on their way, delivered
+and waiting to be opened, with a carrier exception, on their way back, or all; newest first."""
+
+from __future__ import annotations
+
+from app.leads.db import get_db
+from app.shipping.shipment_state import ENDED, Leg, ShipmentState
+
+ON_THE_WAY = (ShipmentState.LABEL_READY, ShipmentState.IN_TRANSIT, ShipmentState.OUT_FOR_DELIVERY)
+PAGE_SIZE = 50
+
+
+def quoted(states) -> str:
+    """States as an SQL list (they are this module's own constants, never a visitor's)."""
+    return ", ".join(f"'{state}'" for state in states)
+
+
+# Each tab: its key in the query string, its label, and the parcels it holds (SQL).
+TABS = (
+    ("on-the-way", "On the way to us",
+     f"leg = '{Leg.INBOUND}' AND shipments.state IN ({quoted(ON_THE_WAY)})"),
+    ("to-open", "Delivered, to open",
+     f"leg = '{Leg.INBOUND}' AND shipments.state = '{ShipmentState.DELIVERED}'"),
+    ("exceptions", "Exceptions",
+     f"exception_status IS NOT NULL AND shipments.state NOT IN ({quoted(ENDED)})"),
+    ("returns", "Returns",
+     f"leg = '{Leg.RETURN}' AND shipments.state NOT IN ({quoted(ENDED)})"),
+    ("all", "All", "1"),
+)  # fmt: skip
+WHERE = {key: where for key, _label, where in TABS}
+
+
+def tab_counts() -> list[tuple[str, str, int]]:
+    """(key, label, how many) of each tab, in one query."""
+    counts = ", ".join(f"sum({where})" for _key, _label, where in TABS)
+    row = get_db().execute(f"SELECT {counts} FROM shipments").fetchone()
+    return [(key, label, row[index] or 0) for index, (key, label, _where) in enumerate(TABS)]
+
+
+def parcels(tab: str, limit: int = PAGE_SIZE) -> list[dict]:
+    """A tab's parcels with their lead's reference, newest first; an unknown tab is `all`."""
+    rows = get_db().execute(
+        "SELECT shipments.*, leads.reference FROM shipments JOIN leads ON leads.id = lead_id "
+        f"WHERE {WHERE.get(tab, WHERE['all'])} ORDER BY shipments.id DESC LIMIT ?",
+        (limit,),
+    )
+    return [dict(row) for row in rows]

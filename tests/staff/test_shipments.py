@@ -1,0 +1,70 @@
+"""The sale by mail's parcels for staff: by tab, each opening its lead, the insurer's monthly
+declaration as an audited download; signed-in staff only, and only while the business sells by
+mail."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from app.leads import audit
+from tests.helpers import lead_work_done
+from tests.shipping.fake_easypost import FakeEasyPost
+from tests.shipping.steps import bought_label, deliver, mailin_settings, tracking_event
+
+
+def selling_by_mail(app, fake: FakeEasyPost) -> None:
+    app.config.update(mailin_settings(fake) | {"MAILIN_ENABLED": True, "MAILIN_MAX_VALUE": 25000,
+                                               "EASYPOST_TIMEOUT": 1})  # fmt: skip
+    app.extensions.pop("easypost", None)
+
+
+def test_staff_see_each_parcel_under_its_tab(app, signed_in):
+    fake = FakeEasyPost()
+    try:
+        selling_by_mail(app, fake)
+        waiting, arrived = bought_label(app), bought_label(app)
+        deliver(app.test_client(), tracking_event(arrived["tracking_code"], "delivered"))
+        lead_work_done(app)
+        on_the_way = signed_in.get("/staff/shipments").get_data(as_text=True)
+        to_open = signed_in.get("/staff/shipments?tab=to-open").get_data(as_text=True)
+    finally:
+        fake.stop()
+    assert waiting["tracking_code"] in on_the_way and arrived["tracking_code"] not in on_the_way
+    assert arrived["tracking_code"] in to_open and waiting["tracking_code"] not in to_open
+    assert f'href="/staff/leads/{arrived["lead_id"]}"' in to_open
+    assert 'href="/staff/shipments?tab=on-the-way" aria-current="page"' in on_the_way
+    assert "HV-PARCEL-2026-0417" in on_the_way and "$25,000" in on_the_way
+
+
+def test_the_declaration_downloads_and_is_audited(app, signed_in):
+    fake = FakeEasyPost()
+    try:
+        selling_by_mail(app, fake)
+        parcel = bought_label(app)
+        deliver(app.test_client(), tracking_event(parcel["tracking_code"], "in_transit"))
+        lead_work_done(app)
+        month = parcel["bought_at"][:7]
+        answer = signed_in.get(f"/staff/shipments/declarations.csv?month={month}")
+    finally:
+        fake.stop()
+    assert answer.status_code == 200 and answer.mimetype == "text/csv"
+    assert f'filename="shipping-declaration-{month}.csv"' in answer.headers["Content-Disposition"]
+    [row] = list(csv.DictReader(io.StringIO(answer.get_data(as_text=True))))
+    assert row["tracking_code"] == parcel["tracking_code"]
+    with app.app_context():
+        [entry] = [e for e in audit.entries() if e["action"] == "shipments_declared"]
+    assert entry["data"] == {"month": month, "count": 1}
+    assert signed_in.get("/staff/shipments/declarations.csv?month=11-2026").status_code == 400
+
+
+def test_nobody_signed_out_sees_the_parcels(app, client):
+    app.config["MAILIN_ENABLED"] = True
+    for path in ("/staff/shipments", "/staff/shipments/declarations.csv?month=2026-11"):
+        answer = client.get(path)
+        assert answer.status_code == 303 and "/staff/login" in answer.headers["Location"]
+
+
+def test_without_the_sale_by_mail_there_is_no_shipments_page(app, signed_in):
+    assert signed_in.get("/staff/shipments").status_code == 404
+    assert "/staff/shipments" not in signed_in.get("/staff/leads").get_data(as_text=True)
