@@ -40,6 +40,7 @@ from tests.production.units import unit_commands
 from tests.storage import ObjectStorage
 
 SMTP_LOGIN = ("relay-user", "relay-password-7c1f")
+WEBHOOK_SECRET = "whsec-production-shape-2b9d"
 
 
 @dataclass
@@ -107,6 +108,16 @@ def production_env(folder: Path, https_port: int, redis: RedisServer, mail: Smtp
         "STATUS_LINK_RATELIMIT": "30 per minute",
         "STATUS_ACTION_RATELIMIT": "60 per minute",
         "WEB_CONCURRENCY": "2",
+        # The sale by mail on, its webhook answered here; the label provider is never asked.
+        "MAILIN_ENABLED": "1",
+        "MAILIN_MAX_VALUE": "25000",
+        "MAILIN_POLICY_REFERENCE": "HV-PARCEL-2026-0417",
+        "MAILIN_CARRIER_ACCOUNT": "ca_ups_business",
+        "MAILIN_RECEIVING_ADDRESS": "USWB Receiving; 41 Orchard Street; ; New York; NY; 10002; "
+        "2129084417",
+        "EASYPOST_API_KEY": "EZAK-production-shape",
+        "EASYPOST_API_BASE": "https://api.easypost.invalid/v2",
+        "EASYPOST_WEBHOOK_SECRET": WEBHOOK_SECRET,
         "GUNICORN_ACCESS_LOG": "-",  # into gunicorn.log, which the log tests read
     }
 
