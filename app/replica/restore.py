@@ -19,6 +19,7 @@ import json
 import re
 import subprocess
 import tempfile
+from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -130,7 +131,7 @@ def settle_losses(restored: Restored) -> None:
     no more; and the lead's timeline says which. `restored.never_copied` is left naming only
     those lost."""
     restored.never_copied = [name for name in restored.never_copied if not is_gone(name)]
-    lost = set(restored.never_copied)
+    lost = {"lost": json.dumps(restored.never_copied)}
     with transaction() as db:
         photos = db.execute(
             "SELECT id, lead_id, position, image_name, thumb_name FROM lead_photos "
@@ -138,15 +139,16 @@ def settle_losses(restored: Restored) -> None:
             "OR 'watch-photos/' || image_name IN (SELECT value FROM json_each(:lost)) "
             "OR 'watch-photos/' || thumb_name IN (SELECT value FROM json_each(:lost)) "
             "ORDER BY lead_id, position",
-            {"lost": json.dumps(sorted(lost))},
+            lost,
         ).fetchall()
         files = db.execute(
             "SELECT lead_id, kind FROM purchase_files "
-            "WHERE 'purchases/' || file_name IN (SELECT value FROM json_each(?)) ORDER BY id",
-            (json.dumps(sorted(lost)),),
+            "WHERE 'purchases/' || file_name IN (SELECT value FROM json_each(:lost)) ORDER BY id",
+            lost,
         ).fetchall()
         db.executemany("DELETE FROM lead_photos WHERE id = ?", [(p["id"],) for p in photos])
-        db.executemany("DELETE FROM file_copies WHERE name = ?", [(name,) for name in lost])
+        db.execute("DELETE FROM file_copies WHERE name IN (SELECT value FROM json_each(:lost))",
+                   lost)  # fmt: skip
         for lead_id, details in losses_by_lead(photos, files).items():
             append_event(db, lead_id, "system", LOST_EVENT, details)
     for photo in photos:
@@ -158,14 +160,13 @@ def settle_losses(restored: Restored) -> None:
 def losses_by_lead(photos: list, files: list) -> dict[int, dict]:
     """Each lead's lost photos (positions: processed, and still waiting for their job) and
     lost purchase files (kinds), as its timeline event records them."""
-    found: dict[int, dict] = {}
+    found: dict[int, dict] = defaultdict(lambda: {"photos": [], "waiting": [], "files": []})
     for photo in photos:
-        details = found.setdefault(photo["lead_id"], {"photos": [], "waiting": [], "files": []})
-        details["waiting" if photo["image_name"] is None else "photos"].append(photo["position"])
+        waiting = photo["image_name"] is None
+        found[photo["lead_id"]]["waiting" if waiting else "photos"].append(photo["position"])
     for row in files:
-        details = found.setdefault(row["lead_id"], {"photos": [], "waiting": [], "files": []})
-        details["files"].append(row["kind"])
-    return found
+        found[row["lead_id"]]["files"].append(row["kind"])
+    return dict(found)
 
 
 def remove_returned_files(photo) -> None:
