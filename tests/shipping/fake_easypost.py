@@ -2,7 +2,8 @@
 (create, retrieve, buy, refund) and addresses, with the few fields the app reads, as EasyPost's
 own library sends and reads them. It records every request and fails on purpose when told:
 `plan("buy", 500)` answers the next buy with a 500, `plan("buy", "slow")` buys the label but
-answers only after the client has given up (a time-out the label survives)."""
+answers only after the client has given up (a time-out the label survives), `plan("create",
+"garbage")` answers with something that is not JSON."""
 
 from __future__ import annotations
 
@@ -101,6 +102,10 @@ class Answer(BaseHTTPRequestHandler):
         with self.server.lock:
             self.server.requests.append(record)
             planned = self.server.planned[action].pop(0) if self.server.planned[action] else None
+        if planned == "garbage":  # a proxy's error page, say: not JSON at all
+            record["answered"] = 200
+            self.answer_raw(200, b"<html>Bad gateway</html>")
+            return
         if isinstance(planned, int):
             record["answered"] = planned
             code, message = ERRORS[planned]
@@ -157,7 +162,9 @@ class Answer(BaseHTTPRequestHandler):
         return 200, shipment
 
     def answer(self, status: int, body: dict) -> None:
-        data = json.dumps(body).encode()
+        self.answer_raw(status, json.dumps(body).encode())
+
+    def answer_raw(self, status: int, data: bytes) -> None:
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))

@@ -90,6 +90,17 @@ def test_a_refused_key_is_said_in_the_providers_words_and_nothing_is_stored(mail
     assert easypost.bought() == 0
 
 
+def test_an_answer_that_is_not_json_is_an_error_for_staff_not_a_label(mailin_app, easypost):
+    shipment_id = parcel_on_record(mailin_app)
+    easypost.plan("create", "garbage")
+    with mailin_app.app_context():
+        with pytest.raises(ProviderError, match="could not create the shipment"):
+            labels.buy_label(shipment_id)
+        assert labels.get(shipment_id)["state"] == "created"
+        assert labels.buy_label(shipment_id)["state"] == "label_ready"  # the retry buys it
+    assert easypost.bought() == 1
+
+
 def test_the_label_asks_an_adult_signature_and_says_nothing_of_a_watch(mailin_app, easypost):
     shipment_id = parcel_on_record(mailin_app)
     with mailin_app.app_context():
