@@ -45,3 +45,12 @@ SHIPMENTS = (
         outcome TEXT
     )""",
 )
+
+HANDOVER = (
+    # How the seller wants to hand the watch over, asked by /sell only while the sale by mail is
+    # offered (NULL before that, and for every lead while it is off: in person, as always), and
+    # the ZIP code they gave with it, which decides whether a meeting is on offer at all.
+    """ALTER TABLE leads ADD COLUMN handover TEXT
+        CHECK (handover IS NULL OR handover IN ('in_person', 'mail'))""",
+    "ALTER TABLE leads ADD COLUMN postal_code TEXT",
+)
