@@ -183,6 +183,14 @@ class Config:
     EASYPOST_WEBHOOK_SECRET = ""
     EASYPOST_WEBHOOK_SECRET_PREVIOUS = ""
     EASYPOST_WEBHOOK_MAX_BYTES = 256 * 1024  # a tracker event is a few KB
+    # The stolen-watch register asked by API (app/sale/purchase/register_api.py, docs/sale.md),
+    # off while the URL is empty: staff then record each check by hand, as always. A clear
+    # check older than REGISTER_CHECK_MAX_AGE_DAYS is asked again before the watch is bought.
+    REGISTER_API_URL = ""
+    REGISTER_API_KEY = ""
+    REGISTER_PROVIDER_NAME = ""
+    REGISTER_API_TIMEOUT = 10.0  # seconds per question
+    REGISTER_CHECK_MAX_AGE_DAYS = 30
 
 
 class DevelopmentConfig(Config):

@@ -123,6 +123,23 @@ def postal_address(text: str) -> dict[str, str]:
     return fields
 
 
+def register_api_problems(config) -> list[str]:
+    """What the stolen-watch register's API lacks, each setting named, once its URL is set:
+    its key goes with every question, and its name goes into each check on record."""
+    if not config.get("REGISTER_API_URL"):
+        return []
+    found = []
+    if not config["REGISTER_API_URL"].startswith("https://"):
+        found.append("REGISTER_API_URL must be https:// (REGISTER_API_KEY goes with every question)")
+    for name, why in (
+        ("REGISTER_API_KEY", "the register's key for our account"),
+        ("REGISTER_PROVIDER_NAME", "the register's name, recorded with each check"),
+    ):
+        if not config.get(name):
+            found.append(f"{name} must be set ({why})")
+    return found
+
+
 def mailin_problems(config) -> list[str]:
     """What the sale by mail lacks, each setting named, while MAILIN_ENABLED is on: without
     them a label cannot be bought, a parcel tracked, or the cover stated."""
@@ -184,5 +201,6 @@ def check_production_settings(config) -> None:
         )
     problems.extend(replica_problems(config))
     problems.extend(mailin_problems(config))
+    problems.extend(register_api_problems(config))
     if problems:
         raise ConfigError("Refusing to start in production: " + "; ".join(problems) + ".")

@@ -248,3 +248,30 @@ def test_production_refuses_a_sale_by_mail_set_up_wrong(make_app, change, refusa
 def test_production_sells_by_mail_with_everything_it_needs(make_app):
     app = make_app(**PRODUCTION, **MAILIN)
     assert app.config["MAILIN_ENABLED"] is True and app.config["MAILIN_MAX_VALUE"] == 25000
+
+
+REGISTER = {
+    "REGISTER_API_URL": "https://api.register.example/v1",
+    "REGISTER_API_KEY": "reg-live-51a9",
+    "REGISTER_PROVIDER_NAME": "The Watch Register",
+}
+
+
+@pytest.mark.parametrize(
+    "change, refusal",
+    [
+        ({"REGISTER_API_URL": "http://api.register.example/v1"},
+         "REGISTER_API_URL must be https://"),
+        ({"REGISTER_API_KEY": ""}, "REGISTER_API_KEY must be set"),
+        ({"REGISTER_PROVIDER_NAME": ""}, "REGISTER_PROVIDER_NAME must be set"),
+    ],
+)  # fmt: skip
+def test_production_refuses_a_register_api_set_up_wrong(make_app, change, refusal):
+    with pytest.raises(ConfigError, match=re.escape(refusal)):
+        make_app(**PRODUCTION, **REGISTER | change)
+
+
+def test_production_asks_the_register_by_api_with_everything_it_needs(make_app):
+    app = make_app(**PRODUCTION, **REGISTER, REGISTER_CHECK_MAX_AGE_DAYS="14")
+    assert app.config["REGISTER_CHECK_MAX_AGE_DAYS"] == 14
+    assert app.config["REGISTER_API_TIMEOUT"] == 10.0

@@ -22,6 +22,7 @@ from worker import (
     photos,
     range_alerts,
     record_alerts,
+    register_jobs,
     replica_alerts,
     seller_mail,
     shipping_alerts,
@@ -280,31 +281,6 @@ def erase_at_sellers_request(lead_id: int) -> str:
     return "erased"
 
 
-def apply_retention() -> str:
-    """The daily retention run (app/sale/retention.py): queued by the first request of the day
-    to claim it, or run by `flask purchases retention`."""
-    return retention.apply_rules()
-
-
-def alert_payments_due() -> str:
-    """E-mail staff about each signed sale still unpaid once its business day has ended
-    (app/sale/purchase/deadline.py), once per lead and day: run by `flask purchases
-    payments-due`, which deploy/watchbuyers-payments.timer starts every quarter of an hour."""
-    return payment_alerts.send_late_alerts()
-
-
-def alert_unreadable_purchase(lead_id: int) -> str:
-    """E-mail staff that a purchase the register left out opens with no configured key, once
-    per lead and day (worker/record_alerts.py)."""
-    return record_alerts.send_unreadable_alert(lead_id)
-
-
-def alert_range_volume() -> str:
-    """E-mail staff that the instant range was asked unusually often today, once a day: queued
-    by the request that claimed the day (app/sell/range_limits.py)."""
-    return range_alerts.send_volume_alert()
-
-
 def fetch_market_prices() -> str:
     """The nightly market prices of the guide's references, for staff (app/prices/market.py);
     nothing while no provider is set up."""
@@ -342,7 +318,17 @@ def check_replication() -> str:
     return replica_alerts.check_replication()
 
 
-# The sale by mail's tracking (app/shipping/tracking.py, worker/shipping_alerts.py): an event
-# applied to its parcel once, and a carrier's exception e-mailed to staff once.
+# Jobs whose work is all in one function elsewhere, under the names RQ stores: the daily
+# retention run (queued by the first request of the day to claim it, or `flask purchases
+# retention`); staff e-mailed about signed sales still unpaid at the end of their business day
+# (deploy/watchbuyers-payments.timer), a purchase record no key opens, or an unusual volume of
+# instant ranges (each once per day); the sale by mail's tracking (an event applied to its
+# parcel once, a carrier's exception e-mailed to staff once); the stolen-watch register asked
+# by API, its answer recorded and staff alerted when they must act.
+apply_retention = retention.apply_rules
+alert_payments_due = payment_alerts.send_late_alerts
+alert_unreadable_purchase = record_alerts.send_unreadable_alert
+alert_range_volume = range_alerts.send_volume_alert
 apply_shipment_event = tracking.apply_event
 alert_shipment_exception = shipping_alerts.send_exception_alert
+ask_register = register_jobs.ask_register

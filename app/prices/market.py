@@ -28,6 +28,7 @@ from flask import current_app
 from app.forms.fields import MAX_DOLLARS
 from app.leads.db import get_db, immediate_transaction, now
 from app.prices import guide
+from app.security.outbound import OPENER
 
 MAX_WAIT = 30  # seconds: a longer Retry-After skips the reference until the next run
 NOT_ASKED = "not asked: the run reached its deadline (MARKET_DATA_DEADLINE)"
@@ -62,18 +63,6 @@ class Run:
             else ""
         )
         return f"{self.fetched} fetched{failed}{late}"
-
-
-class NoRedirects(urllib.request.HTTPRedirectHandler):
-    """Follow no redirect: urllib would send the bearer token on to wherever it points. The
-    3xx then surfaces as an HTTPError, recorded against the reference like any other."""
-
-    def redirect_request(self, *args, **kwargs) -> None:
-        """No new request for the redirect's target: urllib then raises the 3xx itself."""
-        return None
-
-
-OPENER = urllib.request.build_opener(NoRedirects)
 
 
 def configured() -> bool:

@@ -15,7 +15,7 @@ from app import queue
 from app.leads import history, store
 from app.leads.db import get_db, truncate_wal
 from app.leads.state import State
-from app.sale.purchase import checklist, files, payment, record
+from app.sale.purchase import checklist, files, payment, record, register_asks
 
 STATE_LABELS = {
     State.NEW: "New",
@@ -150,6 +150,8 @@ def transition(lead_id: int, to_state: str, actor: str, data: dict, expected_sta
     `expected_state` (nothing is changed), LeadNotFound for an unknown lead.
     """
     check_move(expected_state, to_state, data)
+    if to_state == State.BOUGHT:  # a clear check too old to pay on is asked again first
+        register_asks.refresh_before_payment(lead_id)
     discarded: list[str] = []
     event_id, current = store.change_state(
         lead_id,

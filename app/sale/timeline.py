@@ -42,7 +42,7 @@ SELLER_ACTIONS = {
     "payout_denied": "the seller's refusal of the payout account",
     "state_changed": "the seller's answer",
 }
-TONES = {"seller": "seller", "system": "system"}
+TONES = {"seller": "seller", "system": "system", "register_api": "system"}
 AD_PLATFORMS = {"meta": "Meta", "ga4": "GA4"}
 AD_EVENTS = {"lead": "Lead event", "purchase": "Purchase"}
 ACCEPTED_VIA = {"phone": " (by phone)", "status_page": " (on the status page)"}
@@ -85,6 +85,8 @@ def actor_name(actor: str, staff_names: dict[str, str]) -> str:
     """Who acted, as staff read it: Seller, System, or a staff member's name (else as stored)."""
     if actor in ("seller", "system"):
         return actor.capitalize()
+    if actor == "register_api":
+        return "Register API"
     return staff_names.get(actor, actor)
 
 
@@ -140,6 +142,26 @@ def offer_details(data: dict) -> list[tuple[str, str]]:
     ]
 
 
+REGISTER_OUTCOMES = {
+    "clear": "clear (recorded as a register check)",
+    "flagged": "FLAGGED: the sale is on hold",
+    "unknown": "unknown: the register cannot say; check by hand",
+    "failed": "no answer after every retry: check by hand",
+    "not_recorded": "not recorded: the lead moved on or its serial number changed",
+}
+
+
+def register_question(kind: str, data: dict) -> tuple[str, list[tuple[str, str]]]:
+    """(title, details) of the register asked by API, and of how the question ended."""
+    if kind == "register_asked":
+        why = "serial number on record" if data["reason"] == "serial_on_record" else (
+            "the latest clear check is too old to pay on"
+        )
+        return "Stolen-watch register asked by API", [("Why", why)]
+    outcome = REGISTER_OUTCOMES.get(data["outcome"], data["outcome"])
+    return "Stolen-watch register answered", [("Answer", outcome)]
+
+
 def purchase_event(kind: str, data: dict) -> tuple[str, list[tuple[str, str]]] | None:
     """(title, details) of a step of the purchase on record (never more than the last 4
     characters of an ID, bank or serial number); None for another kind of event."""
@@ -150,6 +172,8 @@ def purchase_event(kind: str, data: dict) -> tuple[str, list[tuple[str, str]]] |
         return f"Payout account confirmed by the seller {how}", []
     if kind == "authentication_recorded":
         return "Authentication findings recorded", [("Serial number ends", data["serial_last4"])]
+    if kind in ("register_asked", "register_answered"):
+        return register_question(kind, data)
     if kind == "register_checked":
         result = REGISTER_RESULTS.get(data["result"], data["result"])
         checked = [("Register", data["provider"]), ("Checked on", display_date(data["checked_on"]))]

@@ -26,6 +26,7 @@ from app.sale.purchase import (
     files,
     payout,
     record,
+    register_asks,
     stolen_register,
 )
 from app.sale.purchase.authentication import AT_AUTHENTICATION
@@ -60,7 +61,7 @@ class FindingsForm(FlaskForm):
 
     def take(self, lead_id: int, actor: str) -> int:
         """Put the findings on the record (a correction is a new event); the event's id."""
-        return authentication.record_findings(lead_id, actor, self.data)
+        return register_asks.record_findings_and_ask(lead_id, actor, self.data)
 
 
 class RegisterCheckForm(FlaskForm):

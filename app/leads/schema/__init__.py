@@ -28,7 +28,7 @@ from app.leads.schema.lead_tables import (
     give_photo_ids,
     give_references,
 )
-from app.leads.schema.money_tables import MONEY_CHECKS, ONE_DEAL, PAYOUT_CHECKS
+from app.leads.schema.money_tables import MONEY_CHECKS, ONE_DEAL, PAYOUT_CHECKS, REGISTER_ASKS
 from app.leads.schema.price_tables import (
     INSTANT_RANGES,
     LIST_INDEXES,
@@ -81,6 +81,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     run(ONE_DEAL),  # 30: approvals, payout links and register checks bound to one deal each
     run(SHIPMENTS),  # 31: the sale by mail's parcels and the label provider's webhook events
     run(HANDOVER),  # 32: in person or by insured mail, and the seller's ZIP code, from /sell
+    run(REGISTER_ASKS),  # 33: the stolen-watch register asked by API, and its references
 )
 VERSION = len(MIGRATIONS)
 

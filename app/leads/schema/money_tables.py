@@ -140,3 +140,30 @@ ONE_DEAL = (
     "ALTER TABLE purchases ADD COLUMN register_serial TEXT",
     "UPDATE purchases SET register_serial = serial_number WHERE register_result IS NOT NULL",
 )
+
+REGISTER_ASKS = (
+    # The stolen-watch register asked by API (app/sale/purchase/register_asks.py): one row per
+    # question, by the serial number as asked (normalised) and why it was asked; its tries, and
+    # how it ended (a clear or flagged answer is also a register check, below). The register's
+    # own reference goes with each check and onto the purchase, for the transaction register.
+    """CREATE TABLE register_asks (
+        id INTEGER PRIMARY KEY,
+        lead_id INTEGER NOT NULL REFERENCES leads(id),
+        serial_number TEXT NOT NULL,
+        reason TEXT NOT NULL CHECK (reason IN ('serial_on_record', 'before_payment')),
+        asked_at TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        last_error TEXT,
+        answered_at TEXT,
+        outcome TEXT CHECK (outcome IS NULL OR outcome IN
+            ('clear', 'flagged', 'unknown', 'failed', 'not_recorded')),
+        provider_reference TEXT,
+        check_id INTEGER REFERENCES register_checks(id)
+    )""",
+    "CREATE INDEX register_asks_lead ON register_asks(lead_id, id)",
+    # One question at a time per lead and serial: a double click or a retried move asks once.
+    """CREATE UNIQUE INDEX register_asks_one_open ON register_asks(lead_id, serial_number)
+        WHERE outcome IS NULL""",
+    "ALTER TABLE register_checks ADD COLUMN provider_reference TEXT",
+    "ALTER TABLE purchases ADD COLUMN register_reference TEXT",
+)

@@ -50,6 +50,7 @@ COLUMNS = (
     ("register_provider", "Register checked"),
     ("register_checked_on", "Register checked on"),
     ("register_result", "Register result"),
+    ("register_reference", "Register reference"),
     ("hold_ends_on", "Hold ends on"),
 )
 # Purchases paid in the period whose record is still kept, in the order they were made; the

@@ -75,6 +75,7 @@ def standing_columns(check: dict) -> dict:
         "register_certificate": check["certificate"],
         "register_recorded_by": check["recorded_by"],
         "register_serial": check["serial_number"],
+        "register_reference": check.get("provider_reference"),
     }
 
 
@@ -118,7 +119,8 @@ def add_row(db: sqlite3.Connection, lead_id: int, check: dict) -> int:
     """Append one check to the lead's history; its id."""
     cursor = db.execute(
         "INSERT INTO register_checks (lead_id, provider, checked_on, result, certificate, "
-        "recorded_by, serial_number, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        "recorded_by, serial_number, provider_reference, recorded_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             lead_id,
             check["provider"],
@@ -127,6 +129,7 @@ def add_row(db: sqlite3.Connection, lead_id: int, check: dict) -> int:
             check["certificate"],
             check["recorded_by"],
             check["serial_number"],
+            check.get("provider_reference"),
             now(),
         ),
     )

@@ -1,0 +1,186 @@
+"""The stolen-watch register asked by a job, not by someone remembering to (docs/sale.md, "The
+register asked by API"): as soon as the findings put a serial number on record, and again before
+the watch is bought when the latest clear check is older than REGISTER_CHECK_MAX_AGE_DAYS.
+
+Each question is a row of `register_asks` first, then a job by its id (queue.ASK_REGISTER), so
+an outage only delays it. A clear or flagged answer becomes a register check exactly like one
+staff record by hand (stolen_register.record_check, by "register_api"), with the certificate
+stored privately; a flagged one therefore holds the sale under the same rules (a second staff
+member must approve clearing it). An error or a time-out is retried on JOB_RETRY_INTERVALS and
+never recorded as clear; after the last try the question is `failed`, and staff check by hand.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from flask import current_app
+
+from app import queue
+from app.leads.db import get_db, immediate_transaction, now, transaction
+from app.leads.display import business_today
+from app.leads.history import append_event
+from app.sale.purchase import authentication, checklist, register_api, stolen_register
+from app.sale.purchase.authentication import Refused
+from app.sale.purchase.register_api import Answer, RegisterError
+
+ACTOR = "register_api"
+REASONS = {
+    "serial_on_record": "the serial number is on record",
+    "before_payment": "the latest clear check is too old to pay on",
+}
+
+
+def open_ask(db: sqlite3.Connection, lead_id: int, serial: str, reason: str) -> int | None:
+    """Inside the caller's transaction: a new question of `serial` (normalised), with its
+    event; None when it needs none: one is open already, or (for a serial newly on record)
+    the register has answered this very serial for this lead before."""
+    asked = db.execute(
+        "SELECT outcome FROM register_asks WHERE lead_id = ? AND serial_number = ? "
+        "AND (outcome IS NULL OR (? = 'serial_on_record' AND outcome != 'failed'))",
+        (lead_id, serial, reason),
+    ).fetchone()
+    if asked is not None:
+        return None
+    ask_id = db.execute(
+        "INSERT INTO register_asks (lead_id, serial_number, reason, asked_at) VALUES (?, ?, ?, ?)",
+        (lead_id, serial, reason, now()),
+    ).lastrowid
+    append_event(db, lead_id, ACTOR, "register_asked", {"ask": ask_id, "reason": reason})
+    return ask_id
+
+
+def ask_about(lead_id: int, serial: str, reason: str) -> int | None:
+    """Ask the register about the lead's watch, by a job after this returns; the question's
+    id, or None when the register is not asked by API or needs no new question."""
+    serial = register_api.normalised_serial(serial)
+    if not register_api.configured() or not serial:
+        return None
+    with immediate_transaction() as db:
+        ask_id = open_ask(db, lead_id, serial, reason)
+    if ask_id is not None:
+        queue.enqueue(queue.ASK_REGISTER, ask_id)
+    return ask_id
+
+
+def record_findings_and_ask(lead_id: int, actor: str, findings: dict) -> int:
+    """Put the authentication's findings on the record, then ask the register about the serial
+    number they give (when it is asked by API); the findings' event's id."""
+    event_id = authentication.record_findings(lead_id, actor, findings)
+    ask_about(lead_id, findings["serial_number"], "serial_on_record")
+    return event_id
+
+
+def refresh_before_payment(lead_id: int) -> int | None:
+    """Before `bought`: ask again when the clear check that counts is too old to pay on (the
+    move is then refused until the answer is in: checklist's `register_recent`)."""
+    purchase = get_db().execute(
+        "SELECT serial_number, register_result, register_checked_on FROM purchases "
+        "WHERE lead_id = ?",
+        (lead_id,),
+    ).fetchone()
+    if purchase is None or purchase["register_result"] != "clear" or not purchase["serial_number"]:
+        return None
+    if checklist.register_recent(dict(purchase)):
+        return None
+    return ask_about(lead_id, purchase["serial_number"], "before_payment")
+
+
+def get(ask_id: int) -> dict:
+    """One question's row with its lead's brand and erasure; LookupError if there is none."""
+    row = get_db().execute(
+        "SELECT register_asks.*, leads.watch_brand, leads.erased_at FROM register_asks "
+        "JOIN leads ON leads.id = register_asks.lead_id WHERE register_asks.id = ?",
+        (ask_id,),
+    ).fetchone()
+    if row is None:
+        raise LookupError(f"Register question {ask_id} does not exist.")
+    return dict(row)
+
+
+def count_try(ask_id: int, error: str | None = None) -> int:
+    """One more try of the question (and why it failed, if it did); how many so far."""
+    with transaction() as db:
+        db.execute(
+            "UPDATE register_asks SET attempts = attempts + 1, last_error = ? WHERE id = ?",
+            (error, ask_id),
+        )
+        return db.execute("SELECT attempts FROM register_asks WHERE id = ?", (ask_id,)).fetchone()[0]
+
+
+def last_try(attempts: int) -> bool:
+    """Whether no retry follows this many tries (one first try, one per retry interval)."""
+    return attempts > len(current_app.config["JOB_RETRY_INTERVALS"])
+
+
+def end(ask_id: int, outcome: str, answer: Answer | None = None, check_id: int | None = None):
+    """Close the question with its outcome, once (a repeated job finds it closed), and put it
+    on the lead's timeline; False if it was closed already."""
+    with transaction() as db:
+        closed = db.execute(
+            "UPDATE register_asks SET outcome = ?, answered_at = ?, provider_reference = ?, "
+            "check_id = ? WHERE id = ? AND outcome IS NULL",
+            (outcome, now(), answer.reference if answer else None, check_id, ask_id),
+        ).rowcount
+        if closed:
+            lead_id = db.execute(
+                "SELECT lead_id FROM register_asks WHERE id = ?", (ask_id,)
+            ).fetchone()[0]
+            data = {"ask": ask_id, "outcome": outcome}
+            append_event(db, lead_id, ACTOR, "register_answered", data)
+    return bool(closed)
+
+
+def put_to_register(ask_id: int) -> str:
+    """The job's work: ask, and record what the register said. Returns the outcome; raises
+    RegisterError (for the job to retry) on a failed try that is not the last."""
+    ask = get(ask_id)
+    if ask["outcome"]:
+        return f"answered already: {ask['outcome']}"
+    if ask["erased_at"]:
+        end(ask_id, "not_recorded")
+        return "not_recorded"
+    try:
+        answer = register_api.ask(ask["serial_number"], ask["watch_brand"])
+        certificate = register_api.certificate(answer) if answer.result != "unknown" else None
+    except RegisterError as error:
+        if last_try(count_try(ask_id, str(error))):
+            end(ask_id, "failed")
+            return "failed"
+        raise
+    count_try(ask_id)
+    return record_answer(ask, answer, certificate)
+
+
+def record_answer(ask: dict, answer: Answer, certificate: tuple[bytes, str] | None) -> str:
+    """A clear or flagged answer as a register check of the serial on record (when it is still
+    the one asked about); an unknown one as the question's outcome only. The outcome."""
+    if answer.result == "unknown":
+        end(ask["id"], "unknown", answer)
+        return "unknown"
+    serial = get_db().execute(
+        "SELECT serial_number FROM purchases WHERE lead_id = ?", (ask["lead_id"],)
+    ).fetchone()
+    if serial is None or register_api.normalised_serial(serial[0]) != ask["serial_number"]:
+        end(ask["id"], answer.result if answer.result == "flagged" else "not_recorded", answer)
+        return answer.result if answer.result == "flagged" else "not_recorded"
+    check = {
+        "provider": register_api.provider_name(),
+        "checked_on": business_today().isoformat(),
+        "result": answer.result,
+        "provider_reference": answer.reference,
+    }
+    try:
+        event_id = stolen_register.record_check(ask["lead_id"], ACTOR, check, *certificate)
+    except Refused:  # bought, closed or erased meanwhile: nothing to hold or clear any more
+        end(ask["id"], "not_recorded", answer)
+        return "not_recorded"
+    end(ask["id"], answer.result, answer, check_of_event(event_id))
+    return answer.result
+
+
+def check_of_event(event_id: int) -> int | None:
+    """The register check a `register_checked` event recorded."""
+    row = get_db().execute(
+        "SELECT json_extract(data, '$.check') FROM lead_events WHERE id = ?", (event_id,)
+    ).fetchone()
+    return row[0] if row else None

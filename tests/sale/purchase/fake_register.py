@@ -1,0 +1,154 @@
+"""A local stand-in for a stolen-watch register's API (the shape app/sale/purchase/register_api.py
+documents), served on loopback. It records every request, answers each serial number as told
+(`answer("7Z41K9Q2", "flagged")`; clear by default), serves certificates, and fails on purpose:
+`plan("search", 500)`, `"slow"` (answers after the client gave up), `"garbage"` (not JSON),
+`"redirect"` (to a second server that records any key it is sent); `plan("certificate",
+"not_pdf")` serves a certificate that is neither a PDF nor an image."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import defaultdict
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
+
+
+class FakeRegister(ThreadingHTTPServer):
+    """The fake, on a free port; `url` is what REGISTER_API_URL points at."""
+
+    daemon_threads = True
+
+    def __init__(self, slow_seconds: float = 2.0):
+        super().__init__(("127.0.0.1", 0), Answer)
+        self.url = f"http://127.0.0.1:{self.server_port}/api"
+        self.slow_seconds = slow_seconds
+        self.results: dict[str, str] = {}
+        self.requests: list[dict] = []
+        self.planned: dict[str, list] = defaultdict(list)
+        self.elsewhere = Elsewhere()
+        threading.Thread(target=self.serve_forever, daemon=True).start()
+
+    def answer(self, serial: str, result: str) -> None:
+        """What the register says of `serial` from now on."""
+        self.results[serial] = result
+
+    def plan(self, action: str, *answers) -> None:
+        """The next answers to `action` (search, certificate): a status or a named failure."""
+        self.planned[action].extend(answers)
+
+    def next_plan(self, action: str):
+        """The next failure planned for `action`, or None."""
+        return self.planned[action].pop(0) if self.planned[action] else None
+
+    def searches(self) -> list[dict]:
+        """The searches asked, in order."""
+        return [r for r in self.requests if r["path"].endswith("/searches")]
+
+    def reset(self) -> None:
+        """Forget the requests, the answers and the failures planned."""
+        self.requests.clear()
+        self.results.clear()
+        self.planned.clear()
+        self.elsewhere.keys.clear()
+
+    def handle_error(self, request, client_address) -> None:
+        """A client that gave up before a slow answer is what "slow" is for, not an error."""
+
+    def stop(self) -> None:
+        """Shut both servers down."""
+        self.shutdown()
+        self.elsewhere.shutdown()
+
+
+class Elsewhere(ThreadingHTTPServer):
+    """Where a redirect points: it records the Authorization header of anything reaching it."""
+
+    daemon_threads = True
+
+    def __init__(self):
+        super().__init__(("127.0.0.1", 0), Recorder)
+        self.keys: list[str | None] = []
+        threading.Thread(target=self.serve_forever, daemon=True).start()
+
+
+class Recorder(BaseHTTPRequestHandler):
+    """Records the key it was sent; answers a clear result."""
+
+    def do_GET(self):
+        self.server.keys.append(self.headers.get("Authorization"))
+        self.send_response(200)
+        self.end_headers()
+
+    do_POST = do_GET
+
+    def log_message(self, *args):
+        pass
+
+
+class Answer(BaseHTTPRequestHandler):
+    """The register's two URLs: POST /api/searches and GET /api/certificates/<reference>.pdf."""
+
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        self.record(body)
+        if self.path != "/api/searches":
+            return self.reply(404, b"{}")
+        planned = self.server.next_plan("search")
+        if planned is not None and self.fail(planned):
+            return None
+        serial = json.loads(body)["serial_number"]
+        result = self.server.results.get(serial, "clear")
+        reference = f"REG-{len(self.server.searches()):04d}"
+        answer = {"result": result, "reference": reference}
+        if result != "unknown":
+            answer["certificate_url"] = (
+                f"http://127.0.0.1:{self.server.server_port}/api/certificates/{reference}.pdf"
+            )
+        return self.reply(200, json.dumps(answer).encode())
+
+    def do_GET(self):
+        self.record(b"")
+        if not self.path.startswith("/api/certificates/"):
+            return self.reply(404, b"{}")
+        planned = self.server.next_plan("certificate")
+        if planned == "not_pdf":
+            return self.reply(200, b"<html>certificate</html>", "text/html")
+        if planned is not None and self.fail(planned):
+            return None
+        return self.reply(200, PDF, "application/pdf")
+
+    def fail(self, planned) -> bool:
+        """Answer with the planned failure; False for "slow", which then answers normally."""
+        if planned == "slow":
+            time.sleep(self.server.slow_seconds)
+            return False
+        if planned == "garbage":
+            self.reply(200, b"<html>maintenance</html>", "text/html")
+        elif planned == "redirect":
+            self.send_response(302)
+            self.send_header("Location", f"http://127.0.0.1:{self.server.elsewhere.server_port}/")
+            self.end_headers()
+        else:
+            self.reply(planned, b'{"error": "planned"}')
+        return True
+
+    def record(self, body: bytes) -> None:
+        self.server.requests.append({
+            "method": self.command,
+            "path": self.path,
+            "auth": self.headers.get("Authorization"),
+            "body": json.loads(body) if body.startswith(b"{") else None,
+        })  # fmt: skip
+
+    def reply(self, status: int, body: bytes, media_type: str = "application/json"):
+        self.send_response(status)
+        self.send_header("Content-Type", media_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass

@@ -1,0 +1,259 @@
+"""The stolen-watch register asked by API (app/sale/purchase/register_api.py, register_asks.py,
+worker/register_jobs.py), against a local fake register that fails on purpose: asked once per
+serial however it is typed, its answers recorded as register checks by "register_api" with
+their certificates, a flag holding the sale, and no failure ever taken for "clear"."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from app import queue
+from app.leads.db import get_db, transaction
+from app.leads.history import lead_events
+from app.sale import lifecycle
+from app.sale.purchase import checklist, files, record, register_asks
+from tests.helpers import (
+    FINDINGS,
+    PAYMENT,
+    business_today,
+    put_purchase_on_record,
+    save_sample_lead,
+    wait_until,
+)
+from tests.sale.purchase.fake_register import FakeRegister
+
+SERIAL = FINDINGS["serial_number"]  # 7Z41K9Q2
+
+
+@pytest.fixture(scope="module")
+def register_server():
+    fake = FakeRegister()
+    yield fake
+    fake.stop()
+
+
+@pytest.fixture
+def register(register_server):
+    """The module's fake, with no request recorded and nothing planned."""
+    register_server.reset()
+    return register_server
+
+
+@pytest.fixture
+def register_app(make_app, register, mail_settings):
+    """An app asking the fake register, one retry a moment after a failure, mail to loopback."""
+    return make_app(
+        REGISTER_API_URL=register.url,
+        REGISTER_API_KEY="reg-key-123",
+        REGISTER_PROVIDER_NAME="The Watch Register",
+        REGISTER_API_TIMEOUT=0.5,
+        JOB_RETRY_INTERVALS=(0.1,),
+        STAFF_EMAIL="staff@watches.example",
+        **mail_settings,
+    )
+
+
+def authenticated(app, serial: str = SERIAL) -> int:
+    """A lead at `agreed` whose findings (serial `serial`) were recorded today, with no
+    register check standing yet."""
+    lead_id = save_sample_lead(app)
+    with app.app_context():
+        put_purchase_on_record(lead_id)
+        with transaction() as db:
+            record.update(db, lead_id, {
+                "serial_number": serial, "authenticated_at": f"{business_today()}T12:00:00+00:00",
+                "register_result": None, "register_serial": None,
+            })  # fmt: skip
+    return lead_id
+
+
+def ask(app, lead_id: int, serial: str = SERIAL) -> int | None:
+    """Ask about the serial as the findings form does, and wait for the question to end (its
+    retries included: they wait on a timer, not in the queue)."""
+    with app.app_context():
+        ask_id = register_asks.ask_about(lead_id, serial, "serial_on_record")
+        if ask_id is not None:
+            wait_until(lambda: register_asks.get(ask_id)["outcome"], timeout=20)
+        queue.wait_until_idle(10)
+        return ask_id
+
+
+def purchase(app, lead_id: int) -> dict:
+    with app.app_context():
+        return record.get(lead_id)
+
+
+def test_nothing_is_asked_while_the_register_has_no_url(app, register):
+    lead_id = authenticated(app)
+    assert ask(app, lead_id) is None
+    assert register.requests == []
+    with app.app_context():
+        assert get_db().execute("SELECT count(*) FROM register_asks").fetchone()[0] == 0
+
+
+def test_a_serial_typed_with_spaces_or_dashes_is_asked_once_normalised(register_app, register):
+    lead_id = authenticated(register_app)
+    first = ask(register_app, lead_id, "7z-41k9 q2")
+    again = ask(register_app, lead_id, SERIAL)
+    assert first is not None and again is None
+    searches = register.searches()
+    assert [s["body"] for s in searches] == [
+        {"serial_number": SERIAL, "brand": "Rolex", "item": "watch"}
+    ]
+    assert searches[0]["auth"] == "Bearer reg-key-123"
+    assert "Jordan" not in str(searches) and "@" not in str(searches)  # nothing of the seller
+
+
+def test_a_clear_answer_is_a_register_check_by_the_api_with_its_certificate(register_app, register):
+    lead_id = authenticated(register_app)
+    ask(register_app, lead_id)
+    record_now = purchase(register_app, lead_id)
+    assert record_now["register_result"] == "clear"
+    assert record_now["register_provider"] == "The Watch Register"
+    assert record_now["register_reference"] == "REG-0001"
+    assert record_now["register_checked_on"] == business_today().isoformat()
+    assert record_now["register_serial"] == SERIAL
+    with register_app.app_context():
+        check = get_db().execute("SELECT * FROM register_checks WHERE lead_id = ?", (lead_id,))
+        check = dict(check.fetchone())
+        assert check["recorded_by"] == "register_api"
+        assert check["provider_reference"] == "REG-0001"
+        stored = files.read(files.file_of(lead_id, check["certificate"]))
+        assert stored.startswith(b"%PDF-")
+        kinds = [e["kind"] for e in lead_events(lead_id)]
+        assert {"register_asked", "register_checked", "register_answered"} <= set(kinds)
+        assert checklist.register_clear(record.get(lead_id))
+
+
+def test_a_flagged_answer_holds_the_sale_and_alerts_staff_once(register_app, register, smtp_server):
+    lead_id = authenticated(register_app)
+    register.answer(SERIAL, "flagged")
+    ask(register_app, lead_id)
+    assert purchase(register_app, lead_id)["register_result"] == "flagged"
+    with register_app.app_context():
+        with pytest.raises(lifecycle.MissingDetails, match="a clear stolen-watch register check"):
+            data = {"amount": 9500, "paid_on": business_today().isoformat()} | PAYMENT
+            lifecycle.transition(lead_id, "bought", "staff:1", data, "agreed")
+        queue.run_now(queue.ASK_REGISTER, register_asks.get(1)["id"])  # a repeated job
+    alerts = [m for m in smtp_server.messages if "FLAGGED" in m["Subject"]]
+    assert len(alerts) == 1
+    assert SERIAL not in alerts[0].get_body().get_content()
+
+
+def test_a_flag_after_a_clear_answer_holds_the_purchase(register_app, register):
+    lead_id = authenticated(register_app)
+    ask(register_app, lead_id)
+    assert purchase(register_app, lead_id)["register_result"] == "clear"
+    register.answer(SERIAL, "flagged")
+    with register_app.app_context():  # the findings corrected, then back: a new question
+        with transaction() as db:
+            record.update(db, lead_id, {"serial_number": "OTHER1"})
+        register_asks.ask_about(lead_id, "OTHER1", "serial_on_record")
+        queue.wait_until_idle(10)
+        with transaction() as db:
+            record.update(db, lead_id, {"serial_number": SERIAL})
+        with transaction() as db:  # the earlier answer is not asked again; a staff re-check is
+            db.execute("UPDATE register_asks SET outcome = 'failed' WHERE serial_number = ?",
+                       (SERIAL,))  # fmt: skip
+        register_asks.ask_about(lead_id, SERIAL, "serial_on_record")
+        queue.wait_until_idle(10)
+    assert purchase(register_app, lead_id)["register_result"] == "flagged"
+
+
+def test_an_unknown_answer_records_no_check_and_asks_staff_to_check_by_hand(
+    register_app, register, smtp_server
+):
+    lead_id = authenticated(register_app)
+    register.answer(SERIAL, "unknown")
+    ask_id = ask(register_app, lead_id)
+    with register_app.app_context():
+        assert register_asks.get(ask_id)["outcome"] == "unknown"
+        assert get_db().execute("SELECT count(*) FROM register_checks").fetchone()[0] == 0
+    assert purchase(register_app, lead_id)["register_result"] is None
+    assert any("check by hand" in m["Subject"] for m in smtp_server.messages)
+
+
+def test_a_failed_try_is_retried_and_then_answered(register_app, register):
+    lead_id = authenticated(register_app)
+    register.plan("search", 500)
+    ask_id = ask(register_app, lead_id)
+    with register_app.app_context():
+        queue.wait_until_idle(10)
+        assert register_asks.get(ask_id)["attempts"] == 2
+        assert register_asks.get(ask_id)["outcome"] == "clear"
+    assert len(register.searches()) == 2
+
+
+@pytest.mark.parametrize(
+    ("action", "failure", "error"),
+    [
+        ("search", 500, "HTTP 500 from the register"),
+        ("search", 401, "HTTP 401 from the register"),
+        ("search", "slow", "no answer in time"),
+        ("search", "garbage", "an answer that is not a search result"),
+        ("search", "redirect", "a redirect (HTTP 302), not followed"),
+        ("certificate", "not_pdf", "a certificate that is neither a PDF nor an image"),
+        ("certificate", 503, "HTTP 503 from the register"),
+    ],
+)
+def test_no_failure_is_ever_taken_for_clear(register_app, register, smtp_server, action, failure,
+                                            error):  # fmt: skip
+    lead_id = authenticated(register_app)
+    register.plan(action, failure, failure)  # the first try and its one retry
+    ask_id = ask(register_app, lead_id)
+    with register_app.app_context():
+        queue.wait_until_idle(10)
+        asked = register_asks.get(ask_id)
+        assert (asked["outcome"], asked["last_error"], asked["attempts"]) == ("failed", error, 2)
+        assert get_db().execute("SELECT count(*) FROM register_checks").fetchone()[0] == 0
+        assert not checklist.register_clear(record.get(lead_id))
+    assert register.elsewhere.keys == []  # the key never followed a redirect
+    assert sum("no answer, check by hand" in m["Subject"] for m in smtp_server.messages) == 1
+
+
+def test_a_certificate_on_another_host_is_not_fetched(register_app, register):
+    with register_app.app_context():
+        register_app.config["REGISTER_API_URL"] = register.url.replace("127.0.0.1", "localhost")
+        lead_id = authenticated(register_app)
+        ask_id = register_asks.ask_about(lead_id, SERIAL, "serial_on_record")
+        wait_until(lambda: register_asks.get(ask_id)["outcome"], timeout=20)
+        assert register_asks.get(ask_id)["outcome"] == "failed"
+        assert register_asks.get(ask_id)["last_error"] == (
+            "a result without its certificate on the register's own host"
+        )
+    assert [r["method"] for r in register.requests] == ["POST", "POST"]
+
+
+def test_a_clear_check_too_old_to_pay_on_is_asked_again_and_the_payment_waits(
+    register_app, register
+):
+    lead_id = authenticated(register_app)
+    ask(register_app, lead_id)
+    old = (business_today() - timedelta(days=31)).isoformat()
+    with register_app.app_context():
+        with transaction() as db:
+            record.update(db, lead_id, {"register_checked_on": old})
+        register_app.config["JOB_RETRY_INTERVALS"] = ()
+        register.plan("search", "slow")  # the fresh answer is not in when staff press Bought
+        data = {"amount": 9500, "paid_on": business_today().isoformat()} | PAYMENT
+        with pytest.raises(lifecycle.MissingDetails, match="recent enough to pay on"):
+            lifecycle.transition(lead_id, "bought", "staff:1", data, "agreed")
+        queue.wait_until_idle(10)
+        with pytest.raises(lifecycle.MissingDetails, match="recent enough to pay on"):
+            lifecycle.transition(lead_id, "bought", "staff:1", data, "agreed")
+        queue.wait_until_idle(10)  # the second press asked again; this time it is answered
+        assert record.get(lead_id)["register_checked_on"] == business_today().isoformat()
+        lifecycle.transition(lead_id, "bought", "staff:1", data, "agreed")
+    reasons = [s for s in register.searches()]
+    assert len(reasons) == 3
+
+
+def test_a_check_of_any_age_pays_while_staff_check_the_register_by_hand(app):
+    with app.app_context():
+        old = {"register_result": "clear", "register_checked_on": "2020-01-01"}
+        assert not checklist.register_recent(old)
+        assert checklist.missing(old, checklist.BEFORE_PURCHASE) == [
+            words for item, words in checklist.BEFORE_PURCHASE if item != "register_recent"
+        ][:4] + ["a clear stolen-watch register check"]
