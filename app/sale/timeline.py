@@ -85,8 +85,6 @@ def actor_name(actor: str, staff_names: dict[str, str]) -> str:
     """Who acted, as staff read it: Seller, System, or a staff member's name (else as stored)."""
     if actor in ("seller", "system"):
         return actor.capitalize()
-    if actor == "register_api":
-        return "Register API"
     return staff_names.get(actor, actor)
 
 

@@ -40,8 +40,10 @@ def actor() -> str:
 
 
 def staff_names() -> dict[str, str]:
-    """Each staff actor (`staff:<id>`) with the person's name, for the timeline."""
-    return {f"staff:{staff['id']}": staff["name"] for staff in staff_queries.all_staff()}
+    """Each actor staff read by name: a staff member (`staff:<id>`) by the person's name, and
+    the register asked by API, for the timeline and the register checks' list."""
+    names = {f"staff:{staff['id']}": staff["name"] for staff in staff_queries.all_staff()}
+    return names | {"register_api": "Register API"}
 
 
 def lead_or_404(lead_id: int) -> dict:

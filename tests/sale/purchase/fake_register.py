@@ -13,7 +13,34 @@ import time
 from collections import defaultdict
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+import pytest
+
 PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
+
+
+@pytest.fixture(scope="module")
+def register_server():
+    """The fake for one test module (import it with `register` where a test needs it)."""
+    fake = FakeRegister()
+    yield fake
+    fake.stop()
+
+
+@pytest.fixture
+def register(register_server):
+    """The module's fake, with no request recorded and nothing planned."""
+    register_server.reset()
+    return register_server
+
+
+def register_settings(fake: FakeRegister) -> dict:
+    """Settings that ask the fake register."""
+    return {
+        "REGISTER_API_URL": fake.url,
+        "REGISTER_API_KEY": "reg-key-123",
+        "REGISTER_PROVIDER_NAME": "The Watch Register",
+        "REGISTER_API_TIMEOUT": 0.5,
+    }
 
 
 class FakeRegister(ThreadingHTTPServer):
@@ -58,9 +85,10 @@ class FakeRegister(ThreadingHTTPServer):
         """A client that gave up before a slow answer is what "slow" is for, not an error."""
 
     def stop(self) -> None:
-        """Shut both servers down."""
-        self.shutdown()
-        self.elsewhere.shutdown()
+        """Shut both servers down and close their sockets."""
+        for server in (self, self.elsewhere):
+            server.shutdown()
+            server.server_close()
 
 
 class Elsewhere(ThreadingHTTPServer):

@@ -22,33 +22,20 @@ from tests.helpers import (
     save_sample_lead,
     wait_until,
 )
-from tests.sale.purchase.fake_register import FakeRegister
+from tests.sale.purchase.fake_register import (  # noqa: F401 (fixtures)
+    register,
+    register_server,
+    register_settings,
+)
 
 SERIAL = FINDINGS["serial_number"]  # 7Z41K9Q2
-
-
-@pytest.fixture(scope="module")
-def register_server():
-    fake = FakeRegister()
-    yield fake
-    fake.stop()
-
-
-@pytest.fixture
-def register(register_server):
-    """The module's fake, with no request recorded and nothing planned."""
-    register_server.reset()
-    return register_server
 
 
 @pytest.fixture
 def register_app(make_app, register, mail_settings):
     """An app asking the fake register, one retry a moment after a failure, mail to loopback."""
     return make_app(
-        REGISTER_API_URL=register.url,
-        REGISTER_API_KEY="reg-key-123",
-        REGISTER_PROVIDER_NAME="The Watch Register",
-        REGISTER_API_TIMEOUT=0.5,
+        **register_settings(register),
         JOB_RETRY_INTERVALS=(0.1,),
         STAFF_EMAIL="staff@watches.example",
         **mail_settings,
