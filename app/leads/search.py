@@ -67,11 +67,30 @@ def day_after(day: str) -> str:
     return (date.fromisoformat(day) + timedelta(days=1)).isoformat()
 
 
+# Where the lead's stolen-watch register check stands, at a glance: 'flagged' or 'clear' (the
+# check that counts), 'failed' or 'unknown' (the register asked by API could not say, and no
+# check has been recorded since: staff check by hand), or NULL (not yet).
+REGISTER_STATUS = """CASE
+    WHEN (SELECT register_result FROM purchases WHERE lead_id = leads.id) = 'flagged'
+        THEN 'flagged'
+    WHEN (SELECT outcome IN ('failed', 'unknown') AND answered_at > coalesce(
+            (SELECT max(recorded_at) FROM register_checks WHERE lead_id = leads.id), '')
+          FROM register_asks WHERE lead_id = leads.id AND outcome IS NOT NULL
+          ORDER BY id DESC LIMIT 1)
+        THEN (SELECT outcome FROM register_asks WHERE lead_id = leads.id
+              AND outcome IS NOT NULL ORDER BY id DESC LIMIT 1)
+    ELSE (SELECT register_result FROM purchases WHERE lead_id = leads.id)
+END"""
+# The inbox's register filter: each choice, and the statuses it shows.
+REGISTER_FILTERS = {"flagged": ("flagged",), "by_hand": ("failed", "unknown")}
+
+
 def filter_clause(filters: dict) -> tuple[str, dict]:
     """WHERE conditions for the inbox filters that are set: `text` (name, e-mail, model),
     `digits` (phone), `reference`, `brand`, `source` ('' = none), `state`, `created_from` and
-    `created_to` (ISO dates, inclusive), `hold` (on_hold or hold_ended, as of `today`), `ids`
-    (only these leads)."""
+    `created_to` (ISO dates, inclusive), `hold` (on_hold or hold_ended, as of `today`),
+    `register` (flagged, or by_hand: the register asked by API could not say), `ids` (only
+    these leads)."""
     conditions, params = [], {}
     searches = search_conditions(filters, params)
     if searches:
@@ -91,6 +110,9 @@ def filter_clause(filters: dict) -> tuple[str, dict]:
         ends = ">" if filters["hold"] == "on_hold" else "<="
         conditions.append(f"id IN (SELECT lead_id FROM purchases WHERE hold_ends_on {ends} :today)")
         params["today"] = filters["today"]
+    if filters.get("register") in REGISTER_FILTERS:
+        statuses = ", ".join(f"'{status}'" for status in REGISTER_FILTERS[filters["register"]])
+        conditions.append(f"({REGISTER_STATUS}) IN ({statuses})")
     if "ids" in filters:  # a tab of leads chosen by what their records hold (an empty one too)
         conditions.append("id IN (SELECT value FROM json_each(:ids))")
         params["ids"] = json.dumps(sorted(filters["ids"]))
@@ -118,7 +140,8 @@ def find_leads(filters: dict, limit: int | None = None, offset: int = 0) -> list
     page = " LIMIT :limit OFFSET :offset" if limit is not None else ""
     # The page's ids first, then its columns: the subqueries run for these leads only.
     rows = get_db().execute(
-        f"SELECT leads.*, {PHOTO_COUNT}, {SELLER_WAITING} AS seller_waiting FROM leads "
+        f"SELECT leads.*, {PHOTO_COUNT}, {SELLER_WAITING} AS seller_waiting, "
+        f"{REGISTER_STATUS} AS register_status FROM leads "
         f"WHERE id IN (SELECT id FROM leads{where} ORDER BY id DESC{page}) ORDER BY id DESC",
         params | {"limit": limit, "offset": offset},
     )

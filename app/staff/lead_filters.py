@@ -25,6 +25,8 @@ SEARCH_LENGTH = 100
 # agreed leads whose record lacks nothing but the payment (app/sale/purchase/deadline.py),
 # shown after Offer accepted.
 HOLD_TABS = {"on_hold": "On hold", "hold_ended": "Hold ended"}
+# The register filter's choices (search.REGISTER_FILTERS says which checks each shows).
+REGISTER_CHOICES = {"flagged": "Flagged", "by_hand": "Failed or unknown: check by hand"}
 PAYMENT_DUE = "payment_due"
 EXTRA_TABS = HOLD_TABS | {PAYMENT_DUE: "Payment due"}
 SUB_TABS = {State.AGREED: (PAYMENT_DUE,), State.BOUGHT: tuple(HOLD_TABS)}
@@ -62,6 +64,7 @@ class LeadQuery:
     source: str = ""
     date_from: str = ""
     date_to: str = ""
+    register: str = ""
     page: int = 1
     problems: tuple[str, ...] = field(default=(), compare=False)
 
@@ -77,6 +80,7 @@ class LeadQuery:
             source=args.get("source", "")[:200],
             date_from=iso_date(args.get("from", ""), "From", problems),
             date_to=iso_date(args.get("to", ""), "To", problems),
+            register=args.get("register", "") if args.get("register") in REGISTER_CHOICES else "",
             page=page_number(args.get("page", "1")),
             problems=tuple(problems),
         )
@@ -101,6 +105,7 @@ class LeadQuery:
             "source": source,
             "created_from": self.date_from,
             "created_to": self.date_to,
+            "register": self.register,
         }
 
     def args(self, **changes) -> dict:
@@ -113,14 +118,22 @@ class LeadQuery:
             "source": query.source,
             "from": query.date_from,
             "to": query.date_to,
+            "register": query.register,
             "page": query.page if query.page > 1 else "",
         }
         return {key: value for key, value in values.items() if value}
 
     @property
+    def register_choices(self) -> dict[str, str]:
+        """The register filter's choices, for the form."""
+        return REGISTER_CHOICES
+
+    @property
     def filtered(self) -> bool:
         """Whether any search or filter is set (the tab and page aside)."""
-        return bool(self.q or self.brand or self.source or self.date_from or self.date_to)
+        return bool(
+            self.q or self.brand or self.source or self.date_from or self.date_to or self.register
+        )
 
 
 def tabs(counts: dict[str, int], extra: dict[str, int]) -> list[tuple[str, str, int]]:

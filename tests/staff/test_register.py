@@ -57,6 +57,7 @@ HEADER = [
     "Register checked",
     "Register checked on",
     "Register result",
+    "Register reference",
     "Hold ends on",
 ]
 
@@ -118,6 +119,7 @@ def test_each_purchase_is_one_row_with_every_column_police_reporting_asks_for(ap
         "Register checked": "Stolen Watch Register",
         "Register checked on": "2026-11-20",
         "Register result": "clear",
+        "Register reference": "",  # recorded by hand: the register's reference comes by API
         "Hold ends on": (TODAY + timedelta(days=15)).isoformat(),
     }
     assert ROUTING not in text and ACCOUNT not in text  # bank details are not the register's
