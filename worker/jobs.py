@@ -1,6 +1,5 @@
-"""The jobs, queued by their dotted names through app.queue.enqueue. Each takes ids only,
-checks the records of what is already done, and records its completion, so a retry or a
-requeue never repeats finished work."""
+"""The jobs, queued by their dotted names through app.queue.enqueue. Each takes ids only, checks
+the records of what is done, and records its completion: a retry never repeats finished work."""
 
 from __future__ import annotations
 
@@ -23,6 +22,7 @@ from worker import (
     range_alerts,
     record_alerts,
     replica_alerts,
+    return_jobs,
     seller_mail,
     shipping_alerts,
     staff_alerts,
@@ -342,7 +342,9 @@ def check_replication() -> str:
     return replica_alerts.check_replication()
 
 
-# The sale by mail's tracking (app/shipping/tracking.py, worker/shipping_alerts.py): an event
-# applied to its parcel once, and a carrier's exception e-mailed to staff once.
+# The sale by mail's jobs (app/shipping/, worker/shipping_alerts.py and return_jobs.py).
 apply_shipment_event = tracking.apply_event
 alert_shipment_exception = shipping_alerts.send_exception_alert
+open_return_parcel = return_jobs.open_return_parcel
+buy_shipping_label = return_jobs.buy_shipping_label
+alert_return_held = return_jobs.send_hold_alert
