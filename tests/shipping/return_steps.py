@@ -60,8 +60,9 @@ def staff_on(monkeypatch):
 
 
 def post_form(staff: Staff, client, page_path: str, action: str, prefix: str, fields: dict):
-    """POST one prefixed form of a staff page, with that form's CSRF token, as a browser would."""
+    """POST one prefixed form of a staff page, with a CSRF token of the page, as a browser would
+    (the session's token also posts a form the page does not show, as a forged post would)."""
     page = staff.request(client, "GET", page_path).get_data(as_text=True)
-    token = re.search(rf'name="{prefix}-csrf_token"[^>]*value="([^"]+)"', page).group(1)
+    token = re.search(r'name="[\w-]*csrf_token"[^>]*value="([^"]+)"', page).group(1)
     data = {f"{prefix}-{key}": value for key, value in fields.items()}
     return staff.request(client, "POST", action, data=data | {f"{prefix}-csrf_token": token})

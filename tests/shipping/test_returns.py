@@ -7,6 +7,8 @@ by the in-process runner."""
 
 from __future__ import annotations
 
+import csv
+import io
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -17,7 +19,7 @@ from app.leads.state import State
 from app.rendering.dates import display_date
 from app.sale import lifecycle
 from app.sale.timeline import entries
-from app.shipping import labels, reconcile, returns
+from app.shipping import declarations, labels, reconcile, returns, shipment_tabs
 from tests.helpers import answer_data, give_token, lead_work_done
 from tests.shipping.return_steps import mail_deal, parcels, staff_on  # noqa: F401 (a fixture)
 from tests.shipping.steps import deliver, mailin_settings, tracking_event
@@ -203,6 +205,13 @@ def test_the_return_is_tracked_to_delivered_and_ends_the_deal(mail_app, easypost
     with mail_app.app_context():
         done = reconcile.reconcile()  # the reconciler reads the return as any parcel
     assert done.outcomes[back["id"]] == "moved to in_transit"
+    with mail_app.app_context():  # on the Returns tab, and declared to the insurer as its leg
+        assert [p["id"] for p in shipment_tabs.parcels("returns")] == [back["id"]]
+        file = io.StringIO()
+        declarations.write_csv(file, datetime.now(UTC).strftime("%Y-%m"))
+    declared = {row["leg"]: row for row in csv.DictReader(io.StringIO(file.getvalue()))}
+    assert declared["return"]["tracking_code"] == back["tracking_code"]
+    assert declared["return"]["insured_value_usd"] == "18500"
     token = give_token(mail_app, inbound["lead_id"])
     client = mail_app.test_client()
     page = client.get(f"/status/{token}").get_data(as_text=True)
@@ -212,6 +221,8 @@ def test_the_return_is_tracked_to_delivered_and_ends_the_deal(mail_app, easypost
     lead_work_done(mail_app)
     [back] = parcels(mail_app, inbound["lead_id"], "return")
     assert back["state"] == "delivered" and back["delivered_at"]
+    with mail_app.app_context():  # done: off the Returns tab
+        assert shipment_tabs.parcels("returns") == []
     with mail_app.app_context():
         day = entries(history.lead_events(inbound["lead_id"]), {})[0].at[:10]
         ended = f"Deal ended: returned to the seller, delivered {display_date(day)}"
