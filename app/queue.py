@@ -49,6 +49,9 @@ CHECK_REPLICATION = "worker.jobs.check_replication"
 APPLY_SHIPMENT_EVENT = "worker.jobs.apply_shipment_event"
 ALERT_SHIPMENT_EXCEPTION = "worker.jobs.alert_shipment_exception"
 ASK_REGISTER = "worker.jobs.ask_register"
+BUY_LABEL = "worker.jobs.buy_shipping_label"
+OPEN_RETURN_PARCEL = "worker.jobs.open_return_parcel"
+ALERT_RETURN_HELD = "worker.jobs.alert_return_held"
 # Each process without Redis sweeps up work a crashed process left when it starts, and again
 # once every lead made before it started is old enough to be nobody else's (pending.STALE_AFTER).
 SWEEP_AGAIN_AFTER_SECONDS = 120

@@ -1,6 +1,5 @@
-"""The jobs, queued by their dotted names through app.queue.enqueue. Each takes ids only,
-checks the records of what is already done, and records its completion, so a retry or a
-requeue never repeats finished work."""
+"""The jobs, queued by their dotted names through app.queue.enqueue. Each takes ids only, checks
+the records of what is done, and records its completion: a retry never repeats finished work."""
 
 from __future__ import annotations
 
@@ -24,6 +23,7 @@ from worker import (
     record_alerts,
     register_jobs,
     replica_alerts,
+    return_jobs,
     seller_mail,
     shipping_alerts,
     staff_alerts,
@@ -323,8 +323,9 @@ def check_replication() -> str:
 # retention`); staff e-mailed about signed sales still unpaid at the end of their business day
 # (deploy/watchbuyers-payments.timer), a purchase record no key opens, or an unusual volume of
 # instant ranges (each once per day); the sale by mail's tracking (an event applied to its
-# parcel once, a carrier's exception e-mailed to staff once); the stolen-watch register asked
-# by API, its answer recorded and staff alerted when they must act.
+# parcel once, a carrier's exception e-mailed to staff once, a return opened and a label
+# bought once, a held watch e-mailed to staff once; worker/return_jobs.py); the stolen-watch
+# register asked by API, its answer recorded and staff alerted when they must act.
 apply_retention = retention.apply_rules
 alert_payments_due = payment_alerts.send_late_alerts
 alert_unreadable_purchase = record_alerts.send_unreadable_alert
@@ -332,3 +333,6 @@ alert_range_volume = range_alerts.send_volume_alert
 apply_shipment_event = tracking.apply_event
 alert_shipment_exception = shipping_alerts.send_exception_alert
 ask_register = register_jobs.ask_register
+open_return_parcel = return_jobs.open_return_parcel
+buy_shipping_label = return_jobs.buy_shipping_label
+alert_return_held = return_jobs.send_hold_alert

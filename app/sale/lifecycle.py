@@ -185,8 +185,9 @@ def transition(lead_id: int, to_state: str, actor: str, data: dict, expected_sta
 def queue_what_follows(lead_id: int, to_state: str, actor: str, event_id: int) -> None:
     """The jobs a move queues, in the order they should run: a purchase's documents before the
     "paid" e-mail that attaches them, the seller's e-mail for the new state, staff's alert of a
-    seller's own move, and a purchase's report to the ad platforms (never for an opted-out
-    seller)."""
+    seller's own move, a purchase's report to the ad platforms (never for an opted-out
+    seller), and a sale by mail's return parcel when it closes (the job sends the watch back
+    if it is with us; app/shipping/returns.py)."""
     if to_state == State.BOUGHT:
         queue.enqueue(queue.MAKE_PURCHASE_DOCUMENTS, lead_id)
     if to_state in SELLER_EMAILS:
@@ -195,6 +196,8 @@ def queue_what_follows(lead_id: int, to_state: str, actor: str, event_id: int) -
         queue.enqueue(queue.ALERT_STAFF, lead_id, event_id)
     if to_state == State.BOUGHT:
         queue.enqueue(queue.REPORT_PURCHASE, lead_id)
+    if to_state == State.CLOSED and (store.get_lead(lead_id) or {}).get("handover") == "mail":
+        queue.enqueue(queue.OPEN_RETURN_PARCEL, lead_id)
 
 
 def ask_question(lead_id: int, text: str) -> int:

@@ -41,6 +41,8 @@ SELLER_ACTIONS = {
     "paperwork_signed": "the seller's signed paperwork",
     "payout_denied": "the seller's refusal of the payout account",
     "state_changed": "the seller's answer",
+    "shipment_exception": "a carrier's exception on a parcel",
+    "return_held": "HELD, do not return the watch",
 }
 TONES = {"seller": "seller", "system": "system", "register_api": "system"}
 AD_PLATFORMS = {"meta": "Meta", "ga4": "GA4"}
@@ -217,16 +219,31 @@ PARCEL_LEGS = {"inbound": "The seller's parcel", "return": "The return parcel"}
 PARCEL_STATES = {
     "label_ready": "label ready", "in_transit": "in transit",
     "out_for_delivery": "out for delivery", "delivered": "delivered",
+    "voided": "label refunded unused, parcel voided", "lost": "lost (a claim is open)",
 }  # fmt: skip
+CLAIM_KINDS = {"lost": "lost", "damaged": "damaged"}
+HELD = "HELD, do not return: the register check stands flagged; no return parcel is opened"
 
 
-def shipment_title(kind: str, data: dict) -> str:
-    """A parcel's step on the staff timeline: its label, a move, or a carrier's exception."""
+def shipment_title(kind: str, data: dict, at: str = "") -> str:
+    """A parcel's step on the staff timeline: its label, a move (a return's delivery ends the
+    deal), a carrier's exception, a watch held from its return, or a claim."""
     parcel = PARCEL_LEGS.get(data.get("leg"), "A parcel")
     if kind == "shipment_label_bought":
         return f"{parcel}: prepaid label bought ({data.get('carrier') or 'carrier'})"
+    if kind == "shipment_moved" and data["leg"] == "return" and data["state"] == "delivered":
+        return f"Deal ended: returned to the seller, delivered {display_date(at[:10])}"
     if kind == "shipment_moved":
         return f"{parcel}: {PARCEL_STATES.get(data['state'], data['state'])}"
+    if kind == "shipment_return_held":
+        return HELD
+    if kind == "shipment_claim_opened":
+        what = CLAIM_KINDS.get(data["kind"], data["kind"])
+        return f"{parcel}: claim opened, {what} (insurer's reference {data['reference']})"
+    if kind == "shipment_claim_settled" and data["state"] == "paid":
+        return f"{parcel}: claim paid by the insurer, {usd(data['amount'])}"
+    if kind == "shipment_claim_settled":
+        return f"{parcel}: claim refused by the insurer"
     return f"{parcel}: carrier reports {data.get('status', 'a problem').replace('_', ' ')}"
 
 
@@ -276,7 +293,7 @@ def describe(event: dict) -> tuple[str, list[tuple[str, str]], str]:
     if kind == "links_revoked":
         return "Status links revoked", [("Links", str(data.get("links", 0)))], ""
     if kind.startswith("shipment_"):
-        return shipment_title(kind, data), [], ""
+        return shipment_title(kind, data, event["at"]), [], ""
     if kind == "files_lost":
         return "Lost with the machine, found missing at the restore", lost_details(data), ""
     purchase = purchase_event(kind, data)

@@ -11,6 +11,8 @@ watches), and, if the sale does not go ahead, sent back the same way.
 - `tracking.py`: what an event does to its parcel, applied by a job;
 - `reconcile.py`: what the webhooks missed, unused labels voided; `declarations.py`: the
   insurer's monthly file; `shipment_tabs.py`: the parcels as staff look for them;
+- `returns.py`: the free insured return, or a watch held when its register check is flagged;
+  `claims.py`: claims under the policy for a parcel lost or damaged;
 - `routes.py`, `views.py`: the webhook's URL; `cli.py`: `flask shipping`.
 
 A shared package, as the sale is: the staff area (`/staff/shipments`) and, next, the seller's

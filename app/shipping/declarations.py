@@ -2,7 +2,8 @@
 carrier scan, as we heard of it), with what the policy needs of each: its reference and leg,
 the policy and the insured value, the carrier, service and tracking number, when the cover
 began and ended (delivered to us, or to the seller for a return) and where the parcel stands,
-an exception or a claim included. A CSV for the insurer, written by `flask shipping
+an exception and a claim included (its kind and state, the insurer's reference, the amount
+paid). Both legs are declared: a return travels under the same policy. A CSV for the insurer, written by `flask shipping
 declarations` (readable by its owner only: it holds tracking numbers)."""
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from app.leads.export import cell
 
 COLUMNS = (
     "reference", "leg", "policy", "insured_value_usd", "carrier", "service", "tracking_code",
-    "label_bought_at", "cover_from", "cover_to", "state", "exception",
+    "label_bought_at", "cover_from", "cover_to", "state", "exception", "claim",
+    "claim_reference", "claim_paid_usd",
 )  # fmt: skip
 
 
@@ -33,7 +35,10 @@ def declared(month: str) -> Iterator[dict]:
     """The month's parcels, in the order their cover began."""
     start, end = month_bounds(month)
     rows = get_db().execute(
-        "SELECT leads.reference, shipments.* FROM shipments JOIN leads ON leads.id = lead_id "
+        "SELECT leads.reference, shipments.*, shipment_claims.kind AS claim_kind, "
+        "shipment_claims.state AS claim_state, shipment_claims.insurer_reference, "
+        "shipment_claims.amount AS claim_amount FROM shipments JOIN leads ON leads.id = lead_id "
+        "LEFT JOIN shipment_claims ON shipment_claims.shipment_id = shipments.id "
         "WHERE first_scan_at >= ? AND first_scan_at < ? ORDER BY first_scan_at, shipments.id",
         (start, end),
     )
@@ -51,6 +56,9 @@ def declared(month: str) -> Iterator[dict]:
             "cover_to": row["delivered_at"] or "",
             "state": row["state"],
             "exception": row["exception_status"] or "",
+            "claim": f"{row['claim_kind']}: {row['claim_state']}" if row["claim_kind"] else "",
+            "claim_reference": row["insurer_reference"] or "",
+            "claim_paid_usd": row["claim_amount"] or "",
         }
 
 

@@ -28,8 +28,9 @@ class OverTheLimit(ValueError):
 
 def open_shipment(lead_id: int, leg: Leg, deal_event_id: int, insured_value: int,
                   from_address_id: str) -> int:  # fmt: skip
-    """Record the parcel of this deal (the acceptance event `deal_event_id`) and leg, sent from
-    the provider's verified address `from_address_id`; the existing one's id if it is on record
+    """Record the parcel of this deal (the acceptance event `deal_event_id`) and leg, with the
+    seller's address as the provider verified it, `from_address_id` (the parcel's sender on the
+    way in, its recipient on the way back: ends_of); the existing one's id if it is on record
     already. OverTheLimit above MAILIN_MAX_VALUE: such a watch is bought in person."""
     limit = current_app.config["MAILIN_MAX_VALUE"]
     if insured_value > limit:
@@ -74,14 +75,9 @@ def buy_label(shipment_id: int) -> dict:
 def create_once(row: dict) -> str:
     """The provider's shipment for this parcel, created and its id stored before anything is
     bought; if another try stored one first, that one (the spare is never bought: it is free)."""
-    inbound = row["leg"] == Leg.INBOUND
-    ours = easypost_api.receiving_address()
-    theirs = {"id": row["from_address_id"]}
+    sender, recipient = ends_of(row)
     made = easypost_api.create_shipment(
-        from_address=theirs if inbound else ours,
-        to_address=ours if inbound else theirs,
-        parcel=PARCEL,
-        reference=reference_of(row),
+        from_address=sender, to_address=recipient, parcel=PARCEL, reference=reference_of(row)
     )
     with transaction() as db:
         db.execute(
@@ -90,6 +86,16 @@ def create_once(row: dict) -> str:
             (made["id"], now(), row["id"]),
         )
     return get(row["id"])["provider_shipment_id"]
+
+
+def ends_of(row: dict) -> tuple[dict, dict]:
+    """The parcel's sender and recipient, the one place a leg's direction is decided: the
+    seller's verified address (the row's `from_address_id`, whichever the leg, as the seller's
+    is the address we verified) and our receiving address; an inbound parcel goes from the
+    seller to us, a return from us to the seller."""
+    ours = easypost_api.receiving_address()
+    theirs = {"id": row["from_address_id"]}
+    return (theirs, ours) if row["leg"] == Leg.INBOUND else (ours, theirs)
 
 
 def reference_of(row: dict) -> str:

@@ -1,8 +1,9 @@
 """What webhooks may have missed, asked of the provider every few hours (`flask shipping
 reconcile`, deploy/watchbuyers-shipping.timer): each parcel still on its way is read again and
 its tracking status applied as an event's would be; a label still unscanned 3 days after it was
-bought is an exception for staff; one unused after MAILIN_LABEL_VOID_DAYS is refunded and the
-parcel voided. One parcel's failure is recorded and the run goes on."""
+bought is an exception for staff; an inbound one unused after MAILIN_LABEL_VOID_DAYS is refunded
+and the parcel voided. One parcel's failure is recorded and the run goes on. Then any return a
+lost job owed (a closed sale by mail whose watch is with us) is opened."""
 
 from __future__ import annotations
 
@@ -14,9 +15,10 @@ from flask import current_app
 from app import queue
 from app.leads.db import get_db, immediate_transaction, now
 from app.leads.history import append_event
-from app.shipping import easypost_api
+from app.shipping import easypost_api, returns
 from app.shipping.easypost_api import ProviderError
-from app.shipping.shipment_state import NO_FIRST_SCAN, ShipmentState
+from app.shipping.labels import OverTheLimit
+from app.shipping.shipment_state import NO_FIRST_SCAN, Leg, ShipmentState
 from app.shipping.tracking import apply_status, record_exception
 
 ON_THE_WAY = (ShipmentState.LABEL_READY, ShipmentState.IN_TRANSIT, ShipmentState.OUT_FOR_DELIVERY)
@@ -29,13 +31,16 @@ class Reconciled:
 
     outcomes: dict[int, str] = field(default_factory=dict)
     failed: dict[int, str] = field(default_factory=dict)
+    returns: dict[int, str] = field(default_factory=dict)  # by lead: returns a lost job owed
 
     def summary(self) -> str:
         """The run as the command prints it: each parcel read and what it did, then failures."""
         done = "; ".join(f"#{number}: {what}" for number, what in self.outcomes.items())
         failed = "; ".join(f"#{number}: {why}" for number, why in self.failed.items())
+        owed = "; ".join(f"lead {number}: {what}" for number, what in self.returns.items())
         return (f"{len(self.outcomes)} parcels read" + (f" ({done})" if done else "")
-                + (f"; {len(self.failed)} failed ({failed})" if failed else ""))  # fmt: skip
+                + (f"; {len(self.failed)} failed ({failed})" if failed else "")
+                + (f"; returns owed: {owed}" if owed else ""))  # fmt: skip
 
 
 def reconcile() -> Reconciled:
@@ -52,16 +57,23 @@ def reconcile() -> Reconciled:
         except ProviderError as error:
             current_app.logger.warning("Shipment %s not reconciled: %s", row["id"], error)
             done.failed[row["id"]] = str(error)
+    for lead_id in returns.owed():
+        try:
+            done.returns[lead_id] = returns.open_return(lead_id)
+        except OverTheLimit as error:  # the policy's limit was lowered since it came in
+            done.returns[lead_id] = f"not opened: {error}"
     return done
 
 
 def bring_up_to_date(row: dict) -> str:
     """One parcel: its label voided if unused too long, else its status applied, and an unused
-    label past FIRST_SCAN_WITHIN made an exception."""
+    label past FIRST_SCAN_WITHIN made an exception. A return's label is never voided (the watch
+    is with us and must go back): unscanned, it stays an exception for staff, who hand it over."""
     shipment = easypost_api.retrieve_shipment(row["provider_shipment_id"])
     status = (shipment.get("tracker") or {}).get("status") or "unknown"
     unscanned = row["state"] == ShipmentState.LABEL_READY and status in ("unknown", "pre_transit")
-    if unscanned and older_than(row["bought_at"], current_app.config["MAILIN_LABEL_VOID_DAYS"]):
+    void_days = current_app.config["MAILIN_LABEL_VOID_DAYS"]
+    if unscanned and row["leg"] == Leg.INBOUND and older_than(row["bought_at"], void_days):
         return void_label(row)
     with immediate_transaction() as db:
         current = dict(db.execute("SELECT * FROM shipments WHERE id = ?", (row["id"],)).fetchone())

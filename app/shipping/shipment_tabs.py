@@ -1,5 +1,6 @@
 """The sale by mail's parcels as staff look for them (`/staff/shipments`): on their way, delivered
-and waiting to be opened, with a carrier exception, on their way back, or all; newest first."""
+and waiting to be opened, with a carrier exception, on their way back, held and not to be
+returned, with a claim under the policy, or all; newest first."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from app.leads.db import get_db
 from app.shipping.shipment_state import ENDED, Leg, ShipmentState
 
 ON_THE_WAY = (ShipmentState.LABEL_READY, ShipmentState.IN_TRANSIT, ShipmentState.OUT_FOR_DELIVERY)
+BACK = (*ENDED, ShipmentState.DELIVERED)  # a return delivered to the seller is done
 PAGE_SIZE = 50
 
 
@@ -24,7 +26,10 @@ TABS = (
     ("exceptions", "Exceptions",
      f"exception_status IS NOT NULL AND shipments.state NOT IN ({quoted(ENDED)})"),
     ("returns", "Returns",
-     f"leg = '{Leg.RETURN}' AND shipments.state NOT IN ({quoted(ENDED)})"),
+     f"leg = '{Leg.RETURN}' AND shipments.state NOT IN ({quoted(BACK)})"),
+    ("held", "Held, do not return", "return_held_at IS NOT NULL"),
+    ("claims", "Claims",
+     "EXISTS (SELECT 1 FROM shipment_claims WHERE shipment_claims.shipment_id = shipments.id)"),
     ("all", "All", "1"),
 )  # fmt: skip
 WHERE = {key: where for key, _label, where in TABS}
@@ -38,10 +43,23 @@ def tab_counts() -> list[tuple[str, str, int]]:
 
 
 def parcels(tab: str, limit: int = PAGE_SIZE) -> list[dict]:
-    """A tab's parcels with their lead's reference, newest first; an unknown tab is `all`."""
+    """A tab's parcels with their lead's reference and any claim's kind and state, newest first;
+    an unknown tab is `all`."""
     rows = get_db().execute(
-        "SELECT shipments.*, leads.reference FROM shipments JOIN leads ON leads.id = lead_id "
+        "SELECT shipments.*, leads.reference, shipment_claims.kind AS claim_kind, "
+        "shipment_claims.state AS claim_state FROM shipments JOIN leads ON leads.id = lead_id "
+        "LEFT JOIN shipment_claims ON shipment_claims.shipment_id = shipments.id "
         f"WHERE {WHERE.get(tab, WHERE['all'])} ORDER BY shipments.id DESC LIMIT ?",
         (limit,),
     )
     return [dict(row) for row in rows]
+
+
+def one(shipment_id: int) -> dict | None:
+    """One parcel as its staff page shows it, with its lead's reference; None if there is none."""
+    row = get_db().execute(
+        "SELECT shipments.*, leads.reference FROM shipments JOIN leads ON leads.id = lead_id "
+        "WHERE shipments.id = ?",
+        (shipment_id,),
+    ).fetchone()
+    return dict(row) if row else None

@@ -16,6 +16,7 @@ from app.rendering import seo
 from app.rendering.layout import site_info
 from app.sale import erasure, seller_steps
 from app.sale.purchase import paperwork, record
+from app.shipping import returns
 from app.status import messages, purchase_view
 from app.status.forms import QUESTION_MAX_LENGTH
 from app.status.paperwork_form import (
@@ -80,6 +81,7 @@ def status_page(lead: dict, token: str) -> str:
         photo_props=add_photos_props(token, room) if takes_photos(lead) and room else None,
         photos_lost=photos_to_send_again(events),
         question_max_length=QUESTION_MAX_LENGTH,
+        parcel_return=returns.seller_view(lead["id"]),
         token=token,
     )
 

@@ -1,4 +1,4 @@
-"""The sale by mail's parcels for staff: by tab, each opening its lead, the insurer's monthly
+"""The sale by mail's parcels for staff: by tab, each opening its page and its lead from there, the insurer's monthly
 declaration as an audited download; signed-in staff only, and only while the business sells by
 mail."""
 
@@ -28,11 +28,13 @@ def test_staff_see_each_parcel_under_its_tab(app, signed_in):
         lead_work_done(app)
         on_the_way = signed_in.get("/staff/shipments").get_data(as_text=True)
         to_open = signed_in.get("/staff/shipments?tab=to-open").get_data(as_text=True)
+        parcel_page = signed_in.get(f"/staff/shipments/{arrived['id']}").get_data(as_text=True)
     finally:
         fake.stop()
     assert waiting["tracking_code"] in on_the_way and arrived["tracking_code"] not in on_the_way
     assert arrived["tracking_code"] in to_open and waiting["tracking_code"] not in to_open
-    assert f'href="/staff/leads/{arrived["lead_id"]}"' in to_open
+    assert f'href="/staff/shipments/{arrived["id"]}"' in to_open
+    assert f'href="/staff/leads/{arrived["lead_id"]}"' in parcel_page
     assert 'href="/staff/shipments?tab=on-the-way" aria-current="page"' in on_the_way
     assert "HV-PARCEL-2026-0417" in on_the_way and "$25,000" in on_the_way
 

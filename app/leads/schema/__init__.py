@@ -44,7 +44,7 @@ from app.leads.schema.purchase_tables import (
     SEALED_FILES,
 )
 from app.leads.schema.replica_tables import FILE_COPIES
-from app.leads.schema.shipping_tables import HANDOVER, SHIPMENTS
+from app.leads.schema.shipping_tables import HANDOVER, RETURNS_AND_CLAIMS, SHIPMENTS
 from app.leads.schema.staff_tables import STAFF_TABLES, chain_audit_log
 from app.leads.schema.steps import run
 
@@ -82,6 +82,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     run(SHIPMENTS),  # 31: the sale by mail's parcels and the label provider's webhook events
     run(HANDOVER),  # 32: in person or by insured mail, and the seller's ZIP code, from /sell
     run(REGISTER_ASKS),  # 33: the stolen-watch register asked by API, and its references
+    run(RETURNS_AND_CLAIMS),  # 34: a watch held from its return; claims under the parcel policy
 )
 VERSION = len(MIGRATIONS)
 
