@@ -17,6 +17,7 @@ from app.shipping import tracking
 from worker import (
     erasure_mail,
     mail,
+    parcel_mail,
     payment_alerts,
     payout_mail,
     photos,
@@ -342,7 +343,8 @@ def check_replication() -> str:
     return replica_alerts.check_replication()
 
 
-# The sale by mail's tracking (app/shipping/tracking.py, worker/shipping_alerts.py): an event
-# applied to its parcel once, and a carrier's exception e-mailed to staff once.
+# The sale by mail's tracking: an event applied once, an exception e-mailed to staff once, the
+# seller told once of each step of the parcel (worker/shipping_alerts.py, parcel_mail.py).
 apply_shipment_event = tracking.apply_event
 alert_shipment_exception = shipping_alerts.send_exception_alert
+send_parcel_mail = parcel_mail.send_parcel_mail
