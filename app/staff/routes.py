@@ -12,7 +12,16 @@ from flask_wtf.csrf import CSRFError
 from app import errors
 from app.staff.auth import guard_blueprint
 from app.staff.pages import FORM_EXPIRED, form_expired
-from app.staff.views import account, conversions, inbox, insights, prices, purchase, shipments
+from app.staff.views import (
+    account,
+    conversions,
+    inbox,
+    insights,
+    parcel_arrivals,
+    prices,
+    purchase,
+    shipments,
+)
 
 bp = Blueprint("staff", __name__, url_prefix="/staff")
 bp.before_request(guard_blueprint)
@@ -58,5 +67,8 @@ bp.get("/prices.csv")(prices.export_prices)
 bp.post("/prices/import")(prices.import_prices)
 bp.get("/shipments")(shipments.shipments)
 bp.get("/shipments/declarations.csv")(shipments.declarations_csv)
+bp.get("/leads/<int:lead_id>/arrival")(parcel_arrivals.parcel_arrival)
+bp.post("/leads/<int:lead_id>/arrival")(parcel_arrivals.record_arrival)
+bp.post("/leads/<int:lead_id>/arrival/sign-off")(parcel_arrivals.sign_off_arrival)
 bp.get("/insights")(insights.dashboard)
 bp.get("/insights/<table>.csv")(insights.dashboard_table)
