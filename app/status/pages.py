@@ -16,6 +16,7 @@ from app.rendering import seo
 from app.rendering.layout import site_info
 from app.sale import erasure, seller_steps
 from app.sale.purchase import paperwork, record
+from app.shipping import progress
 from app.status import messages, purchase_view
 from app.status.forms import QUESTION_MAX_LENGTH
 from app.status.paperwork_form import (
@@ -66,7 +67,8 @@ def status_page(lead: dict, token: str) -> str:
         meta=private_meta("Your sale", "Where your watch sale stands."),
         lead=lead,
         watch=watch_name(lead),
-        steps=seller_steps.seller_steps(lead["state"], events),
+        steps=seller_steps.seller_steps(lead["state"], events, lead.get("handover") == "mail"),
+        parcel=progress.inbound_progress(lead),
         next_step=messages.NEXT_STEPS[lead["state"]],
         has_appointment=lead["state"] == State.APPOINTMENT and appointment is not None,
         can_answer_quote=lead["state"] == State.QUOTED,
