@@ -19,6 +19,6 @@ watches), and, if the sale does not go ahead, sent back the same way.
 A shared package, as the sale is: the staff area (`/staff/shipments`, a lead's arrival) and
 the seller's status page show its parcels, and features may import shared packages only. It
 imports the records, the sale and the other shared packages, nothing below it imports it, and
-its one URL is the provider's webhook. Nothing the provider says creates a deal, moves one backwards or
-changes an amount.
+its one URL is the provider's webhook. Nothing the provider says creates a deal, moves one
+backwards or changes an amount.
 """

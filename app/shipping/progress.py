@@ -25,6 +25,11 @@ STEPS = (
      "We weighed the parcel, photographed the seal and the box as received, and opened it "
      "with the serial number in frame. Authentication comes next."),
 )  # fmt: skip
+# What happens now, while a sale by mail waits for its parcel to be received and authenticated.
+NEXT_STEP = (
+    "Thank you for accepting. Follow your parcel to us below: once it has reached us and been "
+    "opened on record, our watchmakers authenticate your watch and we e-mail you our final offer."
+)
 CHECKING = "We have opened your parcel on record and are checking it. Authentication comes next."
 ENDED_WORDS = {
     ShipmentState.VOIDED: "Your label was not used in time, so we cancelled it. If you still "

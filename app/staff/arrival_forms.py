@@ -168,8 +168,14 @@ class ArrivalForm(FlaskForm):
     )
     note = words("Anything else you saw (optional)")
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, label_weight_oz: float | None = None, **kwargs):
         super().__init__(*args, **kwargs)
+        tolerance = current_app.config["MAILIN_WEIGHT_TOLERANCE_OZ"]
+        if label_weight_oz is not None:
+            self.weight_oz.description = (
+                f"Unopened, on the scale. The label says {label_weight_oz:g} oz: within "
+                f"{tolerance:g} oz, it matches."
+            )
         self.photos: dict[str, list[bytes]] = {}
         self.video_file: tuple[bytes, str] | None = None
         limit = current_app.config["MAILIN_ARRIVAL_VIDEO_MAX_MB"]

@@ -35,7 +35,7 @@ def arrival_page(lead: dict, form=None, sign_off=None, error: str = "", status: 
     opened = arrival.arrival_of(parcel["id"]) if parcel else None
     openable = parcel is not None and opened is None and parcel["state"] == ShipmentState.DELIVERED
     if openable and form is None:
-        form = ArrivalForm(formdata=None)
+        form = ArrivalForm(formdata=None, label_weight_oz=parcel["label_weight_oz"])
     waiting = opened is not None and opened["mismatch"] and not opened["signed_off_by"]
     if waiting and sign_off is None:
         sign_off = SignOffForm(formdata=None)
@@ -80,7 +80,8 @@ def record_arrival(lead_id: int):
     """Put the parcel's opening on record: both factors recently; audited, a refusal too."""
     refuse_unless_mailin()
     lead = lead_or_404(lead_id)
-    form = ArrivalForm()
+    parcel = arrival.inbound_parcel(lead_id)
+    form = ArrivalForm(label_weight_oz=parcel["label_weight_oz"] if parcel else None)
     if not form.validate():
         return arrival_page(lead, form=form, status=400)
     try:
