@@ -41,15 +41,11 @@ class Reconciled:
 def reconcile() -> Reconciled:
     """Read every parcel still on its way from the provider and bring its record up to date."""
     done = Reconciled()
-    rows = (
-        get_db()
-        .execute(
-            f"SELECT * FROM shipments WHERE state IN ({', '.join('?' * len(ON_THE_WAY))}) "
-            "AND provider_shipment_id IS NOT NULL ORDER BY id",
-            ON_THE_WAY,
-        )
-        .fetchall()
-    )
+    rows = get_db().execute(
+        f"SELECT * FROM shipments WHERE state IN ({', '.join('?' * len(ON_THE_WAY))}) "
+        "AND provider_shipment_id IS NOT NULL ORDER BY id",
+        ON_THE_WAY,
+    ).fetchall()
     for row in rows:
         try:
             done.outcomes[row["id"]] = bring_up_to_date(dict(row))
