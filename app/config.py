@@ -177,6 +177,10 @@ class Config:
     MAILIN_SERVICE = ""  # the carrier service to buy; empty: the account's cheapest rate
     MAILIN_RECEIVING_ADDRESS = ""
     MAILIN_LABEL_VOID_DAYS = 14
+    # A parcel opened on record (app/shipping/arrival.py): its weight matches the label's within
+    # this many ounces; the opening's optional video is at most this many MB (mp4 or WebM).
+    MAILIN_WEIGHT_TOLERANCE_OZ = 2.0
+    MAILIN_ARRIVAL_VIDEO_MAX_MB = 20
     EASYPOST_API_KEY = ""
     EASYPOST_API_BASE = "https://api.easypost.com/v2"
     EASYPOST_TIMEOUT = 20  # seconds per request

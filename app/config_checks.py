@@ -166,6 +166,13 @@ def mailin_problems(config) -> list[str]:
             )
     if not (config.get("EASYPOST_API_BASE") or "").startswith("https://"):
         found.append("EASYPOST_API_BASE must be https:// (the key goes with every request)")
+    # The arrival form takes 8 photos (app/staff/arrival_forms.py) and the video in one request.
+    room = (config.get("MAX_CONTENT_LENGTH") or 0) - 8 * (config.get("PHOTO_MAX_BYTES") or 0)
+    if (config.get("MAILIN_ARRIVAL_VIDEO_MAX_MB") or 0) * 1024 * 1024 > room:
+        found.append(
+            f"MAILIN_ARRIVAL_VIDEO_MAX_MB must leave the arrival form's 8 photos room within the "
+            f"request limit: at most {max(room, 0) // (1024 * 1024)}"
+        )
     return found
 
 

@@ -238,6 +238,9 @@ def test_production_refuses_the_sale_by_mail_without_each_setting_it_needs_named
          "its name, city are empty"),
         ({"EASYPOST_API_BASE": "http://api.easypost.com/v2"}, "EASYPOST_API_BASE must be https://"),
         ({"MAILIN_MAX_VALUE": "0"}, "MAILIN_MAX_VALUE must be set"),
+        ({"MAILIN_ARRIVAL_VIDEO_MAX_MB": "30"},
+         "MAILIN_ARRIVAL_VIDEO_MAX_MB must leave the arrival form's 8 photos room within the "
+         "request limit: at most 21"),
     ],
 )  # fmt: skip
 def test_production_refuses_a_sale_by_mail_set_up_wrong(make_app, change, refusal):

@@ -16,6 +16,7 @@ from app.shipping import tracking
 from worker import (
     erasure_mail,
     mail,
+    parcel_mail,
     payment_alerts,
     payout_mail,
     photos,
@@ -323,8 +324,9 @@ def check_replication() -> str:
 # retention`); staff e-mailed about signed sales still unpaid at the end of their business day
 # (deploy/watchbuyers-payments.timer), a purchase record no key opens, or an unusual volume of
 # instant ranges (each once per day); the sale by mail's tracking (an event applied to its
-# parcel once, a carrier's exception e-mailed to staff once, a return opened and a label
-# bought once, a held watch e-mailed to staff once; worker/return_jobs.py); the stolen-watch
+# parcel once, a carrier's exception e-mailed to staff once, the seller told once of each
+# step of their parcel, a return opened and a label bought once, a held watch e-mailed to
+# staff once; worker/parcel_mail.py, return_jobs.py); the stolen-watch
 # register asked by API, its answer recorded and staff alerted when they must act.
 apply_retention = retention.apply_rules
 alert_payments_due = payment_alerts.send_late_alerts
@@ -336,3 +338,4 @@ ask_register = register_jobs.ask_register
 open_return_parcel = return_jobs.open_return_parcel
 buy_shipping_label = return_jobs.buy_shipping_label
 alert_return_held = return_jobs.send_hold_alert
+send_parcel_mail = parcel_mail.send_parcel_mail

@@ -32,7 +32,8 @@ MOVES: dict[State, frozenset[State]] = {
     State.NEW: frozenset({State.CONTACTED, State.QUOTED, State.CLOSED}),
     State.CONTACTED: frozenset({State.QUOTED, State.CLOSED}),
     State.QUOTED: frozenset({State.QUOTED, State.ACCEPTED, State.CLOSED}),
-    State.ACCEPTED: frozenset({State.APPOINTMENT, State.CLOSED}),
+    # A deal by mail has no appointment: its final offer follows the parcel received (below).
+    State.ACCEPTED: frozenset({State.APPOINTMENT, State.OFFERED, State.CLOSED}),
     State.APPOINTMENT: frozenset({State.APPOINTMENT, State.OFFERED, State.CLOSED}),
     State.OFFERED: frozenset({State.OFFERED, State.AGREED, State.CLOSED}),
     State.AGREED: frozenset({State.BOUGHT, State.CLOSED}),
@@ -126,6 +127,8 @@ def put_on_record(lead_id: int, moving: tuple[str, str], actor: str, data: dict)
     payment with the move that says it was made; discard the paperwork of an accepted offer
     that is closed. The names of the files to delete once the move is committed."""
     from_state, to_state = moving
+    if from_state == State.ACCEPTED and to_state == State.OFFERED:
+        refuse_unless_parcel_received(lead_id)
     purchase = record.get(lead_id)
     lacking = checklist.missing(purchase, PREREQUISITES.get(to_state, ()))
     if lacking:
@@ -138,6 +141,31 @@ def put_on_record(lead_id: int, moving: tuple[str, str], actor: str, data: dict)
     if from_state == State.AGREED and to_state == State.CLOSED:
         return record.discard_paperwork(get_db(), lead_id, "system")
     return []
+
+
+def refuse_unless_parcel_received(lead_id: int) -> None:
+    """A final offer straight after the quote's acceptance is a deal by mail's only, once its
+    parcel of this deal (the acceptance of now) is opened on record and received; an in-person
+    deal goes through its appointment. MissingDetails otherwise, saying which."""
+    db = get_db()
+    lead = db.execute("SELECT handover FROM leads WHERE id = ?", (lead_id,)).fetchone()
+    if lead is None or lead["handover"] != "mail":
+        raise MissingDetails(
+            "A final offer follows the authentication appointment: book it first (only a sale "
+            "by mail goes from the accepted quote to the final offer)."
+        )
+    received = db.execute(
+        "SELECT 1 FROM shipments WHERE lead_id = :lead AND leg = 'inbound' "
+        "AND state = 'received' AND deal_event_id = (SELECT max(id) FROM lead_events "
+        "WHERE lead_id = :lead AND kind = 'state_changed' "
+        "AND json_extract(data, '$.to') = 'accepted')",
+        {"lead": lead_id},
+    ).fetchone()
+    if received is None:
+        raise MissingDetails(
+            "A final offer by mail needs the seller's parcel received first: opened on record, "
+            "and signed off by a second staff member if it did not match."
+        )
 
 
 def transition(lead_id: int, to_state: str, actor: str, data: dict, expected_state: str) -> int:

@@ -1,5 +1,6 @@
 """The seller's view of a lead's events, on their status page: the road a sale takes, in plain
-words, each step done, current or still to come (the staff timeline is app/sale/timeline.py)."""
+words, each step done, current or still to come (the staff timeline is app/sale/timeline.py).
+A sale by mail has its parcel's steps in place of the appointment."""
 
 from __future__ import annotations
 
@@ -57,10 +58,11 @@ def paperwork_signed(events: list[dict]) -> bool:
     return bool(kinds) and kinds[-1] == "paperwork_signed"
 
 
-def seller_steps(state: str, events: list[dict]) -> list[Step]:
+def seller_steps(state: str, events: list[dict], by_mail: bool = False) -> list[Step]:
     """The seller's timeline: each step done, current or still to come, with what the current
     and finished steps carried (quote, appointment, offer, payment). A closed lead shows the
-    steps it reached, then why it closed."""
+    steps it reached, then why it closed. A sale `by_mail` has its parcel's two steps in place
+    of the appointment."""
     reached = reached_on(events)
     current = STEP_OF_STATE.get(state)
     steps, passed = [], False
@@ -92,4 +94,43 @@ def seller_steps(state: str, events: list[dict]) -> list[Step]:
         if data.get("reason") == "seller_declined" and data.get("from") == State.OFFERED:
             reason = "You declined our final offer"
         steps.append(Step("Closed", "current", reached.get(State.CLOSED, ""), [("Why", reason)]))
+    return with_parcel(steps, state, events) if by_mail else steps
+
+
+# The parcel's moves (app/shipping/) that mean the carrier has it, and that we opened it.
+SENT_STATES = ("in_transit", "out_for_delivery", "delivered", "received")
+
+
+def parcel_dates(events: list[dict]) -> tuple[str, str]:
+    """When the seller's parcel was first on its way, and when we received it on record, as
+    display dates ('' for a step not reached)."""
+    moves = [(e["data"]["state"], e["at"]) for e in events
+             if e["kind"] == "shipment_moved" and e["data"].get("leg") == "inbound"]  # fmt: skip
+    sent = next((at for moved, at in moves if moved in SENT_STATES), "")
+    received = next((at for moved, at in moves if moved == "received"), "")
+    return (display_date(sent[:10]) if sent else ""), (
+        display_date(received[:10]) if received else ""
+    )
+
+
+def with_parcel(steps: list[Step], state: str, events: list[dict]) -> list[Step]:
+    """A sale by mail's steps: "Sent by insured mail" and "Received by us" where the appointment
+    would be, done as the parcel goes; while the quote is accepted, the parcel's step of now is
+    the current one. A sale by mail moved to an appointment (a watch above the policy's limit)
+    keeps its appointment."""
+    if latest_change(events, State.APPOINTMENT) is not None:
+        return steps
+    sent, received = parcel_dates(events)
+    quote = next(i for i, step in enumerate(steps) if step.label.startswith("Preliminary quote"))
+    after = steps[quote + 1] if quote + 1 < len(steps) else None
+    replaced = 1 if after is not None and after.label == "Appointment" else 0
+    later = after.status if replaced else "done"  # a closed lead shows the steps it reached
+    parcel = [Step("Sent by insured mail", later, sent), Step("Received by us", later, received)]
+    if state == State.ACCEPTED and sent:
+        steps[quote].status = "done"
+        parcel[0].status = "done" if received else "current"
+        parcel[1].status = "current" if received else "upcoming"
+    if not replaced:
+        parcel = [step for step in parcel if step.when]
+    steps[quote + 1 : quote + 1 + replaced] = parcel
     return steps

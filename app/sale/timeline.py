@@ -219,6 +219,7 @@ PARCEL_LEGS = {"inbound": "The seller's parcel", "return": "The return parcel"}
 PARCEL_STATES = {
     "label_ready": "label ready", "in_transit": "in transit",
     "out_for_delivery": "out for delivery", "delivered": "delivered",
+    "received": "received, opened on record",
     "voided": "label refunded unused, parcel voided", "lost": "lost (a claim is open)",
 }  # fmt: skip
 CLAIM_KINDS = {"lost": "lost", "damaged": "damaged"}
@@ -245,6 +246,26 @@ def shipment_title(kind: str, data: dict, at: str = "") -> str:
     if kind == "shipment_claim_settled":
         return f"{parcel}: claim refused by the insurer"
     return f"{parcel}: carrier reports {data.get('status', 'a problem').replace('_', ' ')}"
+
+
+def arrival_description(kind: str, data: dict) -> tuple[str, list[tuple[str, str]], str]:
+    """A parcel opened on record (app/shipping/arrival.py), or a mismatch signed off."""
+    mismatch = (
+        [("Did not match", "; ".join(data.get("mismatch") or ()))] if data.get("mismatch") else []
+    )
+    if kind == "arrival_signed_off":
+        return "Arrival signed off by a second staff member", mismatch, data.get("note", "")
+    label = data.get("label_weight_oz")
+    details = [
+        ("Weight", f"{data['weight_oz']:g} oz (label: {f'{label:g} oz' if label else 'none'})"),
+        ("Seal", "Intact" if data.get("seal_intact") else "Broken or missing"),
+        ("Serial", data.get("serial", "")),
+        ("Files", str(data.get("files", 0))),
+    ]
+    title = "Parcel opened on record" + (
+        ": a mismatch, for a second staff member" if mismatch else ""
+    )
+    return title, details + mismatch, data.get("note", "")
 
 
 def lost_details(data: dict) -> list[tuple[str, str]]:
@@ -294,6 +315,8 @@ def describe(event: dict) -> tuple[str, list[tuple[str, str]], str]:
         return "Status links revoked", [("Links", str(data.get("links", 0)))], ""
     if kind.startswith("shipment_"):
         return shipment_title(kind, data, event["at"]), [], ""
+    if kind in ("arrival_recorded", "arrival_signed_off"):
+        return arrival_description(kind, data)
     if kind == "files_lost":
         return "Lost with the machine, found missing at the restore", lost_details(data), ""
     purchase = purchase_event(kind, data)

@@ -13,11 +13,14 @@ watches), and, if the sale does not go ahead, sent back the same way.
   insurer's monthly file; `shipment_tabs.py`: the parcels as staff look for them;
 - `returns.py`: the free insured return, or a watch held when its register check is flagged;
   `claims.py`: claims under the policy for a parcel lost or damaged;
+- `notices.py`: the seller's e-mails about their parcel, owed once per parcel and step;
+- `arrival.py`: a delivered parcel opened on record, a mismatch signed off by a second staff
+  member; `progress.py`: the parcel as the seller's status page shows it;
 - `routes.py`, `views.py`: the webhook's URL; `cli.py`: `flask shipping`.
 
-A shared package, as the sale is: the staff area (`/staff/shipments`) and, next, the seller's
-status page show its parcels, and features may import shared packages only. It imports the
-records, the sale and the other shared packages, nothing below it imports it, and its one URL
-is the provider's webhook. Nothing the provider says creates a deal, moves one backwards or
-changes an amount.
+A shared package, as the sale is: the staff area (`/staff/shipments`, a lead's arrival) and
+the seller's status page show its parcels, and features may import shared packages only. It
+imports the records, the sale and the other shared packages, nothing below it imports it, and
+its one URL is the provider's webhook. Nothing the provider says creates a deal, moves one
+backwards or changes an amount.
 """

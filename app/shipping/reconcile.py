@@ -15,7 +15,7 @@ from flask import current_app
 from app import queue
 from app.leads.db import get_db, immediate_transaction, now
 from app.leads.history import append_event
-from app.shipping import easypost_api, returns
+from app.shipping import easypost_api, notices, returns
 from app.shipping.easypost_api import ProviderError
 from app.shipping.labels import OverTheLimit
 from app.shipping.shipment_state import NO_FIRST_SCAN, Leg, ShipmentState
@@ -82,6 +82,7 @@ def bring_up_to_date(row: dict) -> str:
             outcome, alert = record_exception(db, current, NO_FIRST_SCAN)
     if alert:
         queue.enqueue(queue.ALERT_SHIPMENT_EXCEPTION, *alert)
+    notices.queue_owed(current["tracking_code"])
     return outcome
 
 

@@ -2,7 +2,8 @@
 
 A parcel only moves forward (a conditional UPDATE from the states before the new one, so an
 event that arrives late, or twice, changes nothing); each move goes on its lead's timeline. An
-exception the carrier reports is kept beside the state, on the timeline, and e-mailed to staff.
+exception the carrier reports is kept beside the state, on the timeline, and e-mailed to staff;
+the seller is e-mailed when the parcel is first on its way to us and when it is delivered.
 An event for a tracking code we do not know is recorded as such and left: the provider sends
 every tracker of the account. Nothing here creates a deal, moves one or changes an amount; a
 watch delivered to us for a deal closed meanwhile has its return queued (returns.py).
@@ -17,7 +18,7 @@ from flask import current_app
 from app import queue
 from app.leads.db import immediate_transaction, now
 from app.leads.history import append_event
-from app.shipping import returns
+from app.shipping import notices, returns
 from app.shipping.shipment_state import (
     ENDED,
     EXCEPTIONS,
@@ -43,6 +44,7 @@ def apply_event(event_id: int) -> str:
         )
     if alert:
         queue.enqueue(queue.ALERT_SHIPMENT_EXCEPTION, *alert)
+    notices.queue_owed(row["tracking_code"])
     if outcome == f"moved to {ShipmentState.DELIVERED}":
         returns.queue_if_owed(row["tracking_code"])
     return outcome

@@ -288,6 +288,9 @@ class Action:
             "reopen": state == State.CLOSED,
             "note": True,
             "erase": state in (State.CLOSED, State.BOUGHT),
+            # a deal by mail has no appointment: its offer follows the parcel, not the quote
+            "offer": State.OFFERED in moves
+            and (state != State.ACCEPTED or lead.get("handover") == "mail"),
         }
         return by_name.get(self.name, getattr(self.form, "to_state", "") in moves)
 

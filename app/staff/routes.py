@@ -12,7 +12,16 @@ from flask_wtf.csrf import CSRFError
 from app import errors
 from app.staff.auth import guard_blueprint
 from app.staff.pages import FORM_EXPIRED, form_expired
-from app.staff.views import account, conversions, inbox, insights, prices, purchase, shipments
+from app.staff.views import (
+    account,
+    conversions,
+    inbox,
+    insights,
+    parcel_arrivals,
+    prices,
+    purchase,
+    shipments,
+)
 
 bp = Blueprint("staff", __name__, url_prefix="/staff")
 bp.before_request(guard_blueprint)
@@ -61,5 +70,8 @@ bp.get("/shipments/declarations.csv")(shipments.declarations_csv)
 bp.get("/shipments/<int:shipment_id>")(shipments.parcel)
 bp.post("/shipments/<int:shipment_id>/claim")(shipments.open_claim)
 bp.post("/shipments/<int:shipment_id>/claim/settle")(shipments.settle_claim)
+bp.get("/leads/<int:lead_id>/arrival")(parcel_arrivals.parcel_arrival)
+bp.post("/leads/<int:lead_id>/arrival")(parcel_arrivals.record_arrival)
+bp.post("/leads/<int:lead_id>/arrival/sign-off")(parcel_arrivals.sign_off_arrival)
 bp.get("/insights")(insights.dashboard)
 bp.get("/insights/<table>.csv")(insights.dashboard_table)

@@ -16,7 +16,7 @@ from app.rendering import seo
 from app.rendering.layout import site_info
 from app.sale import erasure, seller_steps
 from app.sale.purchase import paperwork, record
-from app.shipping import returns
+from app.shipping import progress, returns
 from app.status import messages, purchase_view
 from app.status.forms import QUESTION_MAX_LENGTH
 from app.status.paperwork_form import (
@@ -62,13 +62,17 @@ def status_page(lead: dict, token: str) -> str:
     appointment = history.latest_change(events, State.APPOINTMENT)
     is_open = lead["state"] in OPEN_STATES
     room = photo_room(lead["photo_count"])
+    parcel = progress.inbound_progress(lead)
     return render_template(
         "status/page.html",
         meta=private_meta("Your sale", "Where your watch sale stands."),
         lead=lead,
         watch=watch_name(lead),
-        steps=seller_steps.seller_steps(lead["state"], events),
-        next_step=messages.NEXT_STEPS[lead["state"]],
+        steps=seller_steps.seller_steps(lead["state"], events, lead.get("handover") == "mail"),
+        parcel=parcel,
+        next_step=progress.NEXT_STEP
+        if parcel and lead["state"] == State.ACCEPTED
+        else messages.NEXT_STEPS[lead["state"]],
         has_appointment=lead["state"] == State.APPOINTMENT and appointment is not None,
         can_answer_quote=lead["state"] == State.QUOTED,
         quote_shown=history.latest_change_id(events, State.QUOTED),

@@ -1,9 +1,10 @@
-"""A purchase's private files: the ID's photos, the register's certificate, and every version of
-the bill of sale and the receipt. Each is encrypted (app/sale/purchase/crypto.py) into private
-storage under a random name, sealed to its lead and kind, and reached only through its row in
-`purchase_files`, by the lead it belongs to: a file's public id alone opens nothing. The plain
-file's SHA-256 is kept, as the timeline shows it for documents, and checked on every read, so
-another version of the same kind swapped in under a row is refused too.
+"""A purchase's private files: the ID's photos, the register's certificate, every version of
+the bill of sale and the receipt, and the photos (and any video) of a parcel of the sale by mail
+opened on record (app/shipping/arrival.py). Each is encrypted (app/sale/purchase/crypto.py)
+into private storage under a random name, sealed to its lead and kind, and reached only through
+its row in `purchase_files`, by the lead it belongs to: a file's public id alone opens nothing.
+The plain file's SHA-256 is kept, as the timeline shows it for documents, and checked on every
+read, so another version of the same kind swapped in under a row is refused too.
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ from app.leads import storage
 from app.leads.db import get_db, now
 from app.sale.purchase import crypto
 
-KINDS = ("id_front", "id_back", "register_certificate", "bill_of_sale", "receipt")
 ID_PHOTOS = ("id_front", "id_back")
 DOCUMENTS = ("bill_of_sale", "receipt")
+# A parcel opened on record: the box as received, the opening, the serial in frame, a video.
+ARRIVAL = ("arrival_box", "arrival_opening", "arrival_serial", "arrival_video")
+KINDS = (*ID_PHOTOS, "register_certificate", *DOCUMENTS, *ARRIVAL)
 
 
 def files_dir() -> Path:
