@@ -117,11 +117,11 @@ def with_parcel(steps: list[Step], state: str, events: list[dict]) -> list[Step]
     """A sale by mail's steps: "Sent by insured mail" and "Received by us" where the appointment
     would be, done as the parcel goes; while the quote is accepted, the parcel's step of now is
     the current one. A sale by mail moved to an appointment (a watch above the policy's limit)
-    keeps its appointment."""
-    if latest_change(events, State.APPOINTMENT) is not None:
-        return steps
+    keeps its appointment; one closed before its quote has no parcel to show."""
+    quote = next((i for i, s in enumerate(steps) if s.label.startswith("Preliminary quote")), None)
+    if quote is None or latest_change(events, State.APPOINTMENT) is not None:
+        return steps  # closed before a quote, or bought in person after all
     sent, received = parcel_dates(events)
-    quote = next(i for i, step in enumerate(steps) if step.label.startswith("Preliminary quote"))
     after = steps[quote + 1] if quote + 1 < len(steps) else None
     replaced = 1 if after is not None and after.label == "Appointment" else 0
     later = after.status if replaced else "done"  # a closed lead shows the steps it reached
