@@ -10,11 +10,12 @@ import subprocess
 import pytest
 from werkzeug.datastructures import MultiDict
 
-from app.leads import search
+from app.leads import search, store
+from app.sale import erasure, lifecycle
 from app.sell import reach
 from app.sell.forms import MailinSellForm, SellForm
 from tests.data.validation_cases import VALID
-from tests.helpers import JSON, ROOT, island_props, page_html, photo, post
+from tests.helpers import JSON, ROOT, island_props, page_html, photo, post, sample_lead
 from worker.seller_mail import confirmation_letter
 
 BOISE, NEW_YORK, CAMBRIDGE_MA, SAN_JUAN_PR, ARMY_POST = "83702", "10001", "02139", "00901", "09012"
@@ -200,3 +201,13 @@ def test_an_unknown_zip_code_is_refused_with_its_message(client, mailin):
     assert UNKNOWN in html and re.search(r'id="field-postalCode"[^>]*aria-invalid="true"', html)
     body = post(client, {"postalCode": "", "handover": ""}, headers=JSON).get_json()
     assert body["errors"] == {"postalCode": SHAPE, "handover": CHOOSE}
+
+
+def test_erasure_blanks_the_zip_code_and_keeps_the_handover(app):
+    record = sample_lead(handover="mail", postal_code=BOISE)
+    with app.app_context():
+        lead_id, _created = store.save_lead(record, [])
+        lifecycle.transition(lead_id, "closed", "staff:1", {"reason": "seller_declined"}, "new")
+        erasure.erase(lead_id, "staff:1")
+        lead = store.get_lead(lead_id)
+    assert (lead["handover"], lead["postal_code"]) == ("mail", None)
