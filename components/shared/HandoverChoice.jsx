@@ -6,7 +6,7 @@ import { ErrorText, focusRing } from "./PhotoPicker.jsx";
 
 export function ZipNote() {
   return (
-    <p className="self-end pb-3 text-sm text-ink-600">
+    <p className="-mt-3 text-sm text-ink-600 sm:mt-0 sm:self-end sm:pb-3">
       We use it only to see whether we can meet you, or buy your watch by insured mail.
     </p>
   );

@@ -128,6 +128,7 @@ def test_with_the_setting_off_the_form_is_as_before(client, app):
     for word in ('name="handover"', 'name="postalCode"', "ZIP", "insured mail", "sell-by-mail"):
         assert word not in html.split("<main", 1)[1].split("</main>", 1)[0], word
     assert re.search(r">3</span>.*?3\. </span>Upload Photos</h2>", html, re.S)
+    assert "or use insured collection within 50 miles of the cities we cover" in html
     # posted anyway, the values are not asked for, so nothing of them is kept
     assert post(client, MAIL | {"handover": "in_person"}, [photo()]).status_code == 303
     with app.app_context():
@@ -146,6 +147,7 @@ def test_with_the_setting_on_the_page_asks_for_the_zip_code_and_the_handover(cli
     assert "At an appointment within 50 miles of one of the cities we cover." in html
     assert "From anywhere in the 50 states and DC, with a prepaid label we send you." in html
     assert 'href="/sell-by-mail"' in html
+    assert "or send the watch by insured mail and we authenticate it on arrival" in html
     props = island_props(html)
     assert [choice["value"] for choice in props["handovers"]] == ["in_person", "mail"]
     assert props["messages"]["mailChosen"].startswith(MAIL_CHOSEN)
