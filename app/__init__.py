@@ -15,6 +15,7 @@ from app.conversions.cli import conversions_command
 from app.extensions import cache, csrf, limiter
 from app.forms import rules
 from app.leads import db as leads_db
+from app.leads import handover
 from app.leads.cli import leads_command
 from app.leads.state import State
 from app.pages import routes as pages
@@ -110,7 +111,7 @@ def register_blueprints(app: Flask) -> None:
 
 def register_template_helpers(app: Flask) -> None:
     """What templates can use: islands, stylesheets, pictures, icons, the lead states (`State`),
-    a form control's attributes from its rules, `shown`, layout context."""
+    a form control's attributes from its rules, `shown`, a lead's `handover`, layout context."""
     app.jinja_env.globals.update(
         island=islands.island,
         island_scripts=assets.island_scripts,
@@ -123,6 +124,7 @@ def register_template_helpers(app: Flask) -> None:
     app.jinja_env.globals["State"] = State
     app.jinja_env.globals["control_attributes"] = rules.html_attributes
     app.jinja_env.filters["shown"] = samples.shown
+    app.jinja_env.filters["handover"] = handover.described
     app.jinja_env.tests["shown"] = samples.is_shown
     app.context_processor(layout.layout_context)
 

@@ -24,6 +24,7 @@ from urllib.parse import urlsplit
 
 from flask import current_app
 
+from app.leads import handover
 from app.leads.display import appointment_start, clock, quote_amount, usd, watch_name
 from app.prices import index
 from app.rendering.dates import display_date
@@ -92,6 +93,7 @@ def confirmation_letter(lead: dict, photo_count: int) -> Letter:
         heading="We have your watch details",
         paragraphs=[
             f"Thank you for sending us your {watch}. Your reference is {lead['reference']}.",
+            *handover.seller_words(lead),
             *guide_words(lead),
             "A specialist will review your details and photos and get back to you within 24 "
             "hours with a preliminary quote, or with a question if we need more.",

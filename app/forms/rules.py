@@ -250,6 +250,15 @@ class Check(Rule):
         return self.test(value)
 
 
+class FormCheck(Check):
+    """A check only the server runs that reads the rest of the form too (a choice another
+    field's value rules out): `test(form, value)` says whether the value passes."""
+
+    def __call__(self, form, field) -> None:
+        if not self.test(form, field.data or ""):
+            raise StopValidation(self.message)
+
+
 def iso_date(value: str) -> date | None:
     """A YYYY-MM-DD date (what a date input sends), or None."""
     try:

@@ -54,6 +54,8 @@ LEAD_FIELDS = (
     "landing_page",
     "referrer_host",
     "instant_range",
+    "handover",
+    "postal_code",
 )
 PHOTO_COUNT = "(SELECT count(*) FROM lead_photos WHERE lead_id = leads.id) AS photo_count"
 

@@ -7,6 +7,7 @@ from flask import render_template
 
 from app.content import queries
 from app.rendering import seo
+from app.rendering.layout import as_mailin_is
 
 
 def render_landing_page(
@@ -19,7 +20,9 @@ def render_landing_page(
     image: str = seo.PageMeta.image,
     **context,
 ) -> str:
-    """A brand or city page: its meta, service and breadcrumb JSON-LD, home and landing words."""
+    """A brand or city page: its meta, service and breadcrumb JSON-LD, home and landing words
+    (the home page's badges as the sale by mail's setting has them, as on the home page)."""
+    home = queries.document("home")
     meta = seo.PageMeta(
         title=record["meta_title"],
         description=record["meta_description"],
@@ -30,7 +33,7 @@ def render_landing_page(
     return render_template(
         template,
         meta=meta,
-        home=queries.document("home"),
+        home=home | {"trust_badges": as_mailin_is(home["trust_badges"])},
         landing=queries.document("landing"),
         **context,
     )

@@ -29,11 +29,19 @@ def once_per_request(build: Callable[[], object]) -> Callable[[], object]:
 
 def as_mailin_is(items: list[dict]) -> list[dict]:
     """Content entries as the sale by mail's setting has them: an entry marked `mailin = true`
-    only while MAILIN_ENABLED is on, and an entry's `mailin_text` in place of its `text` then
-    (the site says "nationwide" only while it buys by mail)."""
+    only while MAILIN_ENABLED is on, and then an entry's `mailin_<key>` in place of (or beside)
+    its `<key>`: `mailin_text` for its `text` (the site says "nationwide" only while it buys by
+    mail), `mailin_link` for a link to the page that explains it."""
     on = current_app.config["MAILIN_ENABLED"]
     return [
-        item | {"text": item["mailin_text"]} if on and "mailin_text" in item else item
+        item
+        | {
+            key.removeprefix("mailin_"): value
+            for key, value in item.items()
+            if key.startswith("mailin_")
+        }
+        if on
+        else item
         for item in items
         if on or not item.get("mailin")
     ]

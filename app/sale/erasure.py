@@ -49,6 +49,7 @@ ERASED_VALUES = {
     "email": "",
     "phone": "",
     "additional_details": "",
+    "postal_code": None,  # where the seller lives, narrowed to a ZIP code
     "client_ip": None,
     "user_agent": None,
     "ga_client_id": None,

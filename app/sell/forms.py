@@ -9,8 +9,10 @@ from wtforms import BooleanField, HiddenField, MultipleFileField, StringField, T
 
 from app.catalog import BRANDS, CONDITIONS
 from app.forms.rules import (
+    Check,
     Choice,
     EmailAddress,
+    FormCheck,
     Letters,
     MaxLength,
     MinLength,
@@ -19,8 +21,10 @@ from app.forms.rules import (
     YearRange,
     clean_text,
 )
+from app.leads import handover
 from app.photos import messages
 from app.photos.forms import PhotoLimits
+from app.sell import reach
 
 # WHATWG's e-mail syntax (what type=email accepts), requiring a dot in the domain.
 EMAIL_PATTERN = (
@@ -199,3 +203,61 @@ class SellForm(FlaskForm):
         """The typed values, for re-rendering the form after a failed submit (files excepted)."""
         values = {name: self[name].data or "" for name in self.RULE_FIELDS}
         return values | {"hasBox": bool(self.hasBox.data), "hasPapers": bool(self.hasPapers.data)}
+
+
+def meeting_possible(form: SellForm, choice: str) -> bool:
+    """In person only where we meet sellers: a ZIP code beyond every city's reach is offered
+    the mail instead (a ZIP code that failed its own rules is left to their message)."""
+    zip_code = form.postalCode.data or ""
+    return choice != handover.IN_PERSON or bool(form.postalCode.errors) or reach.can_meet(zip_code)
+
+
+class MailinSellForm(SellForm):
+    """The sell form while the sale by mail is offered: also the seller's ZIP code and how
+    they want to hand the watch over (in person, or by insured mail)."""
+
+    postalCode = StringField(
+        "ZIP Code",
+        filters=[clean_text],
+        validators=[
+            Pattern(r"^[0-9]{5}$", "Please enter your 5-digit ZIP code"),
+            Check(reach.is_known, "We could not find this ZIP code. Please check it"),
+            Check(reach.in_states, "We can only buy from sellers in the 50 states and DC"),
+        ],
+    )
+    handover = StringField(
+        "How would you like to hand the watch over?",
+        filters=[clean_text],
+        validators=[
+            Choice(list(handover.CHOICES), "Please choose how to hand the watch over"),
+            FormCheck(
+                meeting_possible,
+                f"Your ZIP code is more than {reach.REACH_MILES} miles from the cities where we "
+                "meet sellers, so we buy your watch by insured mail. Please choose insured mail",
+            ),
+        ],
+    )
+
+    RULE_FIELDS = (*SellForm.RULE_FIELDS, "postalCode", "handover")
+
+    def lead_fields(self) -> dict:
+        """The form's values, with the handover and the ZIP code under their column names."""
+        return super().lead_fields() | {
+            "handover": self.handover.data,
+            "postal_code": self.postalCode.data,
+        }
+
+    def values(self) -> dict:
+        """The typed values, the ZIP code and the handover chosen among them."""
+        return super().values() | {
+            "postalCode": self.postalCode.data or "",
+            "handover": self.handover.data or "",
+        }
+
+
+def sell_form(**options) -> SellForm:
+    """The sell form as the settings have it: the sale by mail's fields only while
+    MAILIN_ENABLED is on; otherwise the form is exactly as it was before them."""
+    if current_app.config["MAILIN_ENABLED"]:
+        return MailinSellForm(**options)
+    return SellForm(**options)

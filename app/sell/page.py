@@ -6,6 +6,7 @@ from flask import current_app, make_response, render_template, request
 
 from app.catalog import BRANDS, CONDITIONS
 from app.content import queries
+from app.leads import handover
 from app.photos.forms import photo_limits
 from app.prices import coverage
 from app.privacy.choice import opt_out
@@ -18,22 +19,35 @@ from app.sell.messages import island_messages
 from app.sell.submission import campaign_values, event_id_from
 
 
+def mailin_props(props: dict) -> dict:
+    """The handover's choices with their one-line explanations, the page that explains the
+    mail and the sentence a seller who chose it reads on success; added only while the sale
+    by mail is offered, so with it off the island's props (and markup) are as before."""
+    if not current_app.config["MAILIN_ENABLED"]:
+        return props
+    choices = [{"value": value} | words for value, words in handover.CHOICES.items()]
+    messages = props["messages"] | {"mailChosen": handover.MAIL_CHOSEN}
+    return props | {"handovers": choices, "mailPage": "/sell-by-mail", "messages": messages}
+
+
 def island_props(form: SellForm, error: str | None, photos_dropped: bool) -> dict:
     """Everything the SellForm island renders from; no per-session secret (CSRF is a meta tag)."""
-    return {
-        "action": "/sell",
-        "fields": form.rules(),
-        "brands": BRANDS,
-        "conditions": CONDITIONS,
-        "photos": photo_limits(),
-        "messages": island_messages(),
-        "values": form.values(),
-        "errors": form.first_errors(),
-        "formError": error,
-        "photosDropped": photos_dropped,
-        "range": as_props(form),
-        "rangeUrl": "/sell/range",
-    }
+    return mailin_props(
+        {
+            "action": "/sell",
+            "fields": form.rules(),
+            "brands": BRANDS,
+            "conditions": CONDITIONS,
+            "photos": photo_limits(),
+            "messages": island_messages(),
+            "values": form.values(),
+            "errors": form.first_errors(),
+            "formError": error,
+            "photosDropped": photos_dropped,
+            "range": as_props(form),
+            "rangeUrl": "/sell/range",
+        }
+    )
 
 
 def hidden_values(form: SellForm) -> dict:

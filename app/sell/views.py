@@ -18,12 +18,13 @@ from flask.typing import ResponseReturnValue
 
 from app.catalog import BRANDS
 from app.errors import wants_json
+from app.leads import handover
 from app.photos.forms import chosen_files
 from app.photos.intake import NotSaved
 from app.photos.messages import NOT_SAVED, message
 from app.rendering import seo
 from app.rendering.layout import site_info
-from app.sell.forms import SellForm
+from app.sell.forms import sell_form
 from app.sell.messages import FAILURE, SUCCESS
 from app.sell.page import form_page
 from app.sell.submission import Submission, submit_lead
@@ -38,7 +39,7 @@ def answer_failure(message: str, status: int, keep_values: bool = False):
 
 def form():
     """Show the sell form (brand preselected by ?brand=) or take a submission; spam is ignored."""
-    form = SellForm()
+    form = sell_form()
     if request.method == "GET":
         if request.args.get("brand") in BRANDS:
             form.watchBrand.data = request.args["brand"]
@@ -57,17 +58,21 @@ def form():
     except NotSaved:
         return answer_failure(message(NOT_SAVED), 503, keep_values=True)
     shown = submission.instant_range
-    return answer_success(reference, shown.as_json() if shown else None)
+    chosen = submission.fields.get("handover")
+    return answer_success(reference, shown.as_json() if shown else None, chosen)
 
 
-def answer_success(reference: str | None = None, shown_range: dict | None = None):
-    """The island gets the reference and the guide's range in its JSON; the plain form's
-    thank-you page reads them from the session (not the URL, which analytics tags on that page
-    would see)."""
+def answer_success(
+    reference: str | None = None, shown_range: dict | None = None, chosen: str | None = None
+):
+    """The island gets the reference and the guide's range in its JSON (it knows the handover
+    chosen); the plain form's thank-you page reads them from the session (not the URL, which
+    analytics tags on that page would see)."""
     if wants_json():
         return jsonify(success=True, error=None, errors={}, reference=reference, range=shown_range)
     session["reference"] = reference
     session["instant_range"] = shown_range
+    session["handover"] = chosen
     return redirect(url_for("sell.thanks"), code=303)
 
 
@@ -85,6 +90,7 @@ def thanks():
         message=SUCCESS,
         reference=session.get("reference"),
         shown_range=session.get("instant_range"),
+        handover_words=handover.seller_words({"handover": session.get("handover")}),
     )
     response = make_response(page)
     response.headers["Cache-Control"] = "no-store"
@@ -99,5 +105,5 @@ def old_form_url():
 def form_again(keep_values: bool) -> Callable[[str, int], ResponseReturnValue]:
     """The sell page showing a refusal; the seller's typed values kept, or not."""
     return lambda message, status: form_page(
-        SellForm() if keep_values else SellForm(formdata=None), error=message, status=status
+        sell_form() if keep_values else sell_form(formdata=None), error=message, status=status
     )

@@ -91,7 +91,8 @@ export function useSellForm({ props, photos, toast }) {
     const params = { brand: values.watchBrand, model: values.watchModel, ...LEAD_VALUE };
     trackPixel("Lead", params, eventId.current);
     trackConversion("generate_lead", { ...LEAD_VALUE, brand: values.watchBrand });
-    const detail = [reference && `Your reference: ${reference}.`, range?.line].filter(Boolean);
+    const mail = values.handover === "mail" && props.messages.mailChosen;
+    const detail = [reference && `Your reference: ${reference}.`, range?.line, mail].filter(Boolean);
     toast(props.messages.success, "success", detail.join(" "));
     setValues(emptyValues(values));
     setErrors({});

@@ -7,6 +7,7 @@ import { usePhotos } from "../hooks/usePhotos.js";
 import { useInstantRange } from "../hooks/useInstantRange.js";
 import { useSellForm, valuesOnPage } from "../hooks/useSellForm.js";
 import { useToasts } from "../hooks/useToasts.js";
+import { HandoverChoice, ZipNote } from "../shared/HandoverChoice.jsx";
 import { InstantRange } from "../shared/InstantRange.jsx";
 import { ErrorText, focusRing, PhotoPicker, UploadProgress } from "../shared/PhotoPicker.jsx";
 import { Toaster } from "../shared/Toaster.jsx";
@@ -235,7 +236,14 @@ export default function SellForm(props) {
             placeholder="Reference number, service history, purchase date, anything else worth knowing"
           />
         </Section>
-        <Section number={3} title="Upload Photos" description="Clear photos let us give you a firmer quote, faster.">
+        {props.handovers && (
+          <Section number={3} title="Handing Over Your Watch" description="In person near one of the cities we cover, or by insured mail from anywhere in the US.">
+            <Field name="postalCode" form={form} props={props} inputMode="numeric" maxLength={5} placeholder="e.g. 83702" autoComplete="postal-code" />
+            <ZipNote />
+            <HandoverChoice form={form} props={props} />
+          </Section>
+        )}
+        <Section number={props.handovers ? 4 : 3} title="Upload Photos" description="Clear photos let us give you a firmer quote, faster.">
           <PhotoTips />
           <PhotoPicker
             photos={photos}

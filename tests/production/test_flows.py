@@ -35,6 +35,7 @@ from tests.helpers import business_today, wait_until
 from tests.production.steps import (
     CONFIRMATION,
     ERASURE_PATH,
+    IN_PERSON,
     body_text,
     event_kinds,
     lead_by_email,
@@ -101,6 +102,8 @@ def fill_sell_form(page, name: str, email: str, photos: list[Path]) -> None:
     page.select_option("#field-watchBrand", values["watchBrand"])
     page.select_option("#field-watchCondition", values["watchCondition"])
     page.check("#field-hasBox")
+    page.fill("#field-postalCode", IN_PERSON["postalCode"])
+    page.check("#field-handover")  # in person, the first choice
     page.set_input_files("#field-photos", [str(p) for p in photos])
 
 

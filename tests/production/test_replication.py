@@ -28,7 +28,7 @@ from tests.data.validation_cases import VALID
 from tests.front import HttpsClient
 from tests.helpers import ROOT, RedisServer, buy_lead, stop_process, wait_until
 from tests.production.conftest import production_site, start_litestream
-from tests.production.steps import lead_by_email, leads_db, send_lead, submit_lead
+from tests.production.steps import IN_PERSON, lead_by_email, leads_db, send_lead, submit_lead
 
 RECOVERY_POINT = 5  # seconds: Litestream checks the WAL every second, and uploads in well under 1
 LOAD_PER_SECOND = 20
@@ -99,7 +99,7 @@ class Load:
     def send(self, number: int) -> None:
         email = f"load.{number}@example.com"
         client = HttpsClient(self.site.front)
-        form = {**VALID, "email": email, "csrf_token": client.form_token("/sell")}
+        form = {**VALID, **IN_PERSON, "email": email, "csrf_token": client.form_token("/sell")}
         try:
             response = client.post("/sell", form, headers={"Referer": self.site.url + "/sell"})
         except OSError:
