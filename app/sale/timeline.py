@@ -142,8 +142,13 @@ def offer_details(data: dict) -> list[tuple[str, str]]:
     ]
 
 
+REGISTER_REASONS = {
+    "sellers_serial": "the seller gave the serial number",
+    "serial_on_record": "serial number on record",
+    "before_payment": "the latest clear check is too old to pay on",
+}
 REGISTER_OUTCOMES = {
-    "clear": "clear (recorded as a register check)",
+    "clear": "clear",
     "flagged": "FLAGGED: the sale is on hold",
     "unknown": "unknown: the register cannot say; check by hand",
     "failed": "no answer after every retry: check by hand",
@@ -154,10 +159,7 @@ REGISTER_OUTCOMES = {
 def register_question(kind: str, data: dict) -> tuple[str, list[tuple[str, str]]]:
     """(title, details) of the register asked by API, and of how the question ended."""
     if kind == "register_asked":
-        why = "serial number on record" if data["reason"] == "serial_on_record" else (
-            "the latest clear check is too old to pay on"
-        )
-        return "Stolen-watch register asked by API", [("Why", why)]
+        return "Stolen-watch register asked by API", [("Why", REGISTER_REASONS[data["reason"]])]
     outcome = REGISTER_OUTCOMES.get(data["outcome"], data["outcome"])
     return "Stolen-watch register answered", [("Answer", outcome)]
 

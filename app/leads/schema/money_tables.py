@@ -150,7 +150,7 @@ REGISTER_ASKS = (
         id INTEGER PRIMARY KEY,
         lead_id INTEGER NOT NULL REFERENCES leads(id),
         serial_number TEXT NOT NULL,
-        reason TEXT NOT NULL CHECK (reason IN ('serial_on_record', 'before_payment')),
+        reason TEXT NOT NULL CHECK (reason IN ('sellers_serial', 'serial_on_record', 'before_payment')),
         asked_at TEXT NOT NULL,
         attempts INTEGER NOT NULL DEFAULT 0,
         last_error TEXT,

@@ -25,6 +25,7 @@ from app.sale.purchase.register_api import Answer, RegisterError
 
 ACTOR = "register_api"
 REASONS = {
+    "sellers_serial": "the seller gave the serial number",
     "serial_on_record": "the serial number is on record",
     "before_payment": "the latest clear check is too old to pay on",
 }
@@ -32,12 +33,13 @@ REASONS = {
 
 def open_ask(db: sqlite3.Connection, lead_id: int, serial: str, reason: str) -> int | None:
     """Inside the caller's transaction: a new question of `serial` (normalised), with its
-    event; None when it needs none: one is open already, or (for a serial newly on record)
-    the register has answered this very serial for this lead before."""
+    event; None when it needs none: one is open already, or (for a serial given or newly on
+    record) the register has answered this very serial, for the same reason, before."""
     asked = db.execute(
-        "SELECT outcome FROM register_asks WHERE lead_id = ? AND serial_number = ? "
-        "AND (outcome IS NULL OR (? = 'serial_on_record' AND outcome != 'failed'))",
-        (lead_id, serial, reason),
+        "SELECT outcome FROM register_asks WHERE lead_id = :lead AND serial_number = :serial "
+        "AND (outcome IS NULL OR (reason = :reason AND :reason != 'before_payment' "
+        "AND outcome != 'failed'))",
+        {"lead": lead_id, "serial": serial, "reason": reason},
     ).fetchone()
     if asked is not None:
         return None
@@ -157,6 +159,8 @@ def record_answer(ask: dict, answer: Answer, certificate: tuple[bytes, str] | No
     if answer.result == "unknown":
         end(ask["id"], "unknown", answer)
         return "unknown"
+    if ask["reason"] == "sellers_serial":
+        return record_sellers_serial(ask, answer, certificate)
     serial = get_db().execute(
         "SELECT serial_number FROM purchases WHERE lead_id = ?", (ask["lead_id"],)
     ).fetchone()
@@ -176,6 +180,31 @@ def record_answer(ask: dict, answer: Answer, certificate: tuple[bytes, str] | No
         return "not_recorded"
     end(ask["id"], answer.result, answer, check_of_event(event_id))
     return answer.result
+
+
+def record_sellers_serial(ask: dict, answer: Answer, certificate: tuple[bytes, str]) -> str:
+    """The answer about the serial the seller gave: a flag holds the sale at once (a register
+    check of that serial, standing until a clear check of the authenticated serial is approved
+    by a second staff member); a clear answer is only the question's outcome, as the serial is
+    not yet the one the watch bears (the findings ask again)."""
+    if answer.result == "clear":
+        end(ask["id"], "clear", answer)
+        return "clear"
+    check = {
+        "provider": register_api.provider_name(),
+        "checked_on": business_today().isoformat(),
+        "result": "flagged",
+        "provider_reference": answer.reference,
+    }
+    try:
+        event_id = stolen_register.record_check(
+            ask["lead_id"], ACTOR, check, *certificate, sellers_serial=ask["serial_number"]
+        )
+    except Refused:
+        end(ask["id"], "flagged", answer)
+        return "flagged"
+    end(ask["id"], "flagged", answer, check_of_event(event_id))
+    return "flagged"
 
 
 def check_of_event(event_id: int) -> int | None:

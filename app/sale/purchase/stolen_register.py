@@ -22,6 +22,7 @@ from PIL import Image
 from app.leads.db import get_db, immediate_transaction, now
 from app.leads.display import business_day, business_today
 from app.leads.history import append_event
+from app.leads.state import State
 from app.rendering.dates import display_date
 from app.replica import copies
 from app.sale.purchase import files, record
@@ -79,30 +80,44 @@ def standing_columns(check: dict) -> dict:
     }
 
 
-def record_check(lead_id: int, actor: str, check: dict, certificate: bytes, media_type: str) -> int:
+def record_check(lead_id: int, actor: str, check: dict, certificate: bytes, media_type: str,
+                 sellers_serial: str | None = None) -> int:  # fmt: skip
     """Add a register check with its certificate (the next version of the lead's certificate
     file); the event's id. It counts at once, unless it is clear while a flagged check stands:
     then it waits for a second staff member's approval, and the flag keeps the lead from being
-    bought (checklist.BEFORE_PURCHASE)."""
-    event_id = store_check(lead_id, actor, check, certificate, media_type)
+    bought (checklist.BEFORE_PURCHASE). A check of `sellers_serial` (the serial number the
+    seller gave, asked of the register before anyone authenticated the watch) is recorded
+    from the quote on, so a flag on it holds the sale before anyone travels."""
+    event_id = store_check(lead_id, actor, check, (certificate, media_type), sellers_serial)
     copies.sync_later(lead_id)
     return event_id
 
 
-def store_check(lead_id: int, actor: str, check: dict, certificate: bytes, media_type: str) -> int:
+def refuse_unless_checkable(lead: dict, purchase: dict, checked_on: date, sellers_serial) -> None:
+    """A check of the authenticated serial belongs between the appointment and payment, dated
+    after the authentication; one of the seller's own serial, to any lead still open."""
+    if sellers_serial is None:
+        refuse_unless_authenticating(lead)
+        refuse_unless_dated_well(purchase, checked_on)
+    elif lead["erased_at"] or lead["state"] in (State.BOUGHT, State.CLOSED):
+        raise Refused("This lead is bought or closed: no check is recorded. Nothing was changed.")
+
+
+def store_check(lead_id: int, actor: str, check: dict, certificate: tuple[bytes, str],
+                sellers_serial: str | None) -> int:  # fmt: skip
     """record_check's one transaction: the certificate's file, the check's row and event."""
     written: list[str] = []
     try:
         with immediate_transaction() as db:
             lead, purchase = lead_and_record(db, lead_id)
-            refuse_unless_authenticating(lead)
-            refuse_unless_dated_well(purchase, date.fromisoformat(check["checked_on"]))
-            row = files.add_file(db, lead_id, "register_certificate", certificate, media_type)
+            checked_on = date.fromisoformat(check["checked_on"])
+            refuse_unless_checkable(lead, purchase, checked_on, sellers_serial)
+            row = files.add_file(db, lead_id, "register_certificate", *certificate)
             written.append(row["file_name"])
             kept = check | {
                 "certificate": row["public_id"],
                 "recorded_by": actor,
-                "serial_number": purchase["serial_number"],
+                "serial_number": sellers_serial or purchase["serial_number"],
             }
             check_id = add_row(db, lead_id, kept)
             waits = purchase.get("register_result") == "flagged" and check["result"] == "clear"

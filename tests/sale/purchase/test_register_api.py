@@ -244,3 +244,72 @@ def test_a_check_of_any_age_pays_while_staff_check_the_register_by_hand(app):
         assert checklist.missing(old, checklist.BEFORE_PURCHASE) == [
             words for item, words in checklist.BEFORE_PURCHASE if item != "register_recent"
         ][:4] + ["a clear stolen-watch register check"]
+
+
+def quoted_and_accepted(app) -> int:
+    """A lead whose seller accepted the quote: nobody has seen the watch yet."""
+    lead_id = save_sample_lead(app)
+    with app.app_context(), transaction() as db:
+        db.execute("UPDATE leads SET state = 'accepted' WHERE id = ?", (lead_id,))
+    return lead_id
+
+
+def ask_for_sellers_serial(app, lead_id: int, serial: str) -> int:
+    with app.app_context():
+        ask_id = register_asks.ask_about(lead_id, serial, "sellers_serial")
+        wait_until(lambda: register_asks.get(ask_id)["outcome"], timeout=20)
+        return ask_id
+
+
+def test_a_flag_on_the_serial_the_seller_gave_holds_the_sale_before_anyone_travels(
+    register_app, register
+):
+    lead_id = quoted_and_accepted(register_app)
+    register.answer(SERIAL, "flagged")
+    ask_for_sellers_serial(register_app, lead_id, "7z41 k9q2")
+    held = purchase(register_app, lead_id)
+    assert (held["register_result"], held["register_serial"]) == ("flagged", SERIAL)
+    assert held["authenticated_at"] is None
+    # Later the findings read the same serial and the register says clear (say, the report was
+    # withdrawn): that clear check waits for a second staff member, and the flag still holds.
+    register.answer(SERIAL, "clear")
+    with register_app.app_context():
+        with transaction() as db:
+            db.execute("UPDATE leads SET state = 'agreed' WHERE id = ?", (lead_id,))
+        put_purchase_on_record(lead_id)
+        with transaction() as db:
+            record.update(db, lead_id, {
+                "authenticated_at": f"{business_today()}T12:00:00+00:00",
+                "register_result": "flagged", "register_serial": SERIAL,
+            })  # fmt: skip
+        ask_id = register_asks.ask_about(lead_id, SERIAL, "serial_on_record")
+        wait_until(lambda: register_asks.get(ask_id)["outcome"], timeout=20)
+        assert record.get(lead_id)["register_result"] == "flagged"
+        data = {"amount": 9500, "paid_on": business_today().isoformat()} | PAYMENT
+        with pytest.raises(lifecycle.MissingDetails, match="a clear stolen-watch register check"):
+            lifecycle.transition(lead_id, "bought", "staff:1", data, "agreed")
+    assert len(register.searches()) == 2
+
+
+def test_a_clear_answer_on_the_sellers_serial_is_no_check_and_the_findings_ask_again(
+    register_app, register
+):
+    lead_id = quoted_and_accepted(register_app)
+    ask_id = ask_for_sellers_serial(register_app, lead_id, SERIAL)
+    with register_app.app_context():
+        assert register_asks.get(ask_id)["outcome"] == "clear"
+        assert get_db().execute("SELECT count(*) FROM register_checks").fetchone()[0] == 0
+        assert register_asks.ask_about(lead_id, SERIAL, "sellers_serial") is None  # once
+    assert not (purchase(register_app, lead_id) or {}).get("register_result")
+    with register_app.app_context():  # at the appointment, the findings read the same serial
+        with transaction() as db:
+            db.execute("UPDATE leads SET state = 'agreed' WHERE id = ?", (lead_id,))
+        put_purchase_on_record(lead_id)
+        with transaction() as db:
+            record.update(db, lead_id, {
+                "authenticated_at": f"{business_today()}T12:00:00+00:00",
+                "register_result": None, "register_serial": None,
+            })  # fmt: skip
+    ask(register_app, lead_id)
+    assert purchase(register_app, lead_id)["register_result"] == "clear"
+    assert len(register.searches()) == 2
