@@ -48,6 +48,8 @@ COPY_FILES = "worker.jobs.copy_files"
 CHECK_REPLICATION = "worker.jobs.check_replication"
 APPLY_SHIPMENT_EVENT = "worker.jobs.apply_shipment_event"
 ALERT_SHIPMENT_EXCEPTION = "worker.jobs.alert_shipment_exception"
+BUY_LABEL = "worker.jobs.buy_shipping_label"
+SEND_ADDRESS_CHECK = "worker.jobs.send_address_change_check"
 # Each process without Redis sweeps up work a crashed process left when it starts, and again
 # once every lead made before it started is old enough to be nobody else's (pending.STALE_AFTER).
 SWEEP_AGAIN_AFTER_SECONDS = 120

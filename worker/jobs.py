@@ -16,6 +16,7 @@ from app.sale.purchase import documents, payout
 from app.shipping import tracking
 from worker import (
     erasure_mail,
+    label_jobs,
     mail,
     payment_alerts,
     payout_mail,
@@ -342,7 +343,8 @@ def check_replication() -> str:
     return replica_alerts.check_replication()
 
 
-# The sale by mail's tracking (app/shipping/tracking.py, worker/shipping_alerts.py): an event
-# applied to its parcel once, and a carrier's exception e-mailed to staff once.
+# The sale by mail's jobs (app/shipping/, worker/shipping_alerts.py, worker/label_jobs.py).
 apply_shipment_event = tracking.apply_event
 alert_shipment_exception = shipping_alerts.send_exception_alert
+buy_shipping_label = label_jobs.buy_shipping_label
+send_address_change_check = label_jobs.send_address_change_check

@@ -12,7 +12,16 @@ from flask_wtf.csrf import CSRFError
 from app import errors
 from app.staff.auth import guard_blueprint
 from app.staff.pages import FORM_EXPIRED, form_expired
-from app.staff.views import account, conversions, inbox, insights, prices, purchase, shipments
+from app.staff.views import (
+    account,
+    conversions,
+    inbox,
+    insights,
+    mail_label,
+    prices,
+    purchase,
+    shipments,
+)
 
 bp = Blueprint("staff", __name__, url_prefix="/staff")
 bp.before_request(guard_blueprint)
@@ -56,6 +65,7 @@ bp.route("/prices/<int:entry_id>", methods=["GET", "POST"])(prices.edit_entry)
 bp.post("/prices/<int:entry_id>/remove")(prices.delete_entry)
 bp.get("/prices.csv")(prices.export_prices)
 bp.post("/prices/import")(prices.import_prices)
+bp.post("/leads/<int:lead_id>/mail-label")(mail_label.buy_label)
 bp.get("/shipments")(shipments.shipments)
 bp.get("/shipments/declarations.csv")(shipments.declarations_csv)
 bp.get("/insights")(insights.dashboard)

@@ -44,7 +44,7 @@ from app.leads.schema.purchase_tables import (
     SEALED_FILES,
 )
 from app.leads.schema.replica_tables import FILE_COPIES
-from app.leads.schema.shipping_tables import HANDOVER, SHIPMENTS
+from app.leads.schema.shipping_tables import HANDOVER, MAIL_PREPARATIONS, SHIPMENTS
 from app.leads.schema.staff_tables import STAFF_TABLES, chain_audit_log
 from app.leads.schema.steps import run
 
@@ -81,6 +81,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     run(ONE_DEAL),  # 30: approvals, payout links and register checks bound to one deal each
     run(SHIPMENTS),  # 31: the sale by mail's parcels and the label provider's webhook events
     run(HANDOVER),  # 32: in person or by insured mail, and the seller's ZIP code, from /sell
+    run(MAIL_PREPARATIONS),  # 33: the seller's steps before a mail label; address changes
 )
 VERSION = len(MIGRATIONS)
 
