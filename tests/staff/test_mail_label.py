@@ -25,10 +25,18 @@ def easypost():
 @pytest.fixture
 def selling_by_mail(app, easypost, mail_settings):
     """The module's app selling by mail through the fake, e-mailing staff."""
-    app.config.update(mailin_settings(easypost) | mail_settings | {
-        "MAILIN_ENABLED": True, "MAILIN_MAX_VALUE": 25000, "EASYPOST_TIMEOUT": 1,
-        "SMTP_USE_TLS": False, "SMTP_PORT": int(mail_settings["SMTP_PORT"]),
-        "STAFF_EMAIL": "desk@watches.example"})  # fmt: skip
+    app.config.update(
+        mailin_settings(easypost)
+        | mail_settings
+        | {
+            "MAILIN_ENABLED": True,
+            "MAILIN_MAX_VALUE": 25000,
+            "EASYPOST_TIMEOUT": 1,
+            "SMTP_USE_TLS": False,
+            "SMTP_PORT": int(mail_settings["SMTP_PORT"]),
+            "STAFF_EMAIL": "desk@watches.example",
+        }
+    )
     app.extensions.pop("easypost", None)
     return app
 
@@ -98,8 +106,9 @@ def test_it_needs_both_factors_again_recently(selling_by_mail, signed_in, staff,
     all_given(selling_by_mail, token)
     page = signed_in.get(f"/staff/leads/{lead_id}").get_data(as_text=True)
     staff.backdate_sessions("verified_at", 30)
-    answer = signed_in.post(f"/staff/leads/{lead_id}/mail-label",
-                            data={"buy_label-csrf_token": form_token(page)})  # fmt: skip
+    answer = signed_in.post(
+        f"/staff/leads/{lead_id}/mail-label", data={"buy_label-csrf_token": form_token(page)}
+    )
     assert answer.headers["Location"] == "/staff/confirm"
     assert shipments(selling_by_mail) == []
 
@@ -117,8 +126,9 @@ def test_the_setting_off_is_not_found(selling_by_mail, signed_in):
     all_given(selling_by_mail, token)
     page = signed_in.get(f"/staff/leads/{lead_id}").get_data(as_text=True)
     selling_by_mail.config["MAILIN_ENABLED"] = False
-    answer = signed_in.post(f"/staff/leads/{lead_id}/mail-label",
-                            data={"buy_label-csrf_token": form_token(page)})  # fmt: skip
+    answer = signed_in.post(
+        f"/staff/leads/{lead_id}/mail-label", data={"buy_label-csrf_token": form_token(page)}
+    )
     assert answer.status_code == 404 and shipments(selling_by_mail) == []
     assert "Sale by mail" not in signed_in.get(f"/staff/leads/{lead_id}").get_data(as_text=True)
 
@@ -131,8 +141,10 @@ def test_a_job_that_keeps_failing_alerts_staff_after_its_last_try_and_a_press_bu
     all_given(selling_by_mail, token)
     easypost.plan("buy", 500, 500, 500)
     press(signed_in, lead_id)
-    wait_until(lambda: [m for m in smtp_server.messages
-                        if "could not be bought" in m["Subject"]], timeout=20)  # fmt: skip
+    wait_until(
+        lambda: [m for m in smtp_server.messages if "could not be bought" in m["Subject"]],
+        timeout=20,
+    )
     [alert] = [m for m in smtp_server.messages if "could not be bought" in m["Subject"]]
     assert alert["To"] == "desk@watches.example"
     assert "something went wrong" in alert.get_body(("plain",)).get_content()
