@@ -83,7 +83,7 @@ PARCEL_STATES = {
     ShipmentState.VOIDED: "Label cancelled",
     ShipmentState.LOST: "Under a claim with our insurer: we are in touch with you",
 }
-LABEL_SIZES = {"4x6": "4 × 6 in label printer", "letter": "Letter paper (8.5 × 11 in)"}
+LABEL_SIZES = {"4x6": "4 × 6 in label", "letter": "Letter paper"}
 
 
 def words(text: str, **values) -> str:
