@@ -5,7 +5,10 @@ watches), and, if the sale does not go ahead, sent back the same way.
 
 - `shipment_state.py`: a parcel's states, which only move forward, and the provider's words;
 - `easypost_api.py`: the label provider (EasyPost, through its own library): addresses,
-  shipments, labels, refunds;
+  shipments, labels, refunds; `addresses.py`: a return address verified by it;
+- `preparation.py`: the seller's steps before the label, and staff's ID check that opens the
+  parcel; `address_change.py`: a new return address after the label, confirmed by e-mail;
+  `label_files.py`: the label as the seller downloads it (PDF, 4x6 or letter);
 - `labels.py`: a deal's parcel on record, and its label bought once however often it is asked;
 - `webhook.py`: the provider's tracking events, verified on their raw bytes and stored once;
 - `tracking.py`: what an event does to its parcel, applied by a job;
@@ -13,7 +16,7 @@ watches), and, if the sale does not go ahead, sent back the same way.
   insurer's monthly file; `shipment_tabs.py`: the parcels as staff look for them;
 - `routes.py`, `views.py`: the webhook's URL; `cli.py`: `flask shipping`.
 
-A shared package, as the sale is: the staff area (`/staff/shipments`) and, next, the seller's
+A shared package, as the sale is: the staff area (`/staff/shipments`) and the seller's
 status page show its parcels, and features may import shared packages only. It imports the
 records, the sale and the other shared packages, nothing below it imports it, and its one URL
 is the provider's webhook. Nothing the provider says creates a deal, moves one backwards or

@@ -58,6 +58,11 @@ def pending(lead_id: int, shipment: dict) -> bool:
 def ask(lead_id: int, shipment: dict, checked: Checked) -> int:
     """Put a verified new address aside for the seller's confirmation by e-mail; the change's
     id (the caller queues its e-mail). NotChangeable once the carrier has the parcel."""
+    if shipment["state"] == ShipmentState.CREATED:
+        raise NotChangeable(
+            "We are buying your label now. Once it appears on this page, you can change the "
+            "return address here."
+        )
     if shipment["state"] != ShipmentState.LABEL_READY:
         raise NotChangeable(
             "The carrier already has your parcel, so its address can no longer be changed. "

@@ -239,3 +239,16 @@ def test_erasing_the_lead_removes_its_addresses_and_id_photos(mailin_app, smtp_s
             assert db.execute(f"SELECT count(*) FROM {table}").fetchone()[0] == 0, table
         assert not [name for name in names if (files.files_dir() / name).exists()]
         assert db.execute("SELECT count(*) FROM shipments").fetchone()[0] == 1  # the insurer's
+
+
+def test_while_the_label_is_being_bought_the_address_waits(mailin_app, easypost):
+    lead_id, token = mail_deal(mailin_app)
+    all_given(mailin_app, token)
+    with mailin_app.app_context():
+        shipment_id = preparation.verify_id_and_open(lead_id, "staff:1")
+    client = mailin_app.test_client()
+    post_address(client, token, {"street1": "99 Other Rd"})
+    assert notice(client, token).startswith("We are buying your label now.")
+    with mailin_app.app_context():
+        assert labels.get(shipment_id)["state"] == "created"
+        assert not [r for r in easypost.requests if r["action"] in ("create", "buy")]
