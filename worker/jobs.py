@@ -15,6 +15,7 @@ from app.sale.purchase import documents, payout
 from app.shipping import tracking
 from worker import (
     erasure_mail,
+    label_jobs,
     mail,
     parcel_mail,
     payment_alerts,
@@ -325,9 +326,10 @@ def check_replication() -> str:
 # (deploy/watchbuyers-payments.timer), a purchase record no key opens, or an unusual volume of
 # instant ranges (each once per day); the sale by mail's tracking (an event applied to its
 # parcel once, a carrier's exception e-mailed to staff once, the seller told once of each
-# step of their parcel, a return opened and a label bought once, a held watch e-mailed to
-# staff once; worker/parcel_mail.py, return_jobs.py); the stolen-watch
-# register asked by API, its answer recorded and staff alerted when they must act.
+# step of their parcel, a label bought once and staff told if it cannot be, a new return
+# address confirmed from the seller's mailbox, a return opened, a held watch e-mailed to staff
+# once; worker/parcel_mail.py, label_jobs.py, return_jobs.py); the stolen-watch register
+# asked by API, its answer recorded and staff alerted when they must act.
 apply_retention = retention.apply_rules
 alert_payments_due = payment_alerts.send_late_alerts
 alert_unreadable_purchase = record_alerts.send_unreadable_alert
@@ -336,6 +338,7 @@ apply_shipment_event = tracking.apply_event
 alert_shipment_exception = shipping_alerts.send_exception_alert
 ask_register = register_jobs.ask_register
 open_return_parcel = return_jobs.open_return_parcel
-buy_shipping_label = return_jobs.buy_shipping_label
+buy_shipping_label = label_jobs.buy_shipping_label
+send_address_change_check = label_jobs.send_address_change_check
 alert_return_held = return_jobs.send_hold_alert
 send_parcel_mail = parcel_mail.send_parcel_mail

@@ -1,26 +1,20 @@
 """The free insured return's jobs (app/shipping/returns.py): a closed sale by mail's return parcel
-opened, a parcel's label bought (either leg; ids only, retried, idempotent as labels.buy_label
-is), and the staff e-mail that a watch is held and must not be returned. The e-mail names the
-lead only; why a watch is held is on the staff pages, never in a job's arguments."""
+opened (its label is bought by worker/label_jobs.py, as the inbound's is), and the staff e-mail
+that a watch is held and must not be returned. The e-mail names the lead only; why a watch is
+held is on the staff pages, never in a job's arguments."""
 
 from __future__ import annotations
 
 from flask import current_app
 
 from app.leads import history, store
-from app.shipping import labels, returns
+from app.shipping import returns
 from worker import mail
 
 
 def open_return_parcel(lead_id: int) -> str:
     """Open the closed lead's return parcel (or hold the watch), once."""
     return returns.open_return(lead_id)
-
-
-def buy_shipping_label(shipment_id: int) -> str:
-    """Buy the parcel's label once (a retry after a failure or a time-out takes the label the
-    first try bought); its state after, without the tracking number or the label."""
-    return f"parcel {shipment_id}: {labels.buy_label(shipment_id)['state']}"
 
 
 def send_hold_alert(lead_id: int, event_id: int) -> str:

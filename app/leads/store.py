@@ -295,6 +295,8 @@ def erase_lead(
         db.execute("DELETE FROM lead_photos WHERE lead_id = ?", (lead_id,))
         db.execute("DELETE FROM status_links WHERE lead_id = ?", (lead_id,))
         db.execute("DELETE FROM erasure_requests WHERE lead_id = ?", (lead_id,))
+        for table in ("mail_preparations", "address_changes"):  # a sale by mail's addresses
+            db.execute(f"DELETE FROM {table} WHERE lead_id = ?", (lead_id,))
         purchase_files = purchase(db, lead_id)
         forget_event_keys(db, lead_id, free_text_keys)
         append_event(db, lead_id, actor, "erased", {"photos": len(photos)})

@@ -5,7 +5,10 @@ watches), and, if the sale does not go ahead, sent back the same way.
 
 - `shipment_state.py`: a parcel's states, which only move forward, and the provider's words;
 - `easypost_api.py`: the label provider (EasyPost, through its own library): addresses,
-  shipments, labels, refunds;
+  shipments, labels, refunds; `addresses.py`: a return address verified by it;
+- `preparation.py`: the seller's steps before the label, and staff's ID check that opens the
+  parcel; `address_change.py`: a new return address after the label, confirmed by e-mail;
+  `label_files.py`: the label as the seller downloads it (PDF, 4x6 or letter);
 - `labels.py`: a deal's parcel on record, and its label bought once however often it is asked;
 - `webhook.py`: the provider's tracking events, verified on their raw bytes and stored once;
 - `tracking.py`: what an event does to its parcel, applied by a job;

@@ -17,6 +17,7 @@ from app.staff.views import (
     conversions,
     inbox,
     insights,
+    mail_label,
     parcel_arrivals,
     prices,
     purchase,
@@ -65,6 +66,7 @@ bp.route("/prices/<int:entry_id>", methods=["GET", "POST"])(prices.edit_entry)
 bp.post("/prices/<int:entry_id>/remove")(prices.delete_entry)
 bp.get("/prices.csv")(prices.export_prices)
 bp.post("/prices/import")(prices.import_prices)
+bp.post("/leads/<int:lead_id>/mail-label")(mail_label.buy_label)
 bp.get("/shipments")(shipments.shipments)
 bp.get("/shipments/declarations.csv")(shipments.declarations_csv)
 bp.get("/shipments/<int:shipment_id>")(shipments.parcel)

@@ -147,3 +147,10 @@ REVISED = {
         "was accepted or declined."
     ),
 }
+
+# The link e-mailed to confirm a new return address after the label (app/shipping/address_change.py)
+ADDRESS_LINK_REFUSED = (
+    "This link cannot be used: it may be mistyped, already used or out of date, or the parcel "
+    "is already with the carrier. Nothing was changed. Open your status page to ask again, or "
+    "call us on {phone}."
+)

@@ -17,7 +17,7 @@ from app.rendering.layout import site_info
 from app.sale import erasure, seller_steps
 from app.sale.purchase import paperwork, record
 from app.shipping import progress, returns
-from app.status import messages, purchase_view
+from app.status import mail_page, messages, purchase_view
 from app.status.forms import QUESTION_MAX_LENGTH
 from app.status.paperwork_form import (
     KEPT,
@@ -79,6 +79,7 @@ def status_page(lead: dict, token: str) -> str:
         guide_range=index.as_shown(lead),
         quote_words=latest_quote_words(events),
         sale=purchase_view.view(lead, events),
+        mail=mail_page.section(lead, events),
         is_open=is_open,
         can_erase=lead["state"] in SELLER_ERASABLE_STATES,
         after_sale=erasure.after_sale(lead),
@@ -212,3 +213,15 @@ def payout_page(status: int = 200, **words):
 def payout_refused():
     """The one answer to every payout link that cannot be used: it says what to do."""
     return payout_page(404, refusal=messages.PAYOUT_LINK_REFUSED.format(phone=site_info()["phone"]))
+
+
+def address_page(status: int = 200, **words):
+    """The new return address's link page: the address to confirm, the refusal, or done."""
+    meta = private_meta("Confirm your return address", "Confirm a new return address.")
+    return render_template("status/address.html", meta=meta, **words), status
+
+
+def address_refused():
+    """The one answer to every address link that cannot be used: it says what to do."""
+    phone = site_info()["phone"]
+    return address_page(404, refusal=messages.ADDRESS_LINK_REFUSED.format(phone=phone))

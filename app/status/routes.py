@@ -10,7 +10,7 @@ from flask_wtf.csrf import CSRFError
 
 from app import errors
 from app.photos import messages as photo_messages
-from app.status import messages, paperwork_views, views
+from app.status import mail_views, messages, paperwork_views, views
 from app.status.answers import back_to_link, show_refusal
 from app.status.limits import too_many_message
 from app.status.pages import lost_link_page
@@ -35,12 +35,21 @@ bp.get("/status/erased")(views.erasure_done)
 bp.get("/status/payout/<code>")(views.payout_confirmation)
 bp.post("/status/payout/<code>")(views.answer_payout)
 bp.get("/status/payout-<any(confirmed, refused):said>")(views.payout_answered)
+bp.post("/status/<token>/mail/address")(mail_views.return_address)
+bp.post("/status/<token>/mail/suggestion")(mail_views.use_suggestion)
+bp.post("/status/<token>/mail/id")(mail_views.give_id)
+bp.post("/status/<token>/mail/conditions")(mail_views.accept_conditions)
+bp.get("/status/<token>/mail/label-<any('4x6', letter):size>.pdf")(mail_views.label)
+bp.get("/status/address/<code>")(mail_views.address_confirmation)
+bp.post("/status/address/<code>")(mail_views.confirm_address)
+bp.get("/status/address-confirmed")(mail_views.address_confirmed)
 
 
 def out_of_date(message: str, status: int):
     """A form from a page opened long ago (or another site's): nothing done; the page it was on
     again, with the message (the erasure link's own page for its button)."""
-    if request.endpoint in ("status.confirm_erasure", "status.answer_payout"):
+    if request.endpoint in ("status.confirm_erasure", "status.answer_payout",
+                            "status.confirm_address"):  # fmt: skip
         return back_to_link(message, status)
     return show_refusal(message, status)
 

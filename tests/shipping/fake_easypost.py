@@ -3,7 +3,15 @@
 own library sends and reads them. It records every request and fails on purpose when told:
 `plan("buy", 500)` answers the next buy with a 500, `plan("buy", "slow")` buys the label but
 answers only after the client has given up (a time-out the label survives), `plan("create",
-"garbage")` answers with something that is not JSON."""
+"garbage")` answers with something that is not JSON.
+
+Addresses (`POST /v2/addresses` with `verify`) are verified as EasyPost verifies them: the
+address back in capitals with its own id, and `verifications.delivery` saying whether a carrier
+can deliver there. A street with a typo the fake knows ("Mian St") comes back corrected (a
+suggestion), one on "Nowhere" cannot be delivered to; `plan("address", "corrected")` or
+`"undeliverable"` answer the next one so whatever it says. A bought shipment's label converts to
+PDF (`GET /v2/shipments/<id>/label?file_format=PDF`), served as a real small PDF from the fake's
+own `/files/`."""
 
 from __future__ import annotations
 
@@ -33,13 +41,15 @@ class FakeEasyPost(ThreadingHTTPServer):
         self.api_base = f"http://127.0.0.1:{self.server_port}/v2"
         self.slow_seconds = slow_seconds
         self.shipments: dict[str, dict] = {}
+        self.addresses: dict[str, dict] = {}
         self.requests: list[dict] = []
         self.planned: dict[str, list] = defaultdict(list)
         self.lock = threading.Lock()
         threading.Thread(target=self.serve_forever, daemon=True).start()
 
     def plan(self, action: str, *answers) -> None:
-        """The next answers to `action` (create, retrieve, buy, refund): a status or "slow"."""
+        """The next answers to `action` (create, retrieve, buy, refund, address, label, file): a
+        status, "slow", "garbage", or for an address "corrected" or "undeliverable"."""
         self.planned[action].extend(answers)
 
     def handle_error(self, request, client_address) -> None:
@@ -111,15 +121,28 @@ class Answer(BaseHTTPRequestHandler):
             code, message = ERRORS[planned]
             self.answer(planned, {"error": {"code": code, "message": message, "errors": []}})
             return
-        status, answer = self.do(action, shipment_id, body)
+        if action == "address":
+            status, answer = self.verify_address(body, planned)
+        elif action == "file":
+            status, answer = self.label_file(shipment_id)
+        else:
+            status, answer = self.do(action, shipment_id, body)
         record["answered"] = status
         if planned == "slow":
             time.sleep(self.server.slow_seconds)
+        if isinstance(answer, bytes):
+            self.answer_raw(status, answer, "application/pdf")
+            return
         self.answer(status, answer)
 
     @staticmethod
     def action_of(method: str, path: str) -> tuple[str, str | None]:
-        found = re.fullmatch(r"/v2/shipments(?:/(shp_\w+)(?:/(buy|refund))?)?", path.split("?")[0])
+        bare = path.split("?")[0]
+        if bare == "/v2/addresses" and method == "POST":
+            return "address", None
+        if found := re.fullmatch(r"/files/labels/(shp_\w+)\.pdf", bare):
+            return "file", found.group(1)
+        found = re.fullmatch(r"/v2/shipments(?:/(shp_\w+)(?:/(buy|refund|label))?)?", bare)
         if found:
             shipment_id, verb = found.groups()
             if verb:
@@ -141,7 +164,46 @@ class Answer(BaseHTTPRequestHandler):
                 return self.buy(shipment, body)
             if action == "refund":
                 shipment["refund_status"] = "submitted"
+            if action == "label" and shipment["postage_label"]:
+                base = self.server.api_base.removesuffix("/v2")
+                shipment["postage_label"]["label_pdf_url"] = (
+                    f"{base}/files/labels/{shipment_id}.pdf"
+                )
             return 200, shipment
+
+    def verify_address(self, body: dict, planned) -> tuple[int, dict]:
+        given = body.get("address", {})
+        street = (given.get("street1") or "").upper()
+        if planned is None and "MIAN ST" in street:
+            planned = "corrected"
+        if planned is None and "NOWHERE" in street:
+            planned = "undeliverable"
+        with self.server.lock:
+            number = len(self.server.addresses) + 1
+            address = {
+                "id": f"adr_{number:04d}", "object": "Address", "country": "US",
+                **{key: (given.get(key) or "").upper() or None
+                   for key in ("name", "street1", "street2", "city", "state", "zip")},
+                "phone": given.get("phone"),
+                "verifications": {"delivery": {"success": True, "errors": []}},
+            }  # fmt: skip
+            if planned == "corrected":
+                address["street1"] = street.replace("MIAN ST", "MAIN ST") + (
+                    "" if "MIAN ST" in street else " APT 2"
+                )
+                address["zip"] = f"{(given.get('zip') or '')[:5]}-1234"
+            if planned == "undeliverable":
+                address["verifications"]["delivery"] = {"success": False, "errors": [
+                    {"code": "E.ADDRESS.NOT_FOUND", "field": "address",
+                     "message": "Address not found"}]}  # fmt: skip
+            self.server.addresses[address["id"]] = address
+        return 201, address
+
+    def label_file(self, shipment_id: str | None) -> tuple[int, dict | bytes]:
+        shipment = self.server.shipments.get(shipment_id or "")
+        if shipment is None or not shipment["postage_label"]:
+            return 404, {"error": {"code": "NOT_FOUND", "message": "Not found", "errors": []}}
+        return 200, label_pdf(shipment["tracking_code"])
 
     @staticmethod
     def buy(shipment: dict, body: dict) -> tuple[int, dict]:
@@ -164,9 +226,34 @@ class Answer(BaseHTTPRequestHandler):
     def answer(self, status: int, body: dict) -> None:
         self.answer_raw(status, json.dumps(body).encode())
 
-    def answer_raw(self, status: int, data: bytes) -> None:
+    def answer_raw(self, status: int, data: bytes, media_type: str = "application/json") -> None:
         self.send_response(status)
-        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Type", media_type)
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
+
+
+def label_pdf(tracking_code: str) -> bytes:
+    """A real, small 4x6 inch PDF label naming its tracking code, as the provider's files are."""
+    text = f"BT /F1 18 Tf 24 380 Td (SAMPLE LABEL) Tj 0 -30 Td ({tracking_code}) Tj ET".encode()
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 288 432] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d >>\nstream\n%s\nendstream" % (len(text), text),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    out, offsets = bytearray(b"%PDF-1.4\n"), []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1,
+        xref,
+    )
+    return bytes(out)

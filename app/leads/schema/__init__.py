@@ -44,7 +44,13 @@ from app.leads.schema.purchase_tables import (
     SEALED_FILES,
 )
 from app.leads.schema.replica_tables import FILE_COPIES
-from app.leads.schema.shipping_tables import ARRIVALS, HANDOVER, RETURNS_AND_CLAIMS, SHIPMENTS
+from app.leads.schema.shipping_tables import (
+    ARRIVALS,
+    HANDOVER,
+    MAIL_PREPARATIONS,
+    RETURNS_AND_CLAIMS,
+    SHIPMENTS,
+)
 from app.leads.schema.staff_tables import STAFF_TABLES, chain_audit_log
 from app.leads.schema.steps import run
 
@@ -84,6 +90,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     run(REGISTER_ASKS),  # 33: the stolen-watch register asked by API, and its references
     run(RETURNS_AND_CLAIMS),  # 34: a watch held from its return; claims under the parcel policy
     run(ARRIVALS),  # 35: a parcel opened on record, its files; the seller told of the parcel
+    run(MAIL_PREPARATIONS),  # 36: the seller's steps before a mail label; address changes
 )
 VERSION = len(MIGRATIONS)
 

@@ -151,3 +151,43 @@ ARRIVALS = (
         PRIMARY KEY (shipment_id, step)
     )""",
 )
+
+MAIL_PREPARATIONS = (
+    # The seller's steps before the label of a sale by mail (app/shipping/preparation.py), one
+    # row per lead and accepted quote: the return address as typed, and as the label provider
+    # verified it (its id, the parcel's from_address_id, and the lines the seller is shown), or
+    # the correction it suggested; when the ID photos (kept in purchase_files, as the paperwork
+    # keeps them) and each shipping condition were given; who verified the ID, and the parcel.
+    """CREATE TABLE mail_preparations (
+        lead_id INTEGER PRIMARY KEY REFERENCES leads(id),
+        deal_event_id INTEGER NOT NULL,
+        entered TEXT,
+        suggestion TEXT,
+        address TEXT,
+        address_id TEXT,
+        address_at TEXT,
+        id_given_at TEXT,
+        conditions TEXT,
+        conditions_at TEXT,
+        id_verified_by TEXT,
+        id_verified_at TEXT,
+        shipment_id INTEGER REFERENCES shipments(id),
+        updated_at TEXT NOT NULL
+    )""",
+    # A return address changed after the label was bought: it counts only once the seller
+    # confirms it from the link e-mailed to the address on file (the token kept as a digest).
+    """CREATE TABLE address_changes (
+        id INTEGER PRIMARY KEY,
+        lead_id INTEGER NOT NULL REFERENCES leads(id),
+        shipment_id INTEGER NOT NULL REFERENCES shipments(id),
+        address TEXT NOT NULL,
+        address_id TEXT NOT NULL,
+        asked_at TEXT NOT NULL,
+        token_hash TEXT UNIQUE,
+        expires_at TEXT,
+        sent_at TEXT,
+        answered_at TEXT,
+        new_shipment_id INTEGER REFERENCES shipments(id)
+    )""",
+    "CREATE INDEX address_changes_lead ON address_changes(lead_id)",
+)
