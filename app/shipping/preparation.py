@@ -96,7 +96,8 @@ def get(lead_id: int, deal: int | None) -> dict:
     )
     if row is None:
         return {"lead_id": lead_id, "deal_event_id": deal} | dict.fromkeys(
-            (*JSON_COLUMNS, "address_id", "id_given_at", "id_verified_at", "shipment_id")
+            (*JSON_COLUMNS, "address_id", "id_given_at", "id_verified_by", "id_verified_at",
+             "shipment_id")
         )
     return decoded(row)
 

@@ -23,7 +23,7 @@ from app.shipping import declarations, labels, reconcile, returns, shipment_tabs
 from tests.helpers import answer_data, give_token, lead_work_done
 from tests.shipping.return_steps import mail_deal, parcels, staff_on  # noqa: F401 (a fixture)
 from tests.shipping.steps import deliver, mailin_settings, tracking_event
-from worker import return_jobs
+from worker import label_jobs, return_jobs
 
 
 
@@ -92,7 +92,7 @@ def test_a_second_close_or_a_retried_job_buys_one_return_label(mail_app, easypos
     with mail_app.app_context():  # the job again, as a retry would
         assert "already has its label" in return_jobs.open_return_parcel(lead_id)
         [back] = parcels(mail_app, lead_id, "return")
-        assert return_jobs.buy_shipping_label(back["id"]) == f"parcel {back['id']}: label_ready"
+        assert label_jobs.buy_shipping_label(back["id"]) == "label label_ready"
         note = {"reason": "", "note": "Seller called back"}
         lifecycle.transition(lead_id, State.CONTACTED, "staff:1", note, State.CLOSED)
     close(mail_app, lead_id, "not_a_fit", "staff:1", State.CONTACTED)  # closed again
@@ -114,8 +114,8 @@ def test_the_return_label_is_bought_once_after_a_failure(mail_app, easypost):
         assert [r["answered"] for r in easypost.requests if r["action"] == "buy"] == [500]
         assert labels.get(back["id"])["state"] == "created"
         assert labels.get(back["id"])["provider_shipment_id"]  # stored before the purchase
-        return_jobs.buy_shipping_label(back["id"])  # the retry
-        return_jobs.buy_shipping_label(back["id"])  # and one more
+        label_jobs.buy_shipping_label(back["id"])  # the retry
+        label_jobs.buy_shipping_label(back["id"])  # and one more
     assert easypost.bought() == 1
     assert [r["action"] for r in easypost.requests].count("create") == 1
 
