@@ -145,8 +145,9 @@ def put_on_record(lead_id: int, moving: tuple[str, str], actor: str, data: dict)
 
 def refuse_unless_parcel_received(lead_id: int) -> None:
     """A final offer straight after the quote's acceptance is a deal by mail's only, once its
-    parcel of this deal (the acceptance of now) is opened on record and received; an in-person
-    deal goes through its appointment. MissingDetails otherwise, saying which."""
+    parcel of this deal is opened on record and received (a parcel of the acceptance of now,
+    or one that replaced it later: a new return address confirmed); an in-person deal goes
+    through its appointment. MissingDetails otherwise, saying which."""
     db = get_db()
     lead = db.execute("SELECT handover FROM leads WHERE id = ?", (lead_id,)).fetchone()
     if lead is None or lead["handover"] != "mail":
@@ -156,7 +157,7 @@ def refuse_unless_parcel_received(lead_id: int) -> None:
         )
     received = db.execute(
         "SELECT 1 FROM shipments WHERE lead_id = :lead AND leg = 'inbound' "
-        "AND state = 'received' AND deal_event_id = (SELECT max(id) FROM lead_events "
+        "AND state = 'received' AND deal_event_id >= (SELECT max(id) FROM lead_events "
         "WHERE lead_id = :lead AND kind = 'state_changed' "
         "AND json_extract(data, '$.to') = 'accepted')",
         {"lead": lead_id},

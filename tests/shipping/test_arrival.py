@@ -11,6 +11,7 @@ import pytest
 
 from app.leads import audit
 from app.leads.db import get_db, transaction
+from app.leads.history import append_event
 from app.leads.state import State
 from app.sale import lifecycle
 from app.sale.purchase import files, record
@@ -241,3 +242,20 @@ def test_an_in_person_deal_still_goes_through_its_appointment(app, signed_in):
             lifecycle.transition(lead_id, State.OFFERED, "staff:1", OFFER, State.ACCEPTED)
     page = signed_in.get(f"/staff/leads/{lead_id}").get_data(as_text=True)
     assert "Record and e-mail the offer" not in page and "data-parcel-link" not in page
+
+
+def test_a_parcel_that_replaced_the_first_counts_and_one_of_an_earlier_deal_does_not(app):
+    parcel = delivered_deal(app)
+    lead_id = parcel["lead_id"]
+    with app.app_context():
+        with transaction() as db:
+            record.update(db, lead_id, FINDINGS)
+            db.execute("UPDATE shipments SET state = 'received', deal_event_id = 1 WHERE id = ?",
+                       (parcel["id"],))  # fmt: skip
+        with pytest.raises(lifecycle.MissingDetails, match="parcel received first"):
+            lifecycle.transition(lead_id, State.OFFERED, "staff:1", OFFER, State.ACCEPTED)
+        with transaction() as db:  # the parcel a confirmed new return address opened
+            later = append_event(db, lead_id, "seller", "address_change_confirmed", {})
+            db.execute("UPDATE shipments SET deal_event_id = ? WHERE id = ?", (later, parcel["id"]))
+        lifecycle.transition(lead_id, State.OFFERED, "staff:1", OFFER, State.ACCEPTED)
+    lead_work_done(app)
