@@ -218,6 +218,15 @@ def accept_conditions(lead_id: int, deal: int, ticked: list[str]) -> int:
         )
 
 
+def register_flagged(lead_id: int) -> bool:
+    """Whether the lead's register check that counts is flagged (the serial the seller gave,
+    asked before any label, can be): such a watch is not sent for."""
+    row = get_db().execute(
+        "SELECT register_result FROM purchases WHERE lead_id = ?", (lead_id,)
+    ).fetchone()
+    return row is not None and row[0] == "flagged"
+
+
 def verify_id_and_open(lead_id: int, actor: str) -> int:
     """Staff compared the ID with the seller's details: the parcel is opened, insured for the
     quote's high end, from the verified return address; its id. Again (a double click), the
@@ -232,6 +241,11 @@ def verify_id_and_open(lead_id: int, actor: str) -> int:
     if missing(record):
         raise NotReady(
             f"The seller has not given: {', '.join(missing(record))}. Nothing was changed."
+        )
+    if register_flagged(lead_id):
+        raise NotReady(
+            "The stolen-watch register check stands FLAGGED: the sale is on hold and no label "
+            "is bought. Do not tell the seller why. Nothing was changed."
         )
     try:
         shipment_id = labels.open_shipment(

@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from app.leads import audit, history
-from app.leads.db import get_db
+from app.leads.db import get_db, transaction
+from app.sale.purchase import record
 from tests.helpers import form_token, lead_work_done, wait_until
 from tests.shipping.fake_easypost import FakeEasyPost
 from tests.shipping.steps import mailin_settings
@@ -111,6 +112,20 @@ def test_it_needs_both_factors_again_recently(selling_by_mail, signed_in, staff,
     )
     assert answer.headers["Location"] == "/staff/confirm"
     assert shipments(selling_by_mail) == []
+
+
+def test_a_watch_whose_register_check_stands_flagged_gets_no_label(
+    selling_by_mail, signed_in, easypost
+):
+    lead_id, token = mail_deal(selling_by_mail)
+    all_given(selling_by_mail, token)
+    with selling_by_mail.app_context(), transaction() as db:  # the serial the seller gave
+        record.update(db, lead_id, {"register_result": "flagged", "register_serial": "7Z41K9Q2"})
+    assert press(signed_in, lead_id).status_code == 303
+    page = signed_in.get(f"/staff/leads/{lead_id}").get_data(as_text=True)
+    assert "stands FLAGGED: the sale is on hold and no label is bought" in page
+    assert shipments(selling_by_mail) == [] and easypost.bought() == 0
+    assert "mail_label_refused" in actions(selling_by_mail)
 
 
 def test_a_watch_above_the_limit_gets_no_parcel(selling_by_mail, signed_in):
