@@ -177,6 +177,7 @@ class Config:
     MAILIN_SERVICE = ""  # the carrier service to buy; empty: the account's cheapest rate
     MAILIN_RECEIVING_ADDRESS = ""
     MAILIN_LABEL_VOID_DAYS = 14
+    MAILIN_PICKUPS = False  # a carrier pickup at the door, if the policy accepts it (pickups.py)
     # A parcel opened on record (app/shipping/arrival.py): its weight matches the label's within
     # this many ounces; the opening's optional video is at most this many MB (mp4 or WebM).
     MAILIN_WEIGHT_TOLERANCE_OZ = 2.0

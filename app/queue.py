@@ -54,6 +54,7 @@ OPEN_RETURN_PARCEL = "worker.jobs.open_return_parcel"
 ALERT_RETURN_HELD = "worker.jobs.alert_return_held"
 SEND_PARCEL_MAIL = "worker.jobs.send_parcel_mail"
 SEND_ADDRESS_CHECK = "worker.jobs.send_address_change_check"
+BOOK_PICKUP = "worker.jobs.book_pickup"
 # Each process without Redis sweeps up work a crashed process left when it starts, and again
 # once every lead made before it started is old enough to be nobody else's (pending.STALE_AFTER).
 SWEEP_AGAIN_AFTER_SECONDS = 120

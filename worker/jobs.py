@@ -12,7 +12,7 @@ from app.prices import market
 from app.replica import copies, erasure_log
 from app.sale import erasure, lifecycle, pending, retention
 from app.sale.purchase import documents, payout
-from app.shipping import tracking
+from app.shipping import pickups, tracking
 from worker import (
     erasure_mail,
     label_jobs,
@@ -327,9 +327,9 @@ def check_replication() -> str:
 # instant ranges (each once per day); the sale by mail's tracking (an event applied to its
 # parcel once, a carrier's exception e-mailed to staff once, the seller told once of each
 # step of their parcel, a label bought once and staff told if it cannot be, a new return
-# address confirmed from the seller's mailbox, a return opened, a held watch e-mailed to staff
-# once; worker/parcel_mail.py, label_jobs.py, return_jobs.py); the stolen-watch register
-# asked by API, its answer recorded and staff alerted when they must act.
+# address confirmed from the seller's mailbox, a carrier pickup booked once, a return opened,
+# a held watch e-mailed to staff once; worker/parcel_mail.py, label_jobs.py, return_jobs.py);
+# the stolen-watch register asked by API, its answer recorded and staff alerted when needed.
 apply_retention = retention.apply_rules
 alert_payments_due = payment_alerts.send_late_alerts
 alert_unreadable_purchase = record_alerts.send_unreadable_alert
@@ -340,5 +340,6 @@ ask_register = register_jobs.ask_register
 open_return_parcel = return_jobs.open_return_parcel
 buy_shipping_label = label_jobs.buy_shipping_label
 send_address_change_check = label_jobs.send_address_change_check
+book_pickup = pickups.book
 alert_return_held = return_jobs.send_hold_alert
 send_parcel_mail = parcel_mail.send_parcel_mail

@@ -79,6 +79,39 @@ def refund_shipment(shipment_id: str) -> dict:
     return call("refund the label", client().shipment.refund, shipment_id)
 
 
+def create_pickup(shipment_id: str, address_id: str, window: tuple[str, str], reference: str
+                  ) -> dict:  # fmt: skip
+    """A carrier pickup of a bought shipment at its sender's verified address, not booked yet:
+    `window` is its earliest and latest times (local to the address)."""
+    return call(
+        "ask for the pickup",
+        client().pickup.create,
+        shipment={"id": shipment_id},
+        address={"id": address_id},
+        min_datetime=window[0],
+        max_datetime=window[1],
+        is_account_address=False,
+        reference=reference,
+        instructions="A parcel that needs an adult's signature; it is handed over in person.",
+    )
+
+
+def retrieve_pickup(pickup_id: str) -> dict:
+    """A pickup as the provider holds it now (booked or not)."""
+    return call("read the pickup", client().pickup.retrieve, pickup_id)
+
+
+def buy_pickup(pickup_id: str, rate: dict) -> dict:
+    """Book the pickup at one of its rates (its carrier and service)."""
+    return call("book the pickup", client().pickup.buy, pickup_id, carrier=rate["carrier"],
+                service=rate["service"])  # fmt: skip
+
+
+def cancel_pickup(pickup_id: str) -> dict:
+    """Call a booked pickup off."""
+    return call("cancel the pickup", client().pickup.cancel, pickup_id)
+
+
 def chosen_rate(shipment: dict) -> dict:
     """The rate to buy: MAILIN_SERVICE on the carrier account if set, else its cheapest;
     ProviderError if the account offers none."""

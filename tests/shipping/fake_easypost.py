@@ -41,6 +41,7 @@ class FakeEasyPost(ThreadingHTTPServer):
         self.api_base = f"http://127.0.0.1:{self.server_port}/v2"
         self.slow_seconds = slow_seconds
         self.shipments: dict[str, dict] = {}
+        self.pickups: dict[str, dict] = {}
         self.addresses: dict[str, dict] = {}
         self.requests: list[dict] = []
         self.planned: dict[str, list] = defaultdict(list)
@@ -65,6 +66,11 @@ class FakeEasyPost(ThreadingHTTPServer):
         with self.lock:
             self.requests.clear()
             self.planned.clear()
+
+    def booked_pickups(self) -> int:
+        """How many pickups were booked (a 200 to a pickup's buy)."""
+        return sum(1 for request in self.requests if request["action"] == "pickup_buy"
+                   and request.get("answered") == 200)  # fmt: skip
 
     def bought(self) -> int:
         """How many labels were bought."""
@@ -125,6 +131,8 @@ class Answer(BaseHTTPRequestHandler):
             status, answer = self.verify_address(body, planned)
         elif action == "file":
             status, answer = self.label_file(shipment_id)
+        elif action.startswith("pickup_"):
+            status, answer = self.pickup(action, shipment_id, body)
         else:
             status, answer = self.do(action, shipment_id, body)
         record["answered"] = status
@@ -140,6 +148,11 @@ class Answer(BaseHTTPRequestHandler):
         bare = path.split("?")[0]
         if bare == "/v2/addresses" and method == "POST":
             return "address", None
+        if found := re.fullmatch(r"/v2/pickups(?:/(pickup_\w+)(?:/(buy|cancel))?)?", bare):
+            pickup_id, verb = found.groups()
+            if verb:
+                return f"pickup_{verb}", pickup_id
+            return ("pickup_retrieve" if method == "GET" else "pickup_create"), pickup_id
         if found := re.fullmatch(r"/files/labels/(shp_\w+)\.pdf", bare):
             return "file", found.group(1)
         found = re.fullmatch(r"/v2/shipments(?:/(shp_\w+)(?:/(buy|refund|label))?)?", bare)
@@ -198,6 +211,30 @@ class Answer(BaseHTTPRequestHandler):
                      "message": "Address not found"}]}  # fmt: skip
             self.server.addresses[address["id"]] = address
         return 201, address
+
+    def pickup(self, action: str, pickup_id: str | None, body: dict) -> tuple[int, dict]:
+        """Pickups: created with the carrier's rates, read, booked once, cancelled."""
+        pickups = self.server.pickups
+        with self.server.lock:
+            if action == "pickup_create":
+                pickup_id = f"pickup_{len(pickups) + 1:04d}"
+                pickups[pickup_id] = body.get("pickup", {}) | {
+                    "id": pickup_id, "object": "Pickup", "status": "unknown", "confirmation": None,
+                    "pickup_rates": [{"id": f"pickuprate_{pickup_id}", "carrier": "UPS",
+                                      "service": "Same-day Pickup", "rate": "6.50"}],
+                }  # fmt: skip
+                return 201, pickups[pickup_id]
+            pickup = pickups.get(pickup_id or "")
+            if pickup is None:
+                return 404, {"error": {"code": "NOT_FOUND", "message": "Not found", "errors": []}}
+            if action == "pickup_buy":
+                if pickup["status"] == "scheduled":
+                    return 422, {"error": {"code": "PICKUP.ALREADY_BOOKED",
+                                           "message": "Pickup already scheduled.", "errors": []}}
+                pickup["status"], pickup["confirmation"] = "scheduled", f"WTC{pickup_id[-4:]}"
+            if action == "pickup_cancel":
+                pickup["status"] = "canceled"
+            return 200, pickup
 
     def label_file(self, shipment_id: str | None) -> tuple[int, dict | bytes]:
         shipment = self.server.shipments.get(shipment_id or "")

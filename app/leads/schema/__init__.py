@@ -48,6 +48,7 @@ from app.leads.schema.shipping_tables import (
     ARRIVALS,
     HANDOVER,
     MAIL_PREPARATIONS,
+    PICKUPS,
     RETURNS_AND_CLAIMS,
     SHIPMENTS,
 )
@@ -91,6 +92,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     run(RETURNS_AND_CLAIMS),  # 34: a watch held from its return; claims under the parcel policy
     run(ARRIVALS),  # 35: a parcel opened on record, its files; the seller told of the parcel
     run(MAIL_PREPARATIONS),  # 36: the seller's steps before a mail label; address changes
+    run(PICKUPS),  # 37: a carrier pickup the seller booked for their parcel
 )
 VERSION = len(MIGRATIONS)
 

@@ -191,3 +191,24 @@ MAIL_PREPARATIONS = (
     )""",
     "CREATE INDEX address_changes_lead ON address_changes(lead_id)",
 )
+
+PICKUPS = (
+    # A carrier pickup the seller booked for their parcel (app/shipping/pickups.py): one live
+    # booking per parcel, its provider id stored before anything is bought, the day and the
+    # window asked for, and the carrier's confirmation once booked (or why it failed).
+    """CREATE TABLE pickups (
+        id INTEGER PRIMARY KEY,
+        shipment_id INTEGER NOT NULL REFERENCES shipments(id),
+        lead_id INTEGER NOT NULL REFERENCES leads(id),
+        day TEXT NOT NULL,
+        state TEXT NOT NULL DEFAULT 'asked'
+            CHECK (state IN ('asked', 'scheduled', 'failed', 'cancelled')),
+        provider_pickup_id TEXT UNIQUE,
+        confirmation TEXT,
+        failure TEXT,
+        asked_at TEXT NOT NULL,
+        scheduled_at TEXT
+    )""",
+    """CREATE UNIQUE INDEX pickups_one_live ON pickups(shipment_id)
+        WHERE state IN ('asked', 'scheduled')""",
+)
