@@ -255,13 +255,13 @@ def findings_facts(purchase: dict, names: dict[str, str]) -> list[tuple[str, str
 
 
 def register_facts(purchase: dict, names: dict[str, str]) -> list[tuple[str, str]]:
-    """The register check that counts."""
+    """The register check that counts (with the register's reference, when it was asked by API)."""
     return [
         ("Register", purchase["register_provider"]),
         ("Checked on", day(purchase["register_checked_on"])),
         ("Result", REGISTER_RESULTS[purchase["register_result"]]),
         ("Recorded by", names.get(purchase["register_recorded_by"], "")),
-    ]
+    ] + [("Register's reference", ref) for ref in [purchase.get("register_reference")] if ref]
 
 
 def payout_confirmed(purchase: dict, names: dict[str, str]) -> str:

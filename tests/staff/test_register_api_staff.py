@@ -41,6 +41,8 @@ def test_findings_posted_on_the_lead_page_ask_the_register_and_show_its_answer(
     html = lead_page(signed_in, lead_id)
     assert "Stolen-watch register asked by API" in html
     assert "Register API" in html and "The Watch Register" in html
+    assert "Register&#39;s reference" in html and "REG-0001" in html
+    assert "Open the certificate" in html
 
 
 def asked_about(app, register, answer) -> int:
