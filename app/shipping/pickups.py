@@ -74,7 +74,9 @@ def ask(shipment: dict, day: date) -> int:
         if booked is not None:
             if booked["day"] == day.isoformat():
                 return booked["id"]
-            raise PickupRefused("A pickup is already booked: cancel it first to choose another day.")
+            raise PickupRefused(
+                "A pickup is already booked: cancel it first to choose another day."
+            )
         pickup_id = db.execute(
             "INSERT INTO pickups (shipment_id, lead_id, day, asked_at) VALUES (?, ?, ?, ?)",
             (shipment["id"], shipment["lead_id"], day.isoformat(), now()),
@@ -166,8 +168,10 @@ def cancel(shipment: dict) -> None:
         easypost_api.cancel_pickup(booked["provider_pickup_id"])
     with transaction() as db:
         moved = db.execute(
-            "UPDATE pickups SET state = 'cancelled' WHERE id = ? AND state IN ('asked', 'scheduled')",
+            "UPDATE pickups SET state = 'cancelled' "
+            "WHERE id = ? AND state IN ('asked', 'scheduled')",
             (booked["id"],),
         ).rowcount
         if moved:
-            append_event(db, booked["lead_id"], "seller", "pickup_cancelled", {"day": booked["day"]})
+            event = {"day": booked["day"]}
+            append_event(db, booked["lead_id"], "seller", "pickup_cancelled", event)

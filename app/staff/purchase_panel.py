@@ -255,7 +255,7 @@ def findings_facts(purchase: dict, names: dict[str, str]) -> list[tuple[str, str
 
 
 def register_facts(purchase: dict, names: dict[str, str]) -> list[tuple[str, str]]:
-    """The register check that counts (with the register's reference, when it was asked by API)."""
+    """The register check that counts (and the register's reference, when asked by API)."""
     return [
         ("Register", purchase["register_provider"]),
         ("Checked on", day(purchase["register_checked_on"])),

@@ -106,7 +106,8 @@ def count_try(ask_id: int, error: str | None = None) -> int:
             "UPDATE register_asks SET attempts = attempts + 1, last_error = ? WHERE id = ?",
             (error, ask_id),
         )
-        return db.execute("SELECT attempts FROM register_asks WHERE id = ?", (ask_id,)).fetchone()[0]
+        row = db.execute("SELECT attempts FROM register_asks WHERE id = ?", (ask_id,)).fetchone()
+        return row[0]
 
 
 def last_try(attempts: int) -> bool:
