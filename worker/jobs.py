@@ -342,3 +342,4 @@ buy_shipping_label = label_jobs.buy_shipping_label
 send_address_change_check = label_jobs.send_address_change_check
 alert_return_held = return_jobs.send_hold_alert
 send_parcel_mail = parcel_mail.send_parcel_mail
+send_label_mail = parcel_mail.send_label_mail

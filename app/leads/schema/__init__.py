@@ -49,6 +49,7 @@ from app.leads.schema.shipping_tables import (
     HANDOVER,
     MAIL_PREPARATIONS,
     RETURNS_AND_CLAIMS,
+    SELLER_WORDS,
     SHIPMENTS,
 )
 from app.leads.schema.staff_tables import STAFF_TABLES, chain_audit_log
@@ -91,6 +92,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     run(RETURNS_AND_CLAIMS),  # 34: a watch held from its return; claims under the parcel policy
     run(ARRIVALS),  # 35: a parcel opened on record, its files; the seller told of the parcel
     run(MAIL_PREPARATIONS),  # 36: the seller's steps before a mail label; address changes
+    run(SELLER_WORDS),  # 37: the serial number a seller gives; the label-ready e-mail, once
 )
 VERSION = len(MIGRATIONS)
 
