@@ -53,6 +53,7 @@ BUY_LABEL = "worker.jobs.buy_shipping_label"
 OPEN_RETURN_PARCEL = "worker.jobs.open_return_parcel"
 ALERT_RETURN_HELD = "worker.jobs.alert_return_held"
 SEND_PARCEL_MAIL = "worker.jobs.send_parcel_mail"
+SEND_LABEL_MAIL = "worker.jobs.send_label_mail"
 SEND_ADDRESS_CHECK = "worker.jobs.send_address_change_check"
 BOOK_PICKUP = "worker.jobs.book_pickup"
 # Each process without Redis sweeps up work a crashed process left when it starts, and again

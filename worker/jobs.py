@@ -343,3 +343,4 @@ send_address_change_check = label_jobs.send_address_change_check
 book_pickup = pickups.book
 alert_return_held = return_jobs.send_hold_alert
 send_parcel_mail = parcel_mail.send_parcel_mail
+send_label_mail = parcel_mail.send_label_mail

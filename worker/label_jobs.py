@@ -12,7 +12,7 @@ from flask import current_app
 
 from app.leads import history, store
 from app.leads.display import local_time, watch_name
-from app.shipping import address_change, labels
+from app.shipping import address_change, labels, notices
 from app.shipping.addresses import one_line
 from worker import mail
 from worker.seller_mail import Letter, letter_message
@@ -34,6 +34,7 @@ def buy_shipping_label(shipment_id: int) -> str:
         if failures(row["lead_id"], shipment_id) % (len(retry_intervals()) + 1) == 0:
             alert_staff(row["lead_id"], event_id, str(error))
         raise
+    notices.queue_label_mail(bought)  # the seller told, once, that it is on the status page
     return f"label {bought['state']}"
 
 

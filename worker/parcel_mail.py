@@ -1,8 +1,9 @@
-"""The seller's e-mails about their parcel on its way to us (app/shipping/notices.py): when the
-carrier first has it, and when it is delivered to us. Each is a seller letter as the others are
-(worker/seller_mail.py: text and HTML, a status link of its own), owed by the parcel's state
-when the job runs and recorded once per parcel and step, so a repeated or late event sends
-nothing more. It names no tracking number and links no label: those stay on the status page."""
+"""The seller's e-mails about their parcel on its way to us (app/shipping/notices.py): when its
+label is ready on the status page, when the carrier first has it, and when it is delivered to
+us. Each is a seller letter as the others are (worker/seller_mail.py: text and HTML, a status
+link of its own), owed by the parcel's state when the job runs and recorded once per parcel and
+step, so a repeated or late event sends nothing more. It names no tracking number and links no
+label: those stay on the status page."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from flask import current_app
 
 from app.leads import links, store
 from app.leads.display import watch_name
+from app.leads.state import State
 from app.shipping import labels, notices
 from app.shipping.shipment_state import Leg
 from worker import mail
@@ -55,6 +57,48 @@ def delivered_letter(lead: dict) -> Letter:
         facts=[("Reference", lead["reference"])],
         link_label="Follow your sale",
     )
+
+
+def label_ready_letter(lead: dict) -> Letter:
+    """The label is bought: it is on the status page (and only there), and how to send it."""
+    watch, days = watch_name(lead), current_app.config["MAILIN_LABEL_VOID_DAYS"]
+    return Letter(
+        subject=f"Your prepaid label for your {watch} is ready",
+        heading="Your label is ready",
+        paragraphs=[
+            f"Your prepaid, insured label for your {watch} is on your status page, ready to print "
+            "on a 4 x 6 inch label or on letter paper. For your security it is there only: this "
+            "e-mail carries no label and no tracking number.",
+            "Pack the watch as the shipping conditions you agreed to say: two boxes with padding "
+            "between them, and nothing on the outside about watches, a brand or a value. Hand "
+            "the parcel to a staffed counter of the carrier, never a drop box or a locker, and "
+            "keep the counter receipt.",
+            "Our own shipping policy covers the parcel from the carrier's first scan until we "
+            f"sign for it. A label not used within {days} days is cancelled; ask us for a new "
+            "one if you still want to sell.",
+        ],
+        facts=[("Reference", lead["reference"])],
+        link_label="Print your label",
+    )
+
+
+def send_label_mail(shipment_id: int) -> str:
+    """E-mail the seller that their parcel's label is ready on the status page, once per parcel
+    (none for a return parcel, a label already used or told of, a lead moved on or erased)."""
+    parcel = labels.get(shipment_id)
+    if not notices.label_mail_owed(parcel):
+        return "nothing owed"
+    lead = store.get_lead(parcel["lead_id"])
+    if lead is None or lead["erased_at"] or lead["state"] != State.ACCEPTED:
+        return "lead moved on or erased"
+    if not mail.smtp_configured():
+        current_app.logger.warning("Lead %s: SMTP_HOST not set, no label e-mail.", lead["id"])
+        return "not configured"
+    key = f"lead-{lead['id']}-parcel-{shipment_id}-{notices.LABEL_READY}"
+    url = links.issue_status_link(lead["id"])
+    mail.deliver(letter_message(lead, label_ready_letter(lead), key, url))
+    notices.mark_label_mail_sent(shipment_id)
+    return "sent label_ready"
 
 
 LETTERS = {notices.IN_TRANSIT: in_transit_letter, notices.DELIVERED: delivered_letter}

@@ -31,6 +31,7 @@ from app.rendering.dates import display_date
 from app.sale import lifecycle
 from app.sale.invitation import METHOD, invitation
 from app.sale.purchase import paperwork, payment
+from worker import sale_words
 from worker.mail import render
 
 
@@ -97,10 +98,7 @@ def confirmation_letter(lead: dict, photo_count: int) -> Letter:
             *guide_words(lead),
             "A specialist will review your details and photos and get back to you within 24 "
             "hours with a preliminary quote, or with a question if we need more.",
-            "If you accept the quote, a certified watchmaker authenticates the watch at an "
-            "appointment, or by insured collection within 50 miles of the cities we cover, and "
-            "we make our final offer. There are no fees for the valuation, and you are under no "
-            "obligation to sell.",
+            sale_words.confirmation_next(lead),
             "The link below shows where your sale stands. There you can also add a photo you "
             "forgot, ask us a question, answer our quote or withdraw.",
         ],
@@ -130,9 +128,7 @@ def quote_letter(lead: dict, data: dict, revised: bool) -> Letter:
         heading="Your revised preliminary quote" if revised else "Your preliminary quote",
         paragraphs=[
             opening,
-            "The final offer follows an in-person authentication by a certified watchmaker, at "
-            "an appointment or, within 50 miles of the cities we cover, by insured collection. "
-            "There are no fees for the valuation.",
+            *sale_words.quote_next(lead, data),
             f"To go ahead, reply to this e-mail or call us before "
             f"{display_date(data['valid_until'])}, when this quote expires.",
         ],
@@ -183,8 +179,8 @@ def offer_letter(lead: dict, data: dict, revised: bool) -> Letter:
         subject=f"Your {'revised ' if revised else ''}final offer for your {watch_name(lead)}",
         heading="Your revised final offer" if revised else "Your final offer",
         paragraphs=[
-            f"Your {watch_name(lead)} has been authenticated. Our final offer is "
-            f"{usd(data['amount'])}, valid until {display_date(data['valid_until'])}.",
+            f"{sale_words.offer_opening(lead)} Our final offer is {usd(data['amount'])}, valid "
+            f"until {display_date(data['valid_until'])}.",
             "Accept or decline it on your status page, where you can also see what the "
             "authentication found. If you accept, you sign the short sale paperwork there and "
             "we pay by bank transfer the same day. If you decide not to sell, we return your "
@@ -211,8 +207,7 @@ def paperwork_letter(lead: dict, data: dict, revised: bool) -> Letter:
             "a state ID card or a passport), with a photo of its front and of its back, and the "
             "routing and account numbers of the US bank account we should pay. Enter them only "
             "on your status page: never send them by e-mail.",
-            "Once you have signed, we check your ID and the watch against the stolen-watch "
-            "register, then pay you by bank transfer and e-mail you when the payment is sent.",
+            sale_words.before_payment(lead),
         ],
         facts=[("Final offer", usd(paperwork.agreed_price(lead["id"]) or 0))],
         link_label="Complete the paperwork",
@@ -246,7 +241,11 @@ CLOSING_WORDS = {
 
 
 def closed_letter(lead: dict, data: dict, revised: bool) -> Letter:
-    """Why the enquiry was closed, and how to pick it up again."""
+    """Why the enquiry was closed, and how to pick it up again; for a sale on hold pending
+    checks, only that."""
+    if sale_words.on_hold(lead):
+        subject = f"An update on your {watch_name(lead)}"  # and no staff note, whatever it says
+        return Letter(subject, "Your sale is on hold", [sale_words.ON_HOLD], [])
     return Letter(
         subject=f"Your enquiry about your {watch_name(lead)} is closed",
         heading="Your enquiry is closed",

@@ -50,6 +50,7 @@ ERASED_VALUES = {
     "phone": "",
     "additional_details": "",
     "postal_code": None,  # where the seller lives, narrowed to a ZIP code
+    "sellers_serial": None,  # the serial number the seller typed on the status page
     "client_ip": None,
     "user_agent": None,
     "ga_client_id": None,

@@ -172,8 +172,9 @@ def purchase_event(kind: str, data: dict) -> tuple[str, list[tuple[str, str]]] |
     if kind == "payout_confirmed":
         how = "from their e-mail" if data.get("how") == "email" else "on a call-back"
         return f"Payout account confirmed by the seller {how}", []
-    if kind == "authentication_recorded":
-        return "Authentication findings recorded", [("Serial number ends", data["serial_last4"])]
+    if kind in ("authentication_recorded", "sellers_serial_given"):
+        title = "Authentication findings recorded" if kind[0] == "a" else "Seller gave the serial"
+        return title, [("Serial number ends", data["serial_last4"])]
     if kind in ("register_asked", "register_answered"):
         return register_question(kind, data)
     if kind == "register_checked":

@@ -1,4 +1,5 @@
-"""The seller told of their parcel by e-mail, twice: when the carrier first has it on its way to
+"""The seller told of their parcel by e-mail: once its label is ready on the status page
+(`label_notices`, one row per parcel), then twice more: when the carrier first has it on its way to
 us, and when it is delivered to us. Once each per parcel, whatever order the tracking arrives in
 and however often: each is owed by the state the parcel is in when the job runs (a parcel
 already delivered owes no "on its way" any more) and recorded as sent in `parcel_notices`, one
@@ -10,6 +11,7 @@ from app import queue
 from app.leads.db import get_db, now, transaction
 from app.shipping.shipment_state import Leg, ShipmentState
 
+LABEL_READY = "label_ready"
 IN_TRANSIT = "in_transit"
 DELIVERED = "delivered"
 # The step a parcel in each state owes the seller word of.
@@ -59,5 +61,36 @@ def mark_sent(shipment_id: int, step: str) -> bool:
                 "INSERT INTO parcel_notices (shipment_id, step, sent_at) VALUES (?, ?, ?) "
                 "ON CONFLICT DO NOTHING",
                 (shipment_id, step, now()),
+            ).rowcount
+        )
+
+
+def label_mail_owed(parcel: dict) -> bool:
+    """Whether the seller is owed word that this parcel's label is ready on their status page:
+    an inbound parcel whose label is bought and not yet used, not told yet."""
+    if parcel["leg"] != Leg.INBOUND or parcel["state"] != ShipmentState.LABEL_READY:
+        return False
+    db = get_db()
+    return (
+        db.execute("SELECT 1 FROM label_notices WHERE shipment_id = ?", (parcel["id"],)).fetchone()
+        is None
+    )
+
+
+def queue_label_mail(parcel: dict) -> None:
+    """Once the label is bought: queue the seller's e-mail that it is ready, if owed (the job
+    checks again, so a retried purchase sends nothing more)."""
+    if label_mail_owed(parcel):
+        queue.enqueue(queue.SEND_LABEL_MAIL, parcel["id"])
+
+
+def mark_label_mail_sent(shipment_id: int) -> bool:
+    """Record the label's e-mail as sent; False if it already was."""
+    with transaction() as db:
+        return bool(
+            db.execute(
+                "INSERT INTO label_notices (shipment_id, sent_at) VALUES (?, ?) "
+                "ON CONFLICT DO NOTHING",
+                (shipment_id, now()),
             ).rowcount
         )

@@ -59,6 +59,13 @@ def is_mail_deal(lead: dict) -> bool:
     return bool(current_app.config["MAILIN_ENABLED"]) and lead.get("handover") == "mail"
 
 
+def goes_by_mail(lead: dict, quote_high: int | None = None) -> bool:
+    """Whether the seller reads the sale by mail's words: a mail deal whose quote, once there is
+    one, is within the policy's per-parcel limit (above it the watch is bought in person, and
+    the in-person words stay)."""
+    return is_mail_deal(lead) and (quote_high or 0) <= current_app.config["MAILIN_MAX_VALUE"]
+
+
 def deal_of(events: list[dict]) -> int | None:
     """The deal: the event of the seller's latest acceptance of a quote."""
     return history.latest_change_id(events, State.ACCEPTED)

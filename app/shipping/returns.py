@@ -53,6 +53,15 @@ def is_flagged(lead_id: int) -> bool:
     return (record.get(lead_id) or {}).get("register_result") == "flagged"
 
 
+def on_hold(lead_id: int) -> bool:
+    """Whether the seller is told only that the sale is on hold pending checks (ON_HOLD, and
+    never why): its register check stands flagged, or its watch is held from its return."""
+    if is_flagged(lead_id):
+        return True
+    inbound = watch_we_hold(get_db(), lead_id)
+    return bool(inbound and inbound["return_held_at"])
+
+
 def open_return(lead_id: int) -> str:
     """The job: for a closed lead whose watch we hold, its return parcel opened and its label's
     purchase queued, or the watch held when its register check stands flagged; what it did.

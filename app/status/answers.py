@@ -42,6 +42,13 @@ def refuse(token: str | None, message: str, status: int) -> Response:
     return show_refusal(message, status)
 
 
+def suggest(token: str, message: str) -> Response:
+    """A seller's request answered with a suggestion rather than a refusal (the carrier's
+    correction of an address): the page again, the message in the neutral notice style."""
+    flash(message, "suggestion")
+    return back_to(token)
+
+
 def done(token: str, message: str) -> Response:
     """A seller's request that was carried out: the page again, with the message on it (the
     photo island goes there itself, so both paths end on the same page)."""

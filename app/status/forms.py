@@ -13,6 +13,9 @@ from app.forms.rules import Choice, EmailAddress, MaxLength, Pattern, Required, 
 from app.status import messages
 
 QUESTION_MAX_LENGTH = 2000
+# A serial number as people type it: 4 to 20 letters, digits, spaces or dashes, starting and
+# ending with a letter or digit (Python and JavaScript read it alike).
+SERIAL_PATTERN = r"[A-Za-z0-9][A-Za-z0-9 -]{2,18}[A-Za-z0-9]"
 ANSWERS = ["accept", "decline"]
 
 
@@ -82,3 +85,18 @@ class PayoutAnswerForm(FlaskForm):
     """The payout link's two buttons: confirm the account, or "this wasn't me"."""
 
     answer = StringField(validators=[Choice(["confirm", "deny"], messages.NOT_NOW)])
+
+
+class SerialForm(FlaskForm):
+    """The serial number the seller may give once the quote is accepted (optional: the form is
+    only posted when they choose to)."""
+
+    serial = StringField(
+        filters=[clean_text],
+        validators=[
+            Required(messages.SERIAL_MISSING),
+            MaxLength(20, messages.SERIAL_NOT_VALID),
+            Pattern(SERIAL_PATTERN, messages.SERIAL_NOT_VALID),
+        ],
+        render_kw={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"},
+    )

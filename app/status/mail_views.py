@@ -20,7 +20,7 @@ from app.shipping import address_change, addresses, label_files, labels, prepara
 from app.shipping.easypost_api import ProviderError
 from app.shipping.shipment_state import ShipmentState
 from app.status import mail_page, pages
-from app.status.answers import done, lead_for, refuse
+from app.status.answers import done, lead_for, refuse, suggest
 from app.status.forms import ConfirmErasureForm
 from app.status.limits import (
     limit_seller_action,
@@ -90,7 +90,7 @@ def return_address(token: str):
             token, mail_page.words(mail_page.ADDRESS_UNDELIVERABLE, problem=checked.problem), 422
         )
     if checked.outcome == addresses.SUGGESTED:
-        return refuse(token, mail_page.ADDRESS_SUGGESTED, 422)
+        return suggest(token, mail_page.ADDRESS_SUGGESTED)
     return after_step(token, lead, events, event_id, mail_page.ADDRESS_CONFIRMED)
 
 
@@ -118,7 +118,7 @@ def use_suggestion(token: str):
         return found
     lead, events = found
     if not SuggestionForm().validate():
-        return refuse(token, mail_page.ADDRESS_SUGGESTED, 422)
+        return suggest(token, mail_page.ADDRESS_SUGGESTED)
     try:
         event_id = preparation.accept_suggestion(lead["id"], preparation.deal_of(events))
     except preparation.NotReady as error:

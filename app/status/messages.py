@@ -37,6 +37,13 @@ NEXT_STEPS = {
     "again.",
 }
 
+# The same box for a sale by mail (within the policy's per-parcel limit) before its label: no
+# appointment, no in-person authentication (from the acceptance on, app/status/mail_page.py).
+MAIL_NEXT_STEPS = NEXT_STEPS | {
+    State.QUOTED: "Accept the preliminary quote below to go on to your prepaid, insured label, "
+    "or decline it. Questions first? Ask us below or call us before the quote expires.",
+}
+
 UNKNOWN_LINK = "This link does not open an enquiry."
 OUT_OF_DATE = "Nothing was changed: this page was out of date. Please try again."
 
@@ -50,6 +57,10 @@ QUESTION_SENT = (
 QUOTE_ACCEPTED = (
     "Thank you: you have accepted our preliminary quote. We will contact you to book your "
     "appointment."
+)
+QUOTE_ACCEPTED_BY_MAIL = (
+    "Thank you: you have accepted our preliminary quote. Three short steps below, and then we "
+    "send you your prepaid, insured label."
 )
 QUOTE_DECLINED = "You have declined our preliminary quote, and we have closed your enquiry."
 EXPIRED_QUOTE = (
@@ -105,6 +116,10 @@ PAPERWORK_SIGNED = (
     "pay: we send no money until you do. We also check your ID and the watch against the "
     "stolen-watch register, then pay you by bank transfer."
 )
+# The paperwork signed for a sale on hold: no word of why (app/shipping/returns.py ON_HOLD).
+PAPERWORK_SIGNED_ON_HOLD = (
+    "Thank you: your paperwork is signed. Your sale is on hold pending checks: we will be in touch."
+)
 PAPERWORK_SIGNED_NEXT = (
     "Your paperwork is signed. Confirm the account we pay with the link we e-mailed you; we also "
     "check your ID and the watch against the stolen-watch register, then pay you by bank "
@@ -153,4 +168,25 @@ ADDRESS_LINK_REFUSED = (
     "This link cannot be used: it may be mistyped, already used or out of date, or the parcel "
     "is already with the carrier. Nothing was changed. Open your status page to ask again, or "
     "call us on {phone}."
+)
+
+# The serial number the seller may give after accepting the quote (app/status/serial_views.py):
+# never a word of what it is checked against, so the page reads the same whatever comes of it.
+SERIAL_MISSING = "Please type the serial number, or leave it for now: it is optional."
+SERIAL_NOT_VALID = (
+    "A serial number has 4 to 20 letters and digits; spaces and dashes are fine. Please check "
+    "it against the watch or its warranty card."
+)
+SERIAL_HINT = (
+    "It is engraved on the side of the case between the lugs at 6 o'clock, or on the rehaut, "
+    "the inner ring around the dial, and printed on the warranty card. Please never open the "
+    "watch to look for it."
+)
+SERIAL_WHY = (
+    "Optional. With it we can start our checks on your watch before we see it, so the sale "
+    "goes faster."
+)
+SERIAL_GIVEN = "Thank you: we have your serial number."
+SERIAL_NOT_NOW = (
+    "We already have your serial number, or your sale has moved on: nothing was changed."
 )

@@ -16,8 +16,8 @@ from app.rendering import seo
 from app.rendering.layout import site_info
 from app.sale import erasure, seller_steps
 from app.sale.purchase import paperwork, record
-from app.shipping import progress, returns
-from app.status import mail_page, messages, purchase_view
+from app.shipping import preparation, progress, returns
+from app.status import mail_page, messages, purchase_view, serial_views
 from app.status.forms import QUESTION_MAX_LENGTH
 from app.status.paperwork_form import (
     KEPT,
@@ -63,32 +63,57 @@ def status_page(lead: dict, token: str) -> str:
     is_open = lead["state"] in OPEN_STATES
     room = photo_room(lead["photo_count"])
     parcel = progress.inbound_progress(lead)
+    mail, sale = mail_page.section(lead, events), purchase_view.view(lead, events)
+    held = returns.on_hold(lead["id"])
     return render_template(
         "status/page.html",
         meta=private_meta("Your sale", "Where your watch sale stands."),
         lead=lead,
         watch=watch_name(lead),
-        steps=seller_steps.seller_steps(lead["state"], events, lead.get("handover") == "mail"),
+        steps=steps_of(lead, events, held),
         parcel=parcel,
-        next_step=progress.NEXT_STEP
-        if parcel and lead["state"] == State.ACCEPTED
-        else messages.NEXT_STEPS[lead["state"]],
+        next_step=next_step(lead, events, held, mail, sale, parcel),
         has_appointment=lead["state"] == State.APPOINTMENT and appointment is not None,
         can_answer_quote=lead["state"] == State.QUOTED,
         quote_shown=history.latest_change_id(events, State.QUOTED),
         guide_range=index.as_shown(lead),
         quote_words=latest_quote_words(events),
-        sale=purchase_view.view(lead, events),
-        mail=mail_page.section(lead, events),
+        sale=sale,
+        mail=mail,
+        serial=serial_views.section(lead, held),
         is_open=is_open,
         can_erase=lead["state"] in SELLER_ERASABLE_STATES,
         after_sale=erasure.after_sale(lead),
         photo_props=add_photos_props(token, room) if takes_photos(lead) and room else None,
         photos_lost=photos_to_send_again(events),
         question_max_length=QUESTION_MAX_LENGTH,
-        parcel_return=returns.seller_view(lead["id"]),
+        parcel_return=None if held else returns.seller_view(lead["id"]),
         token=token,
     )
+
+
+def steps_of(lead: dict, events: list[dict], held: bool) -> list[seller_steps.Step]:
+    """The seller's timeline; a sale on hold ends "On hold", never with why it closed."""
+    steps = seller_steps.seller_steps(lead["state"], events, lead.get("handover") == "mail")
+    if held and steps and steps[-1].label == "Closed":
+        steps[-1].label, steps[-1].details = "On hold", []
+    return steps
+
+
+def next_step(lead: dict, events: list[dict], held: bool, mail, sale: dict, parcel) -> str:
+    """What happens now: a sale on hold says only that (never why, nor that it is closed); else
+    the sale by mail's step, the purchase's, the parcel's, or the state's, in the sale by mail's
+    words (no appointment) for a mail deal within the policy's per-parcel limit."""
+    if held:
+        return returns.ON_HOLD
+    if mail and mail["next_step"]:
+        return mail["next_step"]
+    if sale["next_step"]:
+        return sale["next_step"]
+    if parcel and lead["state"] == State.ACCEPTED:
+        return progress.NEXT_STEP
+    by_mail = preparation.goes_by_mail(lead, preparation.quote_high(events))
+    return (messages.MAIL_NEXT_STEPS if by_mail else messages.NEXT_STEPS)[lead["state"]]
 
 
 def photos_to_send_again(events: list[dict]) -> int:

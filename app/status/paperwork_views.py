@@ -10,6 +10,7 @@ from flask import current_app, make_response, request
 
 from app.sale.purchase import drafts, paperwork
 from app.security.client import client_address
+from app.shipping import returns
 from app.status import messages, pages, purchase_view
 from app.status.answers import done, lead_for, refuse
 from app.status.limits import limit_seller_action, limit_seller_action_per_lead
@@ -78,4 +79,5 @@ def sign_paperwork(token: str):
     except paperwork.NotSignable:
         now = lead_for(token)  # moved on, or signed by another post, since the check
         return refuse(token, purchase_view.paperwork_refusal(now) or messages.NOT_NOW, 409)
-    return done(token, messages.PAPERWORK_SIGNED)
+    on_hold = returns.on_hold(lead["id"])
+    return done(token, messages.PAPERWORK_SIGNED_ON_HOLD if on_hold else messages.PAPERWORK_SIGNED)

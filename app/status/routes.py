@@ -10,7 +10,7 @@ from flask_wtf.csrf import CSRFError
 
 from app import errors
 from app.photos import messages as photo_messages
-from app.status import mail_views, messages, paperwork_views, views
+from app.status import mail_views, messages, paperwork_views, serial_views, views
 from app.status.answers import back_to_link, show_refusal
 from app.status.limits import too_many_message
 from app.status.pages import lost_link_page
@@ -25,6 +25,7 @@ bp.post("/status/<token>/offer")(views.answer_offer)
 bp.post("/status/<token>/withdraw")(views.withdraw)
 bp.post("/status/<token>/erase")(views.erase_after_sale)
 bp.post("/status/<token>/question")(views.ask)
+bp.post("/status/<token>/serial")(serial_views.give_serial)
 bp.post("/status/<token>/photos")(views.add_photos)
 bp.get("/status/<token>/paperwork")(paperwork_views.paperwork_form)
 bp.post("/status/<token>/paperwork")(paperwork_views.sign_paperwork)

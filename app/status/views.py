@@ -22,6 +22,7 @@ from app.sale import erasure, lifecycle
 from app.sale.invitation import invitation
 from app.sale.purchase import files, payout
 from app.sale.purchase.paperwork import agreed_price
+from app.shipping import preparation
 from app.status import messages, pages, purchase_view
 from app.status.answers import done, lead_for, refuse
 from app.status.forms import (
@@ -121,6 +122,9 @@ def answer(token: str, at: State, answers: dict, expired_message: str, is_expire
     to_state, data, said = answers[form.answer.data]
     if to_state != State.CLOSED and is_expired(events):
         return refuse(token, expired_message, 409)
+    high = preparation.quote_high(events)
+    if to_state == State.ACCEPTED and preparation.goes_by_mail(lead, high):
+        said = messages.QUOTE_ACCEPTED_BY_MAIL  # no appointment: the label's steps follow
     return act(token, lead, to_state, data, said)
 
 

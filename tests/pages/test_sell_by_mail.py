@@ -55,3 +55,14 @@ def test_home_and_terms_say_nationwide_only_while_the_sale_by_mail_is_on(make_ap
     )
     terms = on.get("/terms").get_data(as_text=True)
     assert "Selling by Mail" in terms and "we hold it as the law requires" in terms
+
+
+def test_the_page_and_the_terms_promise_photos_of_the_opening_and_a_video_only_when_made(make_app):
+    client = make_app(MAILIN_ENABLED="1", MAILIN_MAX_VALUE="25000").test_client()
+    page = client.get("/sell-by-mail").get_data(as_text=True)
+    terms = client.get("/terms").get_data(as_text=True)
+    for html in (page, terms):
+        assert "and film the opening" not in html and "on camera" not in html.lower()
+    assert "photograph the opening with the serial number in frame" in page
+    assert "when we also film the opening" in page
+    assert "a video of the opening when we make one" in terms

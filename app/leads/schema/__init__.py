@@ -50,6 +50,7 @@ from app.leads.schema.shipping_tables import (
     MAIL_PREPARATIONS,
     PICKUPS,
     RETURNS_AND_CLAIMS,
+    SELLER_WORDS,
     SHIPMENTS,
 )
 from app.leads.schema.staff_tables import STAFF_TABLES, chain_audit_log
@@ -93,6 +94,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     run(ARRIVALS),  # 35: a parcel opened on record, its files; the seller told of the parcel
     run(MAIL_PREPARATIONS),  # 36: the seller's steps before a mail label; address changes
     run(PICKUPS),  # 37: a carrier pickup the seller booked for their parcel
+    run(SELLER_WORDS),  # 38: the serial number a seller gives; the label-ready e-mail, once
 )
 VERSION = len(MIGRATIONS)
 

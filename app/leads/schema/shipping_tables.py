@@ -212,3 +212,14 @@ PICKUPS = (
     """CREATE UNIQUE INDEX pickups_one_live ON pickups(shipment_id)
         WHERE state IN ('asked', 'scheduled')""",
 )
+
+SELLER_WORDS = (
+    # The serial number a seller may give on the status page once the quote is accepted, kept
+    # whole for staff (blanked by an erasure); the timeline shows its last 4 characters only.
+    "ALTER TABLE leads ADD COLUMN sellers_serial TEXT",
+    # The seller told once per parcel that its label is ready on the status page.
+    """CREATE TABLE label_notices (
+        shipment_id INTEGER PRIMARY KEY REFERENCES shipments(id),
+        sent_at TEXT NOT NULL
+    )""",
+)
