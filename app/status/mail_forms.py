@@ -124,3 +124,20 @@ for _name in CONDITIONS:
         _name,
         StringField(validators=[Required(TICK_EACH), Choice(["yes"], TICK_EACH)]),
     )
+
+
+class PickupForm(FlaskForm):
+    """A carrier pickup's day, one of those the page offers (app/shipping/pickups.py checks it
+    is still one of them when the form is posted)."""
+
+    day = StringField(
+        "Pickup day",
+        validators=[
+            Required("Please choose a day for the pickup."),
+            Pattern(r"\d{4}-\d{2}-\d{2}", "Please choose one of the days offered."),
+        ],
+    )
+
+
+class CancelPickupForm(FlaskForm):
+    """Call the booked pickup off: nothing to fill in but its CSRF token."""

@@ -10,9 +10,10 @@ from flask import current_app
 
 from app.leads.display import usd
 from app.leads.state import State
+from app.rendering.dates import display_date
 from app.rendering.layout import site_info
 from app.sale.purchase.paperwork import US_STATES
-from app.shipping import address_change, labels, preparation
+from app.shipping import address_change, labels, pickups, preparation
 from app.shipping.addresses import one_line
 from app.shipping.shipment_state import ShipmentState
 from app.status.paperwork_form import PHOTO_TYPES
@@ -115,6 +116,7 @@ def section(lead: dict, events: list[dict]) -> dict | None:
         "conditions_given": bool(record["conditions"]),
         "verified": bool(record["id_verified_at"]),
         "parcel": parcel_view(shipment) if shipment else None,
+        "pickup": pickup_view(shipment) if shipment else None,
         "change_asked": address_change.pending(lead["id"], shipment) if shipment else False,
         "us_states": US_STATES,
         "photo_types": PHOTO_TYPES,
@@ -142,4 +144,18 @@ def parcel_view(shipment: dict) -> dict:
         "downloadable": shipment["state"] == ShipmentState.LABEL_READY,
         "sizes": LABEL_SIZES,
         "exception": bool(shipment["exception_status"]),
+    }
+
+
+def pickup_view(shipment: dict) -> dict | None:
+    """The optional carrier pickup, while pickups are offered and the label waits for the
+    carrier: the days to choose from, or the booking asked, booked or refused."""
+    if not current_app.config["MAILIN_PICKUPS"] or shipment["state"] != ShipmentState.LABEL_READY:
+        return None
+    booking = pickups.latest(shipment["id"])
+    shown = dict(booking or {}) | {"day_shown": display_date(booking["day"]) if booking else ""}
+    return {
+        "booking": shown if booking and booking["state"] != "cancelled" else None,
+        "days": [(day.isoformat(), f"{day:%A}, {display_date(day.isoformat())}")
+                 for day in pickups.days_offered()],  # fmt: skip
     }

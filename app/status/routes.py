@@ -10,7 +10,7 @@ from flask_wtf.csrf import CSRFError
 
 from app import errors
 from app.photos import messages as photo_messages
-from app.status import mail_views, messages, paperwork_views, serial_views, views
+from app.status import mail_views, messages, paperwork_views, pickup_views, serial_views, views
 from app.status.answers import back_to_link, show_refusal
 from app.status.limits import too_many_message
 from app.status.pages import lost_link_page
@@ -41,6 +41,8 @@ bp.post("/status/<token>/mail/suggestion")(mail_views.use_suggestion)
 bp.post("/status/<token>/mail/id")(mail_views.give_id)
 bp.post("/status/<token>/mail/conditions")(mail_views.accept_conditions)
 bp.get("/status/<token>/mail/label-<any('4x6', letter):size>.pdf")(mail_views.label)
+bp.post("/status/<token>/mail/pickup")(pickup_views.ask_pickup)
+bp.post("/status/<token>/mail/pickup/cancel")(pickup_views.cancel_pickup)
 bp.get("/status/address/<code>")(mail_views.address_confirmation)
 bp.post("/status/address/<code>")(mail_views.confirm_address)
 bp.get("/status/address-confirmed")(mail_views.address_confirmed)

@@ -13,6 +13,7 @@ from werkzeug.datastructures import FileStorage
 from app.leads import store
 from app.leads.db import transaction
 from app.sale import lifecycle
+from app.shipping import labels, preparation
 from tests.data.paperwork import id_photo
 from tests.helpers import business_today, give_token, sample_lead
 
@@ -91,6 +92,16 @@ def all_given(app, token: str) -> None:
         post_conditions(client, token),
     ):
         assert response.status_code == 303
+
+
+def labelled(app, high: int = 9500) -> tuple[int, str, dict]:
+    """A mail deal whose seller gave everything, its ID verified and its label bought; (lead
+    id, token, the parcel's row)."""
+    lead_id, token = mail_deal(app, high)
+    all_given(app, token)
+    with app.app_context():
+        shipment_id = preparation.verify_id_and_open(lead_id, "staff:1")
+        return lead_id, token, labels.buy_label(shipment_id)
 
 
 def notice(client, token: str) -> str:

@@ -15,20 +15,10 @@ from pypdf import PdfReader
 from app.leads import history
 from app.shipping import labels, preparation
 from tests.helpers import lead_work_done
-from tests.status.mail_steps import all_given, csrf, mail_deal, notice, post_address
+from tests.status.mail_steps import all_given, csrf, labelled, mail_deal, notice, post_address
 
 SITE = "https://watches.example"
 ADDRESS_LINK = re.compile(re.escape(SITE) + r"(/status/address/[A-Za-z0-9_-]+)")
-
-
-def labelled(app, high: int = 9500) -> tuple[int, str, dict]:
-    """A mail deal whose seller gave everything, its ID verified and its label bought; (lead
-    id, token, the parcel's row)."""
-    lead_id, token = mail_deal(app, high)
-    all_given(app, token)
-    with app.app_context():
-        shipment_id = preparation.verify_id_and_open(lead_id, "staff:1")
-        return lead_id, token, labels.buy_label(shipment_id)
 
 
 def text_of(message) -> str:
