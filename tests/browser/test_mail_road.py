@@ -3,7 +3,8 @@
 before the label, the label's download, the parcel's progress to us, and the final offer. Staff's
 part (the quote, the ID check, the arrival, the findings and the offer) is done as their views do
 it, in-process; the label is bought from the fake provider and the parcel moved by signed
-webhooks. Every stage fits the screen, passes axe (with JavaScript) and is kept as a screenshot (SCREENSHOT_DIR)."""
+webhooks. Every stage fits the screen, passes axe (with JavaScript) and is kept as a
+screenshot (SCREENSHOT_DIR)."""
 
 from __future__ import annotations
 
