@@ -15,7 +15,7 @@ from app import queue
 from app.leads import history, store
 from app.leads.db import get_db, truncate_wal
 from app.leads.state import State
-from app.sale.purchase import checklist, files, payment, record, register_asks
+from app.sale.purchase import authentication, checklist, files, payment, record, register_asks
 
 STATE_LABELS = {
     State.NEW: "New",
@@ -155,14 +155,7 @@ def refuse_unless_parcel_received(lead_id: int) -> None:
             "A final offer follows the authentication appointment: book it first (only a sale "
             "by mail goes from the accepted quote to the final offer)."
         )
-    received = db.execute(
-        "SELECT 1 FROM shipments WHERE lead_id = :lead AND leg = 'inbound' "
-        "AND state = 'received' AND deal_event_id >= (SELECT max(id) FROM lead_events "
-        "WHERE lead_id = :lead AND kind = 'state_changed' "
-        "AND json_extract(data, '$.to') = 'accepted')",
-        {"lead": lead_id},
-    ).fetchone()
-    if received is None:
+    if not authentication.parcel_received(db, lead_id):
         raise MissingDetails(
             "A final offer by mail needs the seller's parcel received first: opened on record, "
             "and signed off by a second staff member if it did not match."

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from flask import current_app
 
+from app.leads.state import State
 from app.shipping.arrival import arrival_of, inbound_parcel
 from app.shipping.shipment_state import ShipmentState
 
@@ -25,6 +26,12 @@ STEPS = (
      "We weighed the parcel, photographed the seal and the box as received, and opened it "
      "with the serial number in frame. Authentication comes next."),
 )  # fmt: skip
+# The last step's words once the sale has gone on from it (the final offer made, or later):
+# authentication is then behind the seller, not ahead.
+OPENED = (
+    "We weighed the parcel, photographed the seal and the box as received, and opened it with "
+    "the serial number in frame."
+)
 # What happens now, while a sale by mail waits for its parcel to be received and authenticated.
 NEXT_STEP = (
     "Thank you for accepting. Follow your parcel to us below: once it has reached us and been "
@@ -70,6 +77,8 @@ def inbound_progress(lead: dict) -> dict | None:
     if parcel["state"] in ENDED_WORDS:
         return {"steps": [], "words": ENDED_WORDS[parcel["state"]]}
     now, words = current_step(parcel)
+    if now == len(STEPS) and lead["state"] != State.ACCEPTED:
+        words = OPENED
     steps = [
         ParcelStep(label, "done" if index < now else "current" if index == now else "upcoming")
         for index, (_state, label, _words) in enumerate(STEPS)

@@ -29,7 +29,7 @@ from app.sale.purchase import (
     register_asks,
     stolen_register,
 )
-from app.sale.purchase.authentication import AT_AUTHENTICATION
+from app.sale.purchase.authentication import authenticating as at_authentication
 from app.sale.purchase.paperwork import ID_TYPES, agreed_price
 from app.sale.purchase.stolen_register import RESULTS as REGISTER_RESULTS
 from app.staff import money_forms
@@ -140,7 +140,7 @@ def offered(name: str, lead: dict, purchase: dict) -> bool:
     """Whether the lead's state and record let staff send the form `name` now."""
     if lead["erased_at"]:
         return False
-    authenticating = lead["state"] in AT_AUTHENTICATION
+    authenticating = at_authentication(get_db(), lead)
     if name == "findings":  # the signed declaration names the serial number: it stays
         return authenticating and not purchase.get("signed_at")
     if name == "register_check":
@@ -328,7 +328,7 @@ def panel(lead: dict, names: dict[str, str], failed: tuple[str, object] | None =
         forms[failed[0]] = failed[1]
     checks = stolen_register.history(lead["id"])
     return {
-        "shown": bool(purchase) or lead["state"] in AT_AUTHENTICATION,
+        "shown": bool(purchase) or at_authentication(get_db(), lead),
         "record": purchase,
         "forms": forms,
         "findings": findings_facts(purchase, names) if purchase.get("serial_number") else [],

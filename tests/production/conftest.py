@@ -3,7 +3,8 @@ ship: nginx (deploy/nginx.conf, TLS from a throwaway CA) in front of gunicorn
 (deploy/gunicorn.conf.py, APP_ENV=production), Redis, `flask rq worker --with-scheduler`,
 Litestream (deploy/watchbuyers-litestream.service) replicating to an S3 server on loopback
 (tests/storage.py), and an SMTP server on loopback that takes mail only over verified STARTTLS
-with a login. Chromium
+with a login, and the label provider's fake (tests/shipping/fake_easypost.py) over TLS with the
+same CA's certificate, trusted by the site's processes through REQUESTS_CA_BUNDLE. Chromium
 reaches the site at https://www.watchbuyers.test:<port>, resolved to loopback by
 --host-resolver-rules, and trusts the test's certificate.
 """
@@ -37,6 +38,7 @@ from tests.helpers import (
     wait_until,
 )
 from tests.production.units import unit_commands
+from tests.shipping.fake_easypost import FakeEasyPost
 from tests.storage import ObjectStorage
 
 SMTP_LOGIN = ("relay-user", "relay-password-7c1f")
@@ -54,6 +56,7 @@ class Site:
     folder: Path
     storage: ObjectStorage
     redis: RedisServer
+    easypost: FakeEasyPost
     processes: list = field(default_factory=list)
 
     def flask(self, *args: str, **settings: str) -> str:
@@ -76,7 +79,7 @@ class Site:
 
 
 def production_env(folder: Path, https_port: int, redis: RedisServer, mail: SmtpInbox,
-                   tls: Tls, storage: ObjectStorage) -> dict:  # fmt: skip
+                   tls: Tls, storage: ObjectStorage, easypost: FakeEasyPost) -> dict:  # fmt: skip
     """Real-looking production settings, as an operator would export them."""
     instance = folder / "instance"
     return {
@@ -102,13 +105,15 @@ def production_env(folder: Path, https_port: int, redis: RedisServer, mail: Smtp
         "SMTP_PASSWORD": SMTP_LOGIN[1],
         # The relay's certificate is checked against the system's CAs; OpenSSL reads this.
         "SSL_CERT_FILE": str(tls.ca_file),
+        # The label provider's (the fake's) certificate is checked by `requests` against this.
+        "REQUESTS_CA_BUNDLE": str(tls.ca_file),
         "JOB_RETRY_INTERVALS": "1,2",
         # Two sellers, a staff member and the attack tests share one loopback address here.
         "SELL_RATELIMIT": "60 per minute",
         "STATUS_LINK_RATELIMIT": "30 per minute",
         "STATUS_ACTION_RATELIMIT": "60 per minute",
         "WEB_CONCURRENCY": "2",
-        # The sale by mail on, its webhook answered here; the label provider is never asked.
+        # The sale by mail on, its webhook answered here, its labels bought from the fake.
         "MAILIN_ENABLED": "1",
         "MAILIN_MAX_VALUE": "25000",
         "MAILIN_POLICY_REFERENCE": "HV-PARCEL-2026-0417",
@@ -116,7 +121,7 @@ def production_env(folder: Path, https_port: int, redis: RedisServer, mail: Smtp
         "MAILIN_RECEIVING_ADDRESS": "USWB Receiving; 41 Orchard Street; ; New York; NY; 10002; "
         "2129084417",
         "EASYPOST_API_KEY": "EZAK-production-shape",
-        "EASYPOST_API_BASE": "https://api.easypost.invalid/v2",
+        "EASYPOST_API_BASE": easypost.api_base,
         "EASYPOST_WEBHOOK_SECRET": WEBHOOK_SECRET,
         "GUNICORN_ACCESS_LOG": "-",  # into gunicorn.log, which the log tests read
     }
@@ -188,11 +193,12 @@ def production_site(folder: Path, **settings: str) -> Iterator[Site]:
     redis.start()
     mail, smtp = start_smtp(tls)
     storage = ObjectStorage(folder)
+    easypost = FakeEasyPost(tls=tls.server_context())
     https_port, app_port = free_port(), free_port()
-    env = production_env(folder, https_port, redis, mail, tls, storage) | settings
+    env = production_env(folder, https_port, redis, mail, tls, storage, easypost) | settings
     env["GUNICORN_BIND"] = f"127.0.0.1:{app_port}"
     (folder / "instance").mkdir()
-    site = Site(f"https://{HOST}:{https_port}", env, None, mail, folder, storage, redis)
+    site = Site(f"https://{HOST}:{https_port}", env, None, mail, folder, storage, redis, easypost)
     for command in (("seed",), ("content", "check"), ("freeze",),
                     ("leads", "replication", "prepare-bucket")):  # fmt: skip
         site.flask(*command)  # as docs/deployment.md and docs/durability.md say
@@ -218,6 +224,7 @@ def production_site(folder: Path, **settings: str) -> Iterator[Site]:
             if process.poll() is None:
                 stop_process(process)
         smtp.stop()
+        easypost.stop()
         if redis.process.poll() is None:
             redis.stop()
         storage.stop()

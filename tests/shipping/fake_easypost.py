@@ -11,12 +11,17 @@ can deliver there. A street with a typo the fake knows ("Mian St") comes back co
 suggestion), one on "Nowhere" cannot be delivered to; `plan("address", "corrected")` or
 `"undeliverable"` answer the next one so whatever it says. A bought shipment's label converts to
 PDF (`GET /v2/shipments/<id>/label?file_format=PDF`), served as a real small PDF from the fake's
-own `/files/`."""
+own `/files/`.
+
+Given a server TLS context (`FakeEasyPost(tls=...)`), it answers over HTTPS, as the real API
+does: the production shape refuses an `http://` API base, and trusts the fake's certificate
+through the CA bundle its processes are given (REQUESTS_CA_BUNDLE)."""
 
 from __future__ import annotations
 
 import json
 import re
+import ssl
 import threading
 import time
 from collections import defaultdict
@@ -36,9 +41,13 @@ class FakeEasyPost(ThreadingHTTPServer):
 
     daemon_threads = True
 
-    def __init__(self, slow_seconds: float = 3.0):
+    def __init__(self, slow_seconds: float = 3.0, tls: ssl.SSLContext | None = None):
         super().__init__(("127.0.0.1", 0), Answer)
-        self.api_base = f"http://127.0.0.1:{self.server_port}/v2"
+        if tls is not None:  # the handshake in each request's thread, not the accepting one
+            self.socket = tls.wrap_socket(self.socket, server_side=True,
+                                          do_handshake_on_connect=False)  # fmt: skip
+        scheme = "https" if tls is not None else "http"
+        self.api_base = f"{scheme}://127.0.0.1:{self.server_port}/v2"
         self.slow_seconds = slow_seconds
         self.shipments: dict[str, dict] = {}
         self.pickups: dict[str, dict] = {}

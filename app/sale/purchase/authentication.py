@@ -33,19 +33,50 @@ class Refused(ValueError):
 
 def lead_and_record(db: sqlite3.Connection, lead_id: int) -> tuple[dict, dict]:
     """The lead's state and erasure, and its purchase record ({} before there is one)."""
-    lead = db.execute("SELECT state, erased_at FROM leads WHERE id = ?", (lead_id,)).fetchone()
+    lead = db.execute(
+        "SELECT id, state, erased_at, handover FROM leads WHERE id = ?", (lead_id,)
+    ).fetchone()
     if lead is None:
         raise Refused("This lead does not exist.")
     purchase = db.execute("SELECT * FROM purchases WHERE lead_id = ?", (lead_id,)).fetchone()
     return dict(lead), dict(purchase) if purchase else {}
 
 
-def refuse_unless_authenticating(lead: dict) -> None:
-    """Findings and register checks belong to a lead between its appointment and payment."""
-    if lead["erased_at"] or lead["state"] not in AT_AUTHENTICATION:
+def parcel_received(db: sqlite3.Connection, lead_id: int) -> bool:
+    """Whether a sale by mail's parcel of the deal of now (the latest acceptance, or one that
+    replaced it later: a new return address confirmed) is opened on record and received."""
+    return (
+        db.execute(
+            "SELECT 1 FROM shipments WHERE lead_id = :lead AND leg = 'inbound' "
+            "AND state = 'received' AND deal_event_id >= (SELECT max(id) FROM lead_events "
+            "WHERE lead_id = :lead AND kind = 'state_changed' "
+            "AND json_extract(data, '$.to') = 'accepted')",
+            {"lead": lead_id},
+        ).fetchone()
+        is not None
+    )
+
+
+def authenticating(db: sqlite3.Connection, lead: dict) -> bool:
+    """Whether the watch is with us to be authenticated: from the appointment until it is
+    bought, or, sold by mail, from its parcel received (its final offer follows the accepted
+    quote, and needs the findings first)."""
+    if lead["erased_at"]:
+        return False
+    if lead["state"] in AT_AUTHENTICATION:
+        return True
+    by_mail = lead["state"] == State.ACCEPTED and lead.get("handover") == "mail"
+    return by_mail and parcel_received(db, lead["id"])
+
+
+def refuse_unless_authenticating(db: sqlite3.Connection, lead: dict) -> None:
+    """Findings and register checks belong to a lead between its appointment (or its parcel
+    by mail received) and payment."""
+    if not authenticating(db, lead):
         raise Refused(
-            "Findings and register checks are recorded from the appointment until the watch is "
-            "bought; this lead is past that point or closed. Nothing was changed."
+            "Findings and register checks are recorded from the appointment (or a parcel by "
+            "mail received) until the watch is bought; this lead is past that point or closed. "
+            "Nothing was changed."
         )
 
 
@@ -55,7 +86,7 @@ def record_findings(lead_id: int, actor: str, findings: dict) -> int:
     serial number stays: the bill of sale proves that declaration by its hash."""
     with immediate_transaction() as db:
         lead, purchase = lead_and_record(db, lead_id)
-        refuse_unless_authenticating(lead)
+        refuse_unless_authenticating(db, lead)
         serial = findings["serial_number"]
         if purchase.get("signed_at") and serial != purchase["serial_number"]:
             raise Refused(

@@ -93,11 +93,12 @@ def record_check(lead_id: int, actor: str, check: dict, certificate: bytes, medi
     return event_id
 
 
-def refuse_unless_checkable(lead: dict, purchase: dict, checked_on: date, sellers_serial) -> None:
+def refuse_unless_checkable(db, lead: dict, purchase: dict, checked_on: date,
+                            sellers_serial) -> None:  # fmt: skip
     """A check of the authenticated serial belongs between the appointment and payment, dated
     after the authentication; one of the seller's own serial, to any lead still open."""
     if sellers_serial is None:
-        refuse_unless_authenticating(lead)
+        refuse_unless_authenticating(db, lead)
         refuse_unless_dated_well(purchase, checked_on)
     elif lead["erased_at"] or lead["state"] in (State.BOUGHT, State.CLOSED):
         raise Refused("This lead is bought or closed: no check is recorded. Nothing was changed.")
@@ -111,7 +112,7 @@ def store_check(lead_id: int, actor: str, check: dict, certificate: tuple[bytes,
         with immediate_transaction() as db:
             lead, purchase = lead_and_record(db, lead_id)
             checked_on = date.fromisoformat(check["checked_on"])
-            refuse_unless_checkable(lead, purchase, checked_on, sellers_serial)
+            refuse_unless_checkable(db, lead, purchase, checked_on, sellers_serial)
             row = files.add_file(db, lead_id, "register_certificate", *certificate)
             written.append(row["file_name"])
             kept = check | {
