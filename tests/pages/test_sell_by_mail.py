@@ -66,3 +66,15 @@ def test_the_page_and_the_terms_promise_photos_of_the_opening_and_a_video_only_w
     assert "photograph the opening with the serial number in frame" in page
     assert "when we also film the opening" in page
     assert "a video of the opening when we make one" in terms
+
+
+def test_the_packing_rules_come_with_pictures_each_captioned(make_app):
+    html = make_app(MAILIN_ENABLED="1", MAILIN_MAX_VALUE="25000").test_client().get(
+        "/sell-by-mail"
+    ).get_data(as_text=True)
+    pictures = html.split("data-packing-pictures", 1)[1].split("</ol>", 1)[0]
+    assert pictures.count('<svg viewBox="0 0 160 110"') == 3
+    for number in (1, 2, 3):  # each drawing named by its caption for a screen reader
+        assert f'aria-labelledby="pack-{number}"' in pictures
+        assert f'<figcaption id="pack-{number}"' in pictures
+    assert html.index("data-packing-pictures") < html.index("Wrap the watch in a soft cloth")
