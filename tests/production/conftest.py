@@ -4,7 +4,9 @@ ship: nginx (deploy/nginx.conf, TLS from a throwaway CA) in front of gunicorn
 Litestream (deploy/watchbuyers-litestream.service) replicating to an S3 server on loopback
 (tests/storage.py), and an SMTP server on loopback that takes mail only over verified STARTTLS
 with a login, and the label provider's fake (tests/shipping/fake_easypost.py) over TLS with the
-same CA's certificate, trusted by the site's processes through REQUESTS_CA_BUNDLE. Chromium
+same CA's certificate, trusted by the site's processes through REQUESTS_CA_BUNDLE, and the
+stolen-watch register's (tests/sale/purchase/fake_register.py), asked by the worker over TLS
+with that CA's certificate too, trusted through SSL_CERT_FILE (urllib's). Chromium
 reaches the site at https://www.watchbuyers.test:<port>, resolved to loopback by
 --host-resolver-rules, and trusts the test's certificate.
 """
@@ -38,11 +40,13 @@ from tests.helpers import (
     wait_until,
 )
 from tests.production.units import unit_commands
+from tests.sale.purchase.fake_register import FakeRegister
 from tests.shipping.fake_easypost import FakeEasyPost
 from tests.storage import ObjectStorage
 
 SMTP_LOGIN = ("relay-user", "relay-password-7c1f")
 WEBHOOK_SECRET = "whsec-production-shape-2b9d"
+REGISTER_KEY = "reg-production-shape-5e8a"
 
 
 @dataclass
@@ -57,6 +61,7 @@ class Site:
     storage: ObjectStorage
     redis: RedisServer
     easypost: FakeEasyPost
+    register: FakeRegister
     processes: list = field(default_factory=list)
 
     def flask(self, *args: str, **settings: str) -> str:
@@ -79,7 +84,8 @@ class Site:
 
 
 def production_env(folder: Path, https_port: int, redis: RedisServer, mail: SmtpInbox,
-                   tls: Tls, storage: ObjectStorage, easypost: FakeEasyPost) -> dict:  # fmt: skip
+                   tls: Tls, storage: ObjectStorage, easypost: FakeEasyPost,
+                   register: FakeRegister) -> dict:  # fmt: skip
     """Real-looking production settings, as an operator would export them."""
     instance = folder / "instance"
     return {
@@ -103,7 +109,8 @@ def production_env(folder: Path, https_port: int, redis: RedisServer, mail: Smtp
         "SMTP_USE_TLS": "1",
         "SMTP_USER": SMTP_LOGIN[0],
         "SMTP_PASSWORD": SMTP_LOGIN[1],
-        # The relay's certificate is checked against the system's CAs; OpenSSL reads this.
+        # The relay's and the register's certificates are checked against the system's CAs;
+        # OpenSSL (and so urllib) reads this.
         "SSL_CERT_FILE": str(tls.ca_file),
         # The label provider's (the fake's) certificate is checked by `requests` against this.
         "REQUESTS_CA_BUNDLE": str(tls.ca_file),
@@ -123,6 +130,10 @@ def production_env(folder: Path, https_port: int, redis: RedisServer, mail: Smtp
         "EASYPOST_API_KEY": "EZAK-production-shape",
         "EASYPOST_API_BASE": easypost.api_base,
         "EASYPOST_WEBHOOK_SECRET": WEBHOOK_SECRET,
+        # The stolen-watch register asked by API, by the worker, from the fake over TLS.
+        "REGISTER_API_URL": register.url,
+        "REGISTER_API_KEY": REGISTER_KEY,
+        "REGISTER_PROVIDER_NAME": "The Watch Register",
         "GUNICORN_ACCESS_LOG": "-",  # into gunicorn.log, which the log tests read
     }
 
@@ -194,11 +205,14 @@ def production_site(folder: Path, **settings: str) -> Iterator[Site]:
     mail, smtp = start_smtp(tls)
     storage = ObjectStorage(folder)
     easypost = FakeEasyPost(tls=tls.server_context())
+    register = FakeRegister(tls=tls.server_context())
     https_port, app_port = free_port(), free_port()
-    env = production_env(folder, https_port, redis, mail, tls, storage, easypost) | settings
+    env = production_env(folder, https_port, redis, mail, tls, storage, easypost,
+                         register) | settings  # fmt: skip
     env["GUNICORN_BIND"] = f"127.0.0.1:{app_port}"
     (folder / "instance").mkdir()
-    site = Site(f"https://{HOST}:{https_port}", env, None, mail, folder, storage, redis, easypost)
+    site = Site(f"https://{HOST}:{https_port}", env, None, mail, folder, storage, redis, easypost,
+                register)  # fmt: skip
     for command in (("seed",), ("content", "check"), ("freeze",),
                     ("leads", "replication", "prepare-bucket")):  # fmt: skip
         site.flask(*command)  # as docs/deployment.md and docs/durability.md say
@@ -225,6 +239,7 @@ def production_site(folder: Path, **settings: str) -> Iterator[Site]:
                 stop_process(process)
         smtp.stop()
         easypost.stop()
+        register.stop()
         if redis.process.poll() is None:
             redis.stop()
         storage.stop()

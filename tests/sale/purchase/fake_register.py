@@ -3,11 +3,17 @@ documents), served on loopback. It records every request, answers each serial nu
 (`answer("7Z41K9Q2", "flagged")`; clear by default), serves certificates, and fails on purpose:
 `plan("search", 500)`, `"slow"` (answers after the client gave up), `"garbage"` (not JSON),
 `"redirect"` (to a second server that records any key it is sent); `plan("certificate",
-"not_pdf")` serves a certificate that is neither a PDF nor an image."""
+"not_pdf")` serves a certificate that is neither a PDF nor an image.
+
+Given a server TLS context (`FakeRegister(tls=...)`), it answers over HTTPS, its certificates'
+URLs on the same https host, as production requires (REGISTER_API_URL must be https://); the
+site's processes trust it through the CA bundle they are given (SSL_CERT_FILE, which urllib
+reads). The redirect's target stays plain HTTP: it only records what reaches it."""
 
 from __future__ import annotations
 
 import json
+import ssl
 import threading
 import time
 from collections import defaultdict
@@ -48,9 +54,13 @@ class FakeRegister(ThreadingHTTPServer):
 
     daemon_threads = True
 
-    def __init__(self, slow_seconds: float = 2.0):
+    def __init__(self, slow_seconds: float = 2.0, tls: ssl.SSLContext | None = None):
         super().__init__(("127.0.0.1", 0), Answer)
-        self.url = f"http://127.0.0.1:{self.server_port}/api"
+        if tls is not None:  # the handshake in each request's thread, not the accepting one
+            self.socket = tls.wrap_socket(self.socket, server_side=True,
+                                          do_handshake_on_connect=False)  # fmt: skip
+        scheme = "https" if tls is not None else "http"
+        self.url = f"{scheme}://127.0.0.1:{self.server_port}/api"
         self.slow_seconds = slow_seconds
         self.results: dict[str, str] = {}
         self.requests: list[dict] = []
@@ -121,7 +131,7 @@ class Answer(BaseHTTPRequestHandler):
 
     def do_POST(self):
         body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-        self.record(body)
+        asked = self.record(body)
         if self.path != "/api/searches":
             return self.reply(404, b"{}")
         planned = self.server.next_plan("search")
@@ -132,9 +142,8 @@ class Answer(BaseHTTPRequestHandler):
         reference = f"REG-{len(self.server.searches()):04d}"
         answer = {"result": result, "reference": reference}
         if result != "unknown":
-            answer["certificate_url"] = (
-                f"http://127.0.0.1:{self.server.server_port}/api/certificates/{reference}.pdf"
-            )
+            answer["certificate_url"] = f"{self.server.url}/certificates/{reference}.pdf"
+        asked["answer"] = answer
         return self.reply(200, json.dumps(answer).encode())
 
     def do_GET(self):
@@ -163,13 +172,15 @@ class Answer(BaseHTTPRequestHandler):
             self.reply(planned, b'{"error": "planned"}')
         return True
 
-    def record(self, body: bytes) -> None:
-        self.server.requests.append({
+    def record(self, body: bytes) -> dict:
+        request = {
             "method": self.command,
             "path": self.path,
             "auth": self.headers.get("Authorization"),
             "body": json.loads(body) if body.startswith(b"{") else None,
-        })  # fmt: skip
+        }
+        self.server.requests.append(request)
+        return request
 
     def reply(self, status: int, body: bytes, media_type: str = "application/json"):
         self.send_response(status)
