@@ -287,6 +287,8 @@ def buy_lead(app, lead_id: int, amount: int = 9500, paid_days_ago: int = 0, made
             )
         paid_on = (datetime.now(UTC).astimezone(business_zone()).date()) - timedelta(paid_days_ago)
         put_purchase_on_record(lead_id, amount, signed_on=paid_on)
+        with transaction() as db:  # the register checked the day it was paid, as staff do
+            record.update(db, lead_id, {"register_checked_on": paid_on.isoformat()})
         data = {"amount": amount, "paid_on": paid_on.isoformat()} | PAYMENT
         return lifecycle.transition(lead_id, "bought", "staff:1", data, "agreed")
 
