@@ -59,7 +59,10 @@ def test_a_frozen_pages_bootstrap_is_allowed_by_the_policy_nginx_sends_and_hydra
     assert csp_hash_source(bootstrap) in response.getheader("Content-Security-Policy")
     context, page = open_page(site_browser, site, DESKTOP)
     page.goto(site.url + path)
-    expect(page.locator("[data-island=Header]")).to_have_attribute("data-hydrated", "true")
+    # Whether it hydrates at all, not how soon (bench/lighthouse.py measures that): the header
+    # waits for the browser's idle time, which a busy test machine can hold back past 5 s.
+    header = page.locator("[data-island=Header]")
+    expect(header).to_have_attribute("data-hydrated", "true", timeout=20_000)
     context.close()
     assert not page.problems.lines, "\n".join(page.problems.lines)  # no CSP violation either
 
