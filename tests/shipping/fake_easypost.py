@@ -27,6 +27,8 @@ import time
 from collections import defaultdict
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+import pytest
+
 CARRIER_ACCOUNT = "ca_ups_business"
 RATES = (("GroundSaver", "14.20"), ("2ndDayAir", "38.75"), ("NextDayAir", "71.10"))
 ERRORS = {
@@ -34,6 +36,21 @@ ERRORS = {
     422: ("ADDRESS.VERIFY.FAILURE", "Address not found"),
     500: ("INTERNAL_SERVER_ERROR", "We're sorry, something went wrong."),
 }
+
+
+@pytest.fixture(scope="module")
+def easypost_server():
+    """The fake for one test module (import it with `easypost` where a folder needs it)."""
+    fake = FakeEasyPost()
+    yield fake
+    fake.stop()
+
+
+@pytest.fixture
+def easypost(easypost_server):
+    """The module's fake, with no request recorded and no failure planned yet."""
+    easypost_server.reset()
+    return easypost_server
 
 
 class FakeEasyPost(ThreadingHTTPServer):

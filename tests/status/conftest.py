@@ -6,22 +6,8 @@ from __future__ import annotations
 import pytest
 
 from app import queue
-from tests.shipping.fake_easypost import FakeEasyPost
+from tests.shipping.fake_easypost import easypost, easypost_server  # noqa: F401 (fixtures)
 from tests.shipping.steps import mailin_settings
-
-
-@pytest.fixture(scope="module")
-def easypost_server():
-    fake = FakeEasyPost()
-    yield fake
-    fake.stop()
-
-
-@pytest.fixture
-def easypost(easypost_server):
-    """The module's fake, with no request recorded and no failure planned yet."""
-    easypost_server.reset()
-    return easypost_server
 
 
 @pytest.fixture
