@@ -266,10 +266,11 @@ def mark_link_sent(request_id: int) -> None:
         db.execute("UPDATE erasure_requests SET sent_at = ? WHERE id = ?", (now(), request_id))
 
 
-# What makes a link good: sent, not used, not expired, and its lead still erasable.
+# What makes a link good: not used, not expired, and its lead still erasable (not whether its
+# e-mail is noted as sent: see payout.LIVE_LINK).
 LIVE_LINK = (
     "FROM erasure_requests JOIN leads ON leads.id = lead_id WHERE token_hash = :hash "
-    f"AND sent_at IS NOT NULL AND confirmed_at IS NULL AND expires_at > :now AND {STANDING}"
+    f"AND confirmed_at IS NULL AND expires_at > :now AND {STANDING}"
 )
 
 

@@ -34,7 +34,8 @@ STANDING = (
     f"WHERE address_changes.answered_at IS NULL AND leads.state = '{State.ACCEPTED}' "
     f"AND leads.erased_at IS NULL AND shipments.state = '{ShipmentState.LABEL_READY}'"
 )
-LIVE_LINK = f"{STANDING} AND token_hash = :hash AND sent_at IS NOT NULL AND expires_at > :now"
+# Not whether its e-mail is noted as sent: the seller may open it first (see payout.LIVE_LINK).
+LIVE_LINK = f"{STANDING} AND token_hash = :hash AND expires_at > :now"
 
 
 class NotChangeable(ValueError):

@@ -141,6 +141,21 @@ def test_erasure_link_is_emailed_to_the_address_on_file_and_erases_once_confirme
     assert client.get(f"/status/{token}").status_code == 404
 
 
+def test_erasure_link_works_as_soon_as_its_email_arrives_before_the_worker_notes_it_sent(
+    mail_app, smtp_server, monkeypatch
+):
+    # The seller opens the e-mail before the worker has noted it sent (or noting it failed).
+    monkeypatch.setattr(erasure, "mark_link_sent", lambda request_id: None)
+    lead_id, _ = withdrawn_with_erasure(mail_app.test_client(), smtp_server)
+    smtp_server.wait_for(2)
+    path = erasure_path(smtp_server)
+    client = mail_app.test_client()
+    assert "Delete my details and photos" in client.get(path).get_data(as_text=True)
+    assert client.post(path, data={"csrf_token": page_csrf(client, path)}).status_code == 303
+    lead_work_done(mail_app)
+    assert lead_of(mail_app, lead_id)["erased_at"]
+
+
 def test_erasure_link_without_the_forms_csrf_token_changes_nothing(mail_app, smtp_server):
     lead_id, _ = withdrawn_with_erasure(mail_app.test_client(), smtp_server)
     smtp_server.wait_for(2)

@@ -13,7 +13,7 @@ import re
 from pypdf import PdfReader
 
 from app.leads import history
-from app.shipping import labels, preparation
+from app.shipping import address_change, labels, preparation
 from tests.helpers import lead_work_done
 from tests.status.mail_steps import all_given, csrf, labelled, mail_deal, notice, post_address
 
@@ -179,6 +179,27 @@ def test_the_sellers_confirmation_replaces_the_parcel_once(mailin_app, easypost,
     assert seller.post(path, data={"csrf_token": token_of_page}).status_code == 404  # once
     html = client.get(f"/status/{token}").get_data(as_text=True)
     assert new["tracking_code"] in html and old["tracking_code"] not in html
+
+
+def test_a_change_link_works_as_soon_as_its_email_arrives_before_the_worker_notes_it_sent(
+    mailin_app, easypost, smtp_server, monkeypatch
+):
+    # The seller opens the e-mail before the worker has noted it sent (or noting it failed).
+    monkeypatch.setattr(address_change, "mark_link_sent", lambda change_id: None)
+    _, token, parcel = labelled(mailin_app)
+    post_address(mailin_app.test_client(), token, {"street1": "99 Other Rd", "city": "Reno",
+                                                   "state": "NV", "zip": "89501"})  # fmt: skip
+    lead_work_done(mailin_app)
+    [message] = [m for m in smtp_server.messages if ADDRESS_LINK.search(text_of(m))]
+    path = ADDRESS_LINK.search(text_of(message)).group(1)
+    seller = mailin_app.test_client()
+    page = seller.get(path).get_data(as_text=True)
+    assert "Yes, use this address" in page
+    token_of_page = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    assert seller.post(path, data={"csrf_token": token_of_page}).status_code == 303
+    lead_work_done(mailin_app)
+    with mailin_app.app_context():
+        assert labels.get(parcel["id"])["state"] == "voided"
 
 
 def test_once_the_carrier_has_the_parcel_no_change_is_taken(mailin_app, easypost, smtp_server):

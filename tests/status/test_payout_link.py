@@ -12,7 +12,7 @@ import pytest
 
 from app.leads import links
 from app.sale import lifecycle
-from app.sale.purchase import files, record
+from app.sale.purchase import files, payout, record
 from tests.data.paperwork import ACCOUNT, SECRETS, agreed_lead, page_csrf, post_paperwork
 from tests.helpers import CLEAR_CHECK, PAYMENT, business_today, lead_work_done
 
@@ -71,6 +71,19 @@ def test_bought_waits_until_the_seller_confirms_the_account_from_their_mailbox(
     lead_work_done(mail_app)  # the documents and the "paid" e-mail
     with mail_app.app_context():
         assert record.get(lead_id)["paid_amount"] == 7400
+
+
+def test_the_link_works_as_soon_as_its_email_arrives_before_the_worker_notes_it_sent(
+    mail_app, smtp_server, monkeypatch
+):
+    # The seller opens the e-mail before the worker has noted it sent (or noting it failed).
+    monkeypatch.setattr(payout, "mark_link_sent", lambda check_id: None)
+    lead_id, _, path = signed(mail_app, smtp_server)
+    client = mail_app.test_client()
+    assert f"data-account-last4>{ACCOUNT[-4:]}<" in client.get(path).text
+    assert press(client, path, "confirm").headers["Location"] == "/status/payout-confirmed"
+    with mail_app.app_context():
+        assert record.get(lead_id)["payout_confirmed_by"] == "seller"
 
 
 def test_a_used_altered_or_status_link_gets_one_refusal_and_changes_nothing(mail_app, smtp_server):

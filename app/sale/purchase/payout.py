@@ -45,9 +45,11 @@ STANDING = (
     f"WHERE answered_at IS NULL AND leads.state = '{State.AGREED}' AND leads.erased_at IS NULL "
     f"AND purchases.signed_at IS NOT NULL AND payout_checks.signing = {LATEST_SIGNING}"
 )
-# What makes a link good: a standing check's, sent, not expired, the account not yet confirmed.
+# What makes a link good: a standing check's, not expired, the account not yet confirmed. Not
+# whether its e-mail is noted as sent: the token exists only in that e-mail, which the seller
+# can open before the worker notes it (or if noting it fails), and a retry replaces the token.
 LIVE_LINK = (
-    f"{STANDING} AND token_hash = :hash AND sent_at IS NOT NULL AND expires_at > :now "
+    f"{STANDING} AND token_hash = :hash AND expires_at > :now "
     "AND purchases.payout_confirmed_at IS NULL"
 )
 
