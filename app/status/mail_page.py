@@ -74,16 +74,8 @@ NEXT_PRINT = (
     "the parcel to a staffed counter of the carrier. Keep the receipt."
 )
 NEXT_ON_ITS_WAY = "Your parcel is on its way to us: follow it below. Keep the counter receipt."
-PARCEL_STATES = {
-    ShipmentState.CREATED: "We are buying your label",
-    ShipmentState.LABEL_READY: "Label ready: waiting for the carrier's first scan",
-    ShipmentState.IN_TRANSIT: "In transit to us",
-    ShipmentState.OUT_FOR_DELIVERY: "Out for delivery to us",
-    ShipmentState.DELIVERED: "Delivered to us: we open it on record and write to you",
-    ShipmentState.RECEIVED: "Received and opened on record",
-    ShipmentState.VOIDED: "Label cancelled",
-    ShipmentState.LOST: "Under a claim with our insurer: we are in touch with you",
-}
+# The parcel's box while its label is being bought, before it has steps to show (progress.py).
+BUYING_LABEL = "We are buying your label."
 LABEL_SIZES = {"4x6": "4 × 6 in label", "letter": "Letter paper"}
 
 
@@ -136,10 +128,10 @@ def next_step(record: dict, shipment: dict | None, insured: str) -> str:
 
 
 def parcel_view(shipment: dict) -> dict:
-    """The parcel as the seller sees it: where it is, its tracking number, and whether its
-    label can be downloaded (until the carrier's first scan)."""
+    """The parcel as the seller sees it beside its steps: its tracking number, whether its
+    label can be downloaded (until the carrier's first scan), and words while it is bought."""
     return {
-        "state": PARCEL_STATES.get(shipment["state"], shipment["state"]),
+        "state": BUYING_LABEL if shipment["state"] == ShipmentState.CREATED else "",
         "tracking_code": shipment["tracking_code"],
         "downloadable": shipment["state"] == ShipmentState.LABEL_READY,
         "sizes": LABEL_SIZES,
@@ -156,6 +148,8 @@ def pickup_view(shipment: dict) -> dict | None:
     shown = dict(booking or {}) | {"day_shown": display_date(booking["day"]) if booking else ""}
     return {
         "booking": shown if booking and booking["state"] != "cancelled" else None,
-        "days": [(day.isoformat(), f"{day:%A}, {display_date(day.isoformat())}")
-                 for day in pickups.days_offered()],  # fmt: skip
+        "days": [
+            (day.isoformat(), f"{day:%A}, {display_date(day.isoformat())}")
+            for day in pickups.days_offered()
+        ],  # fmt: skip
     }

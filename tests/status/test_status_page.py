@@ -481,6 +481,7 @@ def test_seller_adds_photos_until_the_tenth_and_the_eleventh_is_refused(app, cli
 def test_added_photos_get_the_sell_forms_checks_and_json_for_the_island(app, client):
     lead_id = save_sample_lead(app)
     token = give_token(app, lead_id)
+    assert "Photos sent:" not in client.get(f"/status/{token}").text  # none: no "0" shown
     fake = [(io.BytesIO(b"<?php echo 1; ?>"), "watch.jpg")]
     refused = send_photos(client, token, 1, headers=JSON, photos=fake)
     assert refused.status_code == 422
