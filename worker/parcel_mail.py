@@ -1,6 +1,7 @@
-"""The seller's e-mails about their parcel on its way to us (app/shipping/notices.py): when its
-label is ready on the status page, when the carrier first has it, and when it is delivered to
-us. Each is a seller letter as the others are (worker/seller_mail.py: text and HTML, a status
+"""The seller's e-mails about their parcel (app/shipping/notices.py): on its way to us, when
+its label is ready on the status page, when the carrier first has it, and when it is delivered
+to us; on its way back (the free return), when the carrier has it and when it is delivered
+back. Each is a seller letter as the others are (worker/seller_mail.py: text and HTML, a status
 link of its own), owed by the parcel's state when the job runs and recorded once per parcel and
 step, so a repeated or late event sends nothing more. It names no tracking number and links no
 label: those stay on the status page."""
@@ -33,7 +34,7 @@ def in_transit_letter(lead: dict) -> Letter:
             "received and open it on record with the serial number in frame. We e-mail you "
             "as soon as we have it.",
         ],
-        facts=[("Reference", lead["reference"])],
+        facts=[],
         link_label="Follow your parcel",
     )
 
@@ -54,7 +55,7 @@ def delivered_letter(lead: dict) -> Letter:
             "If you decide not to sell, we send your watch back, insured and tracked, at our "
             "expense.",
         ],
-        facts=[("Reference", lead["reference"])],
+        facts=[],
         link_label="Follow your sale",
     )
 
@@ -77,7 +78,7 @@ def label_ready_letter(lead: dict) -> Letter:
             f"sign for it. A label not used within {days} days is cancelled; ask us for a new "
             "one if you still want to sell.",
         ],
-        facts=[("Reference", lead["reference"])],
+        facts=[],
         link_label="Print your label",
     )
 
@@ -101,15 +102,56 @@ def send_label_mail(shipment_id: int) -> str:
     return "sent label_ready"
 
 
-LETTERS = {notices.IN_TRANSIT: in_transit_letter, notices.DELIVERED: delivered_letter}
+def return_in_transit_letter(lead: dict) -> Letter:
+    """The return parcel is with the carrier: covered, and an adult must sign for it."""
+    watch, phone = watch_name(lead), current_app.config["SITE_PHONE"]
+    return Letter(
+        subject=f"Your {watch} is on its way back to you",
+        heading="Your watch is on its way back",
+        paragraphs=[
+            f"We have handed the parcel with your {watch} to the carrier, at our expense. Our "
+            "shipping policy covers it until you sign for it.",
+            "An adult must sign for it on delivery. If nobody is in, the carrier leaves a "
+            "notice saying how to have it delivered again or collect it. You can follow the "
+            "parcel, with its tracking number, on your status page.",
+            "If the outer box arrives damaged or looks opened, please keep the box and all the "
+            f"packaging and call us on {phone} the same day.",
+        ],
+        facts=[],
+        link_label="Follow your parcel",
+    )
+
+
+def return_delivered_letter(lead: dict) -> Letter:
+    """The return parcel is delivered: the sale with us has ended."""
+    watch, phone = watch_name(lead), current_app.config["SITE_PHONE"]
+    return Letter(
+        subject=f"Your {watch} is back with you",
+        heading="Your watch has been delivered",
+        paragraphs=[
+            f"The carrier has delivered the parcel with your {watch} to you. This ends your "
+            "sale with us: thank you for letting us make you an offer.",
+            "If the box arrived damaged or opened, or anything is not as you sent it, please "
+            f"keep the box and all the packaging and call us on {phone} today.",
+        ],
+        facts=[],
+        link_label="See your sale",
+    )
+
+
+# Each parcel's e-mails, by its direction and the step it is owed word of.
+LETTERS = {
+    (Leg.INBOUND, notices.IN_TRANSIT): in_transit_letter,
+    (Leg.INBOUND, notices.DELIVERED): delivered_letter,
+    (Leg.RETURN, notices.IN_TRANSIT): return_in_transit_letter,
+    (Leg.RETURN, notices.DELIVERED): return_delivered_letter,
+}
 
 
 def send_parcel_mail(shipment_id: int) -> str:
-    """E-mail the seller the step their parcel is owed word of, once (none for a return
-    parcel, an erased lead, or a step already told)."""
+    """E-mail the seller the step their parcel, either way, is owed word of, once (none for
+    an erased lead or a step already told)."""
     parcel = labels.get(shipment_id)
-    if parcel["leg"] != Leg.INBOUND:
-        return "no e-mail for a return parcel here"
     step = notices.owed(parcel)
     if step is None:
         return "nothing owed"
@@ -121,6 +163,6 @@ def send_parcel_mail(shipment_id: int) -> str:
         return "not configured"
     key = f"lead-{lead['id']}-parcel-{shipment_id}-{step}"
     url = links.issue_status_link(lead["id"])
-    mail.deliver(letter_message(lead, LETTERS[step](lead), key, url))
+    mail.deliver(letter_message(lead, LETTERS[parcel["leg"], step](lead), key, url))
     notices.mark_sent(shipment_id, step)
     return f"sent {step}"

@@ -1,9 +1,10 @@
 """The seller told of their parcel by e-mail: once its label is ready on the status page
 (`label_notices`, one row per parcel), then twice more: when the carrier first has it on its way to
-us, and when it is delivered to us. Once each per parcel, whatever order the tracking arrives in
-and however often: each is owed by the state the parcel is in when the job runs (a parcel
-already delivered owes no "on its way" any more) and recorded as sent in `parcel_notices`, one
-row per parcel and step. Never for a return parcel: its e-mails are the return's own."""
+us, and when it is delivered to us. A return parcel, which we hand to the carrier ourselves,
+brings the same two: on its way back, and delivered back. Once each per parcel, whatever order
+the tracking arrives in and however often: each is owed by the state the parcel is in when the
+job runs (a parcel already delivered owes no "on its way" any more) and recorded as sent in
+`parcel_notices`, one row per parcel and step."""
 
 from __future__ import annotations
 
@@ -24,10 +25,10 @@ STEP_OF_STATE = {
 
 
 def owed(parcel: dict) -> str | None:
-    """The step the seller is owed an e-mail about for this parcel now, or None: an inbound
-    parcel's step that has no e-mail on record yet."""
+    """The step the seller is owed an e-mail about for this parcel now, or None: the parcel's
+    step that has no e-mail on record yet."""
     step = STEP_OF_STATE.get(parcel["state"])
-    if parcel["leg"] != Leg.INBOUND or step is None:
+    if step is None:
         return None
     sent = (
         get_db()

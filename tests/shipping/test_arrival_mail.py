@@ -1,6 +1,7 @@
 """The seller's e-mails about their parcel: one when the carrier first has it on its way to us,
-one when it is delivered to us; once each however often, and in whatever order, the tracking
-events come; none for a return parcel; never a tracking number or a label in them."""
+one when it is delivered to us, and the same two for the return parcel on its way back; once
+each however often, and in whatever order, the tracking events come; never a tracking number or
+a label in them."""
 
 from __future__ import annotations
 
@@ -47,6 +48,7 @@ def test_the_seller_hears_once_on_the_way_and_once_delivered_however_often_it_is
         assert parcel["tracking_code"] not in body and parcel["label_url"] not in body
         assert parcel["tracking_code"] not in message.get_body(("html",)).get_content()
         assert "https://watches.example/status/" in body
+        assert body.count("Reference:") == 1
     assert "keep the counter receipt" in text_of(told[0])
     assert told[0]["Message-ID"] != told[1]["Message-ID"]
 
@@ -70,13 +72,24 @@ def test_the_job_run_again_sends_nothing_more(app, smtp_server):
     assert len(seller_mail(smtp_server)) == count
 
 
-def test_a_return_parcel_sends_the_seller_none_of_these(app, smtp_server):
+def test_a_return_parcel_tells_the_seller_once_on_its_way_back_and_once_delivered(app, smtp_server):
     parcel = mail_deal(app, Leg.RETURN)
     before = len(seller_mail(smtp_server))
-    move(app, parcel, "in_transit", "delivered")
-    assert seller_mail(smtp_server)[before:] == []
+    move(app, parcel, "in_transit", "out_for_delivery", "in_transit")
+    move(app, parcel, "delivered", "delivered")
+    told = seller_mail(smtp_server)[before:]
+    assert [message["Subject"].split(" (")[0] for message in told] == [
+        "Your Rolex Submariner is on its way back to you",
+        "Your Rolex Submariner is back with you",
+    ]
+    assert "An adult must sign for it" in text_of(told[0])
+    assert "This ends your sale with us" in text_of(told[1])
+    for message in told:
+        assert parcel["tracking_code"] not in message.as_string()
+        assert "(212) 555-0147" in text_of(message)
+        assert text_of(message).count("Reference:") == 1  # once, with the letter's own
     with app.app_context():
-        assert parcel_mail.send_parcel_mail(parcel["id"]) == "no e-mail for a return parcel here"
+        assert parcel_mail.send_parcel_mail(parcel["id"]) == "nothing owed"
 
 
 def test_an_erased_lead_is_not_written_to(app, smtp_server):
