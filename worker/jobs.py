@@ -325,10 +325,11 @@ def check_replication() -> str:
 # retention`); staff e-mailed about signed sales still unpaid at the end of their business day
 # (deploy/watchbuyers-payments.timer), a purchase record no key opens, or an unusual volume of
 # instant ranges (each once per day); the sale by mail's tracking (an event applied to its
-# parcel once, a carrier's exception e-mailed to staff once, the seller told once of each
-# step of their parcel, a label bought once and staff told if it cannot be, a new return
-# address confirmed from the seller's mailbox, a carrier pickup booked once, a return opened,
-# a held watch e-mailed to staff once; worker/parcel_mail.py, label_jobs.py, return_jobs.py);
+# parcel once, a carrier's exception or what a parcel needs a person for e-mailed to staff
+# once, the seller told once of each step of their parcel, a label bought once and staff told
+# if it cannot be, a new return address confirmed from the seller's mailbox, a carrier pickup
+# booked once, a return opened, a held watch e-mailed to staff once; worker/parcel_mail.py,
+# label_jobs.py, return_jobs.py, shipping_alerts.py);
 # the stolen-watch register asked by API, its answer recorded and staff alerted when needed.
 apply_retention = retention.apply_rules
 alert_payments_due = payment_alerts.send_late_alerts
@@ -336,6 +337,7 @@ alert_unreadable_purchase = record_alerts.send_unreadable_alert
 alert_range_volume = range_alerts.send_volume_alert
 apply_shipment_event = tracking.apply_event
 alert_shipment_exception = shipping_alerts.send_exception_alert
+alert_shipping_attention = shipping_alerts.send_attention_alert
 ask_register = register_jobs.ask_register
 open_return_parcel = return_jobs.open_return_parcel
 buy_shipping_label = label_jobs.buy_shipping_label

@@ -8,13 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from app.leads.display import (
-    appointment_start,
-    clock,
-    local_time,
-    quote_amount,
-    usd,
-)
+from app.leads.display import appointment_start, clock, local_time, quote_amount, usd
 from app.leads.state import State
 from app.privacy.choice import DESCRIPTIONS as OPT_OUT_DESCRIPTIONS
 from app.rendering.dates import display_date
@@ -43,6 +37,7 @@ SELLER_ACTIONS = {
     "state_changed": "the seller's answer",
     "shipment_exception": "a carrier's exception on a parcel",
     "return_held": "HELD, do not return the watch",
+    "shipment_attention": "a parcel that needs one of you",
 }
 TONES = {"seller": "seller", "system": "system", "register_api": "system"}
 AD_PLATFORMS = {"meta": "Meta", "ga4": "GA4"}
@@ -241,6 +236,8 @@ def shipment_title(kind: str, data: dict, at: str = "") -> str:
         return f"{parcel}: {PARCEL_STATES.get(data['state'], data['state'])}"
     if kind == "shipment_return_held":
         return HELD
+    if kind == "shipment_attention":
+        return f"{parcel}: needs staff: {data['why']}"
     if kind == "shipment_claim_opened":
         what = CLAIM_KINDS.get(data["kind"], data["kind"])
         return f"{parcel}: claim opened, {what} (insurer's reference {data['reference']})"

@@ -19,7 +19,7 @@ from app.leads.db import get_db, immediate_transaction, now, transaction
 from app.leads.history import append_event
 from app.leads.state import State
 from app.security.tokens import TOKEN_LENGTH, digest
-from app.shipping import easypost_api
+from app.shipping import attention, easypost_api
 from app.shipping.addresses import Checked
 from app.shipping.easypost_api import ProviderError
 from app.shipping.shipment_state import ShipmentState
@@ -183,7 +183,7 @@ def confirm(token: str) -> tuple[int, int] | None:
 
 
 def refund(old: dict) -> None:
-    """Ask the provider for the voided label's postage back; a failure is logged for staff to
+    """Ask the provider for the voided label's postage back; a failure is put before staff, who
     ask again (the label is void on our side already: no parcel is accepted on it)."""
     if not old.get("provider_shipment_id"):
         return
@@ -193,3 +193,4 @@ def refund(old: dict) -> None:
         current_app.logger.warning(
             "Lead %s: the replaced label's refund failed: %s", old["lead_id"], error
         )
+        attention.raise_once(old, attention.REFUND_FAILED)

@@ -7,11 +7,12 @@ first (one live booking per parcel, the database's unique index), then the provi
 created and its id stored before it is booked; a retry reads that pickup and takes a booking a
 timed-out try made. The carrier's refusal of a day (no pickups there then) ends the booking as
 failed, in its words, and the seller may choose another day; an outage is retried by the job.
+A booking the seller cancels while the job is making it is called off at the provider as well.
 """
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 from flask import current_app
 
@@ -25,6 +26,8 @@ from app.shipping.shipment_state import Leg, ShipmentState
 
 DAYS_OFFERED = 5  # the next working days a seller may choose
 WINDOW = ("09:00:00", "17:00:00")  # local to the seller's address
+# How long after the booking job's last retry a booking still asked counts as never answered.
+ANSWER_WITHIN = timedelta(minutes=30)
 
 
 class PickupRefused(ValueError):
@@ -43,18 +46,26 @@ def days_offered(today: date | None = None) -> list[date]:
 
 def live(shipment_id: int) -> dict | None:
     """The parcel's booking asked or scheduled, if any."""
-    row = get_db().execute(
-        "SELECT * FROM pickups WHERE shipment_id = ? AND state IN ('asked', 'scheduled')",
-        (shipment_id,),
-    ).fetchone()
+    row = (
+        get_db()
+        .execute(
+            "SELECT * FROM pickups WHERE shipment_id = ? AND state IN ('asked', 'scheduled')",
+            (shipment_id,),
+        )
+        .fetchone()
+    )
     return dict(row) if row else None
 
 
 def latest(shipment_id: int) -> dict | None:
     """The parcel's last booking, whatever became of it (for the status page)."""
-    row = get_db().execute(
-        "SELECT * FROM pickups WHERE shipment_id = ? ORDER BY id DESC LIMIT 1", (shipment_id,)
-    ).fetchone()
+    row = (
+        get_db()
+        .execute(
+            "SELECT * FROM pickups WHERE shipment_id = ? ORDER BY id DESC LIMIT 1", (shipment_id,)
+        )
+        .fetchone()
+    )
     return dict(row) if row else None
 
 
@@ -88,21 +99,42 @@ def ask(shipment: dict, day: date) -> int:
 
 def get(pickup_id: int) -> dict:
     """One booking with its parcel's provider ids; LookupError if there is none."""
-    row = get_db().execute(
-        "SELECT pickups.*, shipments.provider_shipment_id, shipments.from_address_id, "
-        "shipments.tracking_code FROM pickups JOIN shipments ON shipments.id = pickups.shipment_id "
-        "WHERE pickups.id = ?",
-        (pickup_id,),
-    ).fetchone()
+    row = (
+        get_db()
+        .execute(
+            "SELECT pickups.*, shipments.provider_shipment_id, shipments.from_address_id, "
+            "shipments.tracking_code FROM pickups "
+            "JOIN shipments ON shipments.id = pickups.shipment_id WHERE pickups.id = ?",
+            (pickup_id,),
+        )
+        .fetchone()
+    )
     if row is None:
         raise LookupError(f"Pickup {pickup_id} does not exist.")
     return dict(row)
 
 
+def unanswered() -> list[dict]:
+    """Bookings still asked well after the job's last retry (the provider never answered, or
+    the job was lost), each with its parcel's row, for the reconciler to put before staff."""
+    retries = timedelta(seconds=sum(current_app.config["JOB_RETRY_INTERVALS"]))
+    since = (datetime.now(UTC) - retries - ANSWER_WITHIN).isoformat(timespec="seconds")
+    rows = get_db().execute(
+        "SELECT shipments.*, pickups.id AS pickup_id FROM pickups "
+        "JOIN shipments ON shipments.id = pickups.shipment_id "
+        "WHERE pickups.state = 'asked' AND pickups.asked_at < ? ORDER BY pickups.id",
+        (since,),
+    )
+    return [dict(row) for row in rows]
+
+
 def book(pickup_id: int) -> str:
     """The job's work: the booking made at the provider, once. Raises ProviderError for the job
-    to retry when the provider failed (no answer, 5xx); a refusal (4xx) ends it as failed."""
+    to retry when the provider failed (no answer, 5xx); a refusal (4xx) ends it as failed. A
+    booking the seller cancelled while the job made it is called off at the provider too."""
     row = get(pickup_id)
+    if row["state"] == "cancelled" and row["provider_pickup_id"]:
+        return call_off(row["provider_pickup_id"])  # a retry after calling it off failed
     if row["state"] != "asked":
         return f"already {row['state']}"
     try:
@@ -114,7 +146,17 @@ def book(pickup_id: int) -> str:
         if error.status is None or error.status >= 500:
             raise
         return end(row, "failed", {"failure": str(error)[:300]})
-    return end(row, "scheduled", {"confirmation": pickup.get("confirmation") or ""})
+    booked = end(row, "scheduled", {"confirmation": pickup.get("confirmation") or ""})
+    return call_off(provider_id) if get(pickup_id)["state"] == "cancelled" else booked
+
+
+def call_off(provider_id: str) -> str:
+    """A booking the seller cancelled while the job was making it: called off at the provider,
+    so no driver comes for a parcel that is not waiting (ProviderError for the job to retry)."""
+    if easypost_api.retrieve_pickup(provider_id).get("status") != "scheduled":
+        return "already cancelled"
+    easypost_api.cancel_pickup(provider_id)
+    return "cancelled while it was booked: called off at the carrier"
 
 
 def create_once(row: dict) -> str:

@@ -3,7 +3,8 @@ reconcile`, deploy/watchbuyers-shipping.timer): each parcel still on its way is 
 its tracking status applied as an event's would be; a label still unscanned 3 days after it was
 bought is an exception for staff; an inbound one unused after MAILIN_LABEL_VOID_DAYS is refunded
 and the parcel voided. One parcel's failure is recorded and the run goes on. Then any return a
-lost job owed (a closed sale by mail whose watch is with us) is opened."""
+lost job owed (a closed sale by mail whose watch is with us) is opened, and a pickup booking the
+provider never answered is put before staff (app/shipping/attention.py)."""
 
 from __future__ import annotations
 
@@ -15,9 +16,8 @@ from flask import current_app
 from app import queue
 from app.leads.db import get_db, immediate_transaction, now
 from app.leads.history import append_event
-from app.shipping import easypost_api, notices, returns
+from app.shipping import attention, easypost_api, notices, pickups, returns
 from app.shipping.easypost_api import ProviderError
-from app.shipping.labels import OverTheLimit
 from app.shipping.shipment_state import NO_FIRST_SCAN, Leg, ShipmentState
 from app.shipping.tracking import apply_status, record_exception
 
@@ -32,25 +32,32 @@ class Reconciled:
     outcomes: dict[int, str] = field(default_factory=dict)
     failed: dict[int, str] = field(default_factory=dict)
     returns: dict[int, str] = field(default_factory=dict)  # by lead: returns a lost job owed
+    unanswered: list[int] = field(default_factory=list)  # pickups never answered, before staff
 
     def summary(self) -> str:
         """The run as the command prints it: each parcel read and what it did, then failures."""
         done = "; ".join(f"#{number}: {what}" for number, what in self.outcomes.items())
         failed = "; ".join(f"#{number}: {why}" for number, why in self.failed.items())
         owed = "; ".join(f"lead {number}: {what}" for number, what in self.returns.items())
+        unanswered = ", ".join(f"#{number}" for number in self.unanswered)
         return (f"{len(self.outcomes)} parcels read" + (f" ({done})" if done else "")
                 + (f"; {len(self.failed)} failed ({failed})" if failed else "")
-                + (f"; returns owed: {owed}" if owed else ""))  # fmt: skip
+                + (f"; returns owed: {owed}" if owed else "")
+                + (f"; pickups never answered: {unanswered}" if unanswered else ""))  # fmt: skip
 
 
 def reconcile() -> Reconciled:
     """Read every parcel still on its way from the provider and bring its record up to date."""
     done = Reconciled()
-    rows = get_db().execute(
-        f"SELECT * FROM shipments WHERE state IN ({', '.join('?' * len(ON_THE_WAY))}) "
-        "AND provider_shipment_id IS NOT NULL ORDER BY id",
-        ON_THE_WAY,
-    ).fetchall()
+    rows = (
+        get_db()
+        .execute(
+            f"SELECT * FROM shipments WHERE state IN ({', '.join('?' * len(ON_THE_WAY))}) "
+            "AND provider_shipment_id IS NOT NULL ORDER BY id",
+            ON_THE_WAY,
+        )
+        .fetchall()
+    )
     for row in rows:
         try:
             done.outcomes[row["id"]] = bring_up_to_date(dict(row))
@@ -58,10 +65,10 @@ def reconcile() -> Reconciled:
             current_app.logger.warning("Shipment %s not reconciled: %s", row["id"], error)
             done.failed[row["id"]] = str(error)
     for lead_id in returns.owed():
-        try:
-            done.returns[lead_id] = returns.open_return(lead_id)
-        except OverTheLimit as error:  # the policy's limit was lowered since it came in
-            done.returns[lead_id] = f"not opened: {error}"
+        done.returns[lead_id] = returns.open_return(lead_id)
+    for parcel in pickups.unanswered():
+        attention.raise_once(parcel, attention.PICKUP_UNANSWERED, pickup=parcel["pickup_id"])
+        done.unanswered.append(parcel["pickup_id"])
     return done
 
 

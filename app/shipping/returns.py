@@ -20,7 +20,7 @@ from app.leads.history import append_event
 from app.leads.state import State
 from app.rendering.dates import display_date
 from app.sale.purchase import record
-from app.shipping import labels
+from app.shipping import attention, labels
 from app.shipping.shipment_state import Leg, ShipmentState
 
 # The inbound parcel's states that mean the watch is with us.
@@ -64,7 +64,8 @@ def on_hold(lead_id: int) -> bool:
 
 def open_return(lead_id: int) -> str:
     """The job: for a closed lead whose watch we hold, its return parcel opened and its label's
-    purchase queued, or the watch held when its register check stands flagged; what it did.
+    purchase queued, or the watch held when its register check stands flagged; what it did. A
+    watch above the policy's per-parcel limit gets no return parcel: staff are asked to look.
     Anything else (the lead reopened or bought, the watch never reached us, a return already
     opened) changes nothing."""
     with immediate_transaction() as db:
@@ -84,8 +85,14 @@ def open_return(lead_id: int) -> str:
     if existing is not None:
         shipment_id = existing["id"]
     else:
-        shipment_id = labels.open_shipment(lead_id, Leg.RETURN, inbound["deal_event_id"],
-                                           inbound["insured_value"], inbound["from_address_id"])  # fmt: skip
+        try:
+            shipment_id = labels.open_shipment(
+                lead_id, Leg.RETURN, inbound["deal_event_id"], inbound["insured_value"],
+                inbound["from_address_id"],
+            )  # fmt: skip
+        except labels.OverTheLimit as error:  # the policy's limit was lowered since it came in
+            attention.raise_once(inbound, attention.RETURN_OVER_LIMIT)
+            return f"not opened: {error}"
     if labels.get(shipment_id)["state"] == ShipmentState.CREATED:
         queue.enqueue(queue.BUY_LABEL, shipment_id)
         return f"return parcel {shipment_id} on record, its label to buy"
@@ -122,11 +129,15 @@ def owed() -> list[int]:
 def queue_if_owed(tracking_code: str) -> bool:
     """After an inbound parcel's delivery: queue its return if its lead is closed already (the
     seller withdrew while the watch travelled); whether it did."""
-    row = get_db().execute(
-        "SELECT shipments.lead_id FROM shipments JOIN leads ON leads.id = shipments.lead_id "
-        "WHERE tracking_code = ? AND leg = ? AND leads.state = ?",
-        (tracking_code, Leg.INBOUND, State.CLOSED),
-    ).fetchone()
+    row = (
+        get_db()
+        .execute(
+            "SELECT shipments.lead_id FROM shipments JOIN leads ON leads.id = shipments.lead_id "
+            "WHERE tracking_code = ? AND leg = ? AND leads.state = ?",
+            (tracking_code, Leg.INBOUND, State.CLOSED),
+        )
+        .fetchone()
+    )
     if row is not None:
         queue.enqueue(queue.OPEN_RETURN_PARCEL, row["lead_id"])
     return row is not None

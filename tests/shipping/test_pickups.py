@@ -11,7 +11,7 @@ import pytest
 
 from app import queue
 from app.leads.history import lead_events
-from app.shipping import labels, pickups
+from app.shipping import easypost_api, labels, pickups
 from app.shipping.easypost_api import ProviderError
 from tests.shipping.steps import bought_label, mailin_settings
 
@@ -139,3 +139,27 @@ def test_a_booked_pickup_is_cancelled_then_another_day_may_be_asked(pickup_app, 
     assert [r["action"] for r in easypost.requests].count("pickup_cancel") == 1
     with pickup_app.app_context(), pytest.raises(pickups.PickupRefused, match="no pickup"):
         pickups.cancel({"id": 999})
+
+
+def test_a_pickup_cancelled_while_it_is_being_booked_is_called_off_at_the_carrier(
+    pickup_app, easypost, monkeypatch
+):
+    parcel = bought_label(pickup_app)
+    create = easypost_api.create_pickup
+
+    def seller_cancels_first(*args):
+        """The seller presses cancel after the job read the booking, before it reached the
+        provider: nothing there yet to call off."""
+        pickups.cancel(labels.get(parcel["id"]))
+        return create(*args)
+
+    monkeypatch.setattr(easypost_api, "create_pickup", seller_cancels_first)
+    with pickup_app.app_context():
+        pickup_app.config["JOB_RETRY_INTERVALS"] = ()
+        pickup_id = pickups.ask(parcel, first_day(pickup_app))
+        queue.wait_until_idle(10)
+        done = pickups.get(pickup_id)
+        assert done["state"] == "cancelled"
+        assert pickups.book(pickup_id) == "already cancelled"  # a repeated job books nothing
+    assert easypost.booked_pickups() == 1
+    assert easypost.pickups[done["provider_pickup_id"]]["status"] == "canceled"

@@ -13,6 +13,7 @@ import re
 from pypdf import PdfReader
 
 from app.leads import history
+from app.leads.db import transaction
 from app.shipping import address_change, labels, preparation
 from tests.helpers import lead_work_done
 from tests.status.mail_steps import all_given, csrf, labelled, mail_deal, notice, post_address
@@ -25,12 +26,17 @@ def text_of(message) -> str:
     return message.get_body(("plain",)).get_content()
 
 
+def current_parcel_step(html: str) -> str:
+    """The parcel's current step, as the status page shows it."""
+    return re.search(r'data-parcel-step="current">(.*?)</li>', html, re.S).group(1)
+
+
 def test_the_label_downloads_as_a_4x6_pdf_and_on_letter_paper(mailin_app, easypost, caplog):
     caplog.set_level(logging.INFO)
     lead_id, token, parcel = labelled(mailin_app)
     client = mailin_app.test_client()
     html = client.get(f"/status/{token}").get_data(as_text=True)
-    assert "Label ready: waiting for the carrier" in html and parcel["tracking_code"] in html
+    assert "Label ready" in current_parcel_step(html) and parcel["tracking_code"] in html
     assert 'href="/status/' + token + '/mail/label-4x6.pdf"' in html
     small = client.get(f"/status/{token}/mail/label-4x6.pdf")
     assert small.status_code == 200 and small.mimetype == "application/pdf"
@@ -65,14 +71,11 @@ def test_no_other_lead_size_or_state_gets_a_label(mailin_app):
     assert client.get(f"/status/{other_token}/mail/label-4x6.pdf").status_code == 404
     assert client.get(f"/status/{token}/mail/label-a4.pdf").status_code == 404
     assert client.get(f"/status/{token[:-2]}xx/mail/label-4x6.pdf").status_code == 404
-    with mailin_app.app_context():
-        from app.leads.db import transaction
-
-        with transaction() as db:
-            db.execute("UPDATE shipments SET state = 'in_transit' WHERE id = ?", (parcel["id"],))
+    with mailin_app.app_context(), transaction() as db:
+        db.execute("UPDATE shipments SET state = 'in_transit' WHERE id = ?", (parcel["id"],))
     assert client.get(f"/status/{token}/mail/label-4x6.pdf").status_code == 404
     html = client.get(f"/status/{token}").get_data(as_text=True)
-    assert "In transit to us" in html and "label-4x6.pdf" not in html
+    assert "On its way to us" in current_parcel_step(html) and "label-4x6.pdf" not in html
 
 
 def test_the_setting_off_or_an_in_person_lead_is_not_found(mailin_app, easypost):
@@ -181,6 +184,32 @@ def test_the_sellers_confirmation_replaces_the_parcel_once(mailin_app, easypost,
     assert new["tracking_code"] in html and old["tracking_code"] not in html
 
 
+def test_a_replaced_labels_refund_the_provider_refuses_is_put_before_staff(
+    mailin_app, easypost, smtp_server
+):
+    mailin_app.config["STAFF_EMAIL"] = "staff@example.com"
+    lead_id, token, parcel = labelled(mailin_app)
+    post_address(mailin_app.test_client(), token, {"street1": "99 Other Rd", "city": "Reno",
+                                                   "state": "NV", "zip": "89501"})  # fmt: skip
+    lead_work_done(mailin_app)
+    [message] = [m for m in smtp_server.messages if ADDRESS_LINK.search(text_of(m))]
+    path = ADDRESS_LINK.search(text_of(message)).group(1)
+    seller = mailin_app.test_client()
+    page = seller.get(path).get_data(as_text=True)
+    token_of_page = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    easypost.plan("refund", 500)
+    assert seller.post(path, data={"csrf_token": token_of_page}).status_code == 303
+    lead_work_done(mailin_app)
+    with mailin_app.app_context():
+        assert labels.get(parcel["id"])["state"] == "voided"  # void on our side whatever
+        raised = [e for e in history.lead_events(lead_id) if e["kind"] == "shipment_attention"]
+    assert [e["data"]["reason"] for e in raised] == ["refund_failed"]
+    [alert] = [m for m in smtp_server.messages if "postage was not refunded" in m["Subject"]]
+    assert alert["To"] == "staff@example.com"
+    assert "ask for the refund on the provider's dashboard" in alert.get_content()
+    assert parcel["tracking_code"] not in alert.as_string()
+
+
 def test_a_change_link_works_as_soon_as_its_email_arrives_before_the_worker_notes_it_sent(
     mailin_app, easypost, smtp_server, monkeypatch
 ):
@@ -202,13 +231,23 @@ def test_a_change_link_works_as_soon_as_its_email_arrives_before_the_worker_note
         assert labels.get(parcel["id"])["state"] == "voided"
 
 
+def test_while_the_quote_stands_the_parcel_is_one_box_with_its_steps_and_number(
+    mailin_app, easypost
+):
+    _, token, parcel = labelled(mailin_app)
+    with mailin_app.app_context(), transaction() as db:
+        db.execute("UPDATE shipments SET state = 'in_transit' WHERE id = ?", (parcel["id"],))
+    html = mailin_app.test_client().get(f"/status/{token}").get_data(as_text=True)
+    assert len(re.findall(r"\bdata-parcel>", html)) == 1
+    assert "On its way to us" in current_parcel_step(html)
+    assert html.count('data-parcel-step="done"') == 1
+    assert parcel["tracking_code"] in html and "data-parcel-words" in html
+
+
 def test_once_the_carrier_has_the_parcel_no_change_is_taken(mailin_app, easypost, smtp_server):
     _, token, parcel = labelled(mailin_app)
-    with mailin_app.app_context():
-        from app.leads.db import transaction
-
-        with transaction() as db:
-            db.execute("UPDATE shipments SET state = 'in_transit' WHERE id = ?", (parcel["id"],))
+    with mailin_app.app_context(), transaction() as db:
+        db.execute("UPDATE shipments SET state = 'in_transit' WHERE id = ?", (parcel["id"],))
     client = mailin_app.test_client()
     post_address(client, token, {"street1": "99 Other Rd"})
     assert notice(client, token).startswith("The carrier already has your parcel")
@@ -223,11 +262,8 @@ def test_a_change_link_stops_working_once_the_parcel_is_scanned(mailin_app, smtp
     lead_work_done(mailin_app)
     [message] = [m for m in smtp_server.messages if ADDRESS_LINK.search(text_of(m))]
     path = ADDRESS_LINK.search(text_of(message)).group(1)
-    with mailin_app.app_context():
-        from app.leads.db import transaction
-
-        with transaction() as db:
-            db.execute("UPDATE shipments SET state = 'in_transit' WHERE id = ?", (parcel["id"],))
+    with mailin_app.app_context(), transaction() as db:
+        db.execute("UPDATE shipments SET state = 'in_transit' WHERE id = ?", (parcel["id"],))
     assert "This link cannot be used" in client.get(path).get_data(as_text=True)
 
 

@@ -1,0 +1,59 @@
+"""What the sale by mail needs a person for when no carrier says so: a replaced label whose
+postage the provider did not give back, a pickup whose booking never got an answer, and a return
+that could not be opened because the watch is worth more than the policy covers per parcel.
+Each goes on the lead's timeline once per parcel and reason (`shipment_attention`, with what to
+do in staff's words) and staff are e-mailed once (worker/shipping_alerts.py), however often the
+job or the reconciler that finds it runs."""
+
+from __future__ import annotations
+
+from app import queue
+from app.leads.db import immediate_transaction
+from app.leads.history import append_event
+
+REFUND_FAILED = "refund_failed"
+PICKUP_UNANSWERED = "pickup_unanswered"
+RETURN_OVER_LIMIT = "return_over_limit"
+# What staff read: the e-mail's subject, and on the timeline and in the e-mail what happened
+# and what to do.
+TITLES = {
+    REFUND_FAILED: "a replaced label's postage was not refunded",
+    PICKUP_UNANSWERED: "its pickup booking was never answered",
+    RETURN_OVER_LIMIT: "its return could not be opened",
+}
+WHY = {
+    REFUND_FAILED: (
+        "its label, replaced after the seller confirmed a new return address, is void, but the "
+        "label provider did not give its postage back: ask for the refund on the provider's "
+        "dashboard"
+    ),
+    PICKUP_UNANSWERED: (
+        "the carrier never answered the seller's pickup booking: book it with the carrier by "
+        "phone, or ask the seller to take the parcel to a staffed counter"
+    ),
+    RETURN_OVER_LIMIT: (
+        "the watch is with us and its sale has ended, but no return label was bought: its "
+        "insured value is above the policy's per-parcel limit (MAILIN_MAX_VALUE). Return it in "
+        "person or under cover arranged with the insurer"
+    ),
+}
+
+
+def raise_once(parcel: dict, reason: str, pickup: int = 0) -> int | None:
+    """Put `reason` for this parcel (and its booking `pickup`, if it is about one) on its
+    lead's timeline and queue staff's e-mail, unless it is there already; the new event's id,
+    or None."""
+    with immediate_transaction() as db:
+        seen = db.execute(
+            "SELECT 1 FROM lead_events WHERE lead_id = ? AND kind = 'shipment_attention' "
+            "AND json_extract(data, '$.shipment') = ? AND json_extract(data, '$.reason') = ? "
+            "AND json_extract(data, '$.pickup') = ?",
+            (parcel["lead_id"], parcel["id"], reason, pickup),
+        ).fetchone()
+        if seen:
+            return None
+        event = {"leg": parcel["leg"], "shipment": parcel["id"], "pickup": pickup,
+                 "reason": reason, "title": TITLES[reason], "why": WHY[reason]}  # fmt: skip
+        event_id = append_event(db, parcel["lead_id"], "system", "shipment_attention", event)
+    queue.enqueue(queue.ALERT_SHIPPING_ATTENTION, parcel["lead_id"], event_id)
+    return event_id
