@@ -130,7 +130,9 @@ def register_api_problems(config) -> list[str]:
         return []
     found = []
     if not config["REGISTER_API_URL"].startswith("https://"):
-        found.append("REGISTER_API_URL must be https:// (REGISTER_API_KEY goes with every question)")
+        found.append(
+            "REGISTER_API_URL must be https:// (REGISTER_API_KEY goes with every question)"
+        )
     for name, why in (
         ("REGISTER_API_KEY", "the register's key for our account"),
         ("REGISTER_PROVIDER_NAME", "the register's name, recorded with each check"),

@@ -2,13 +2,15 @@
 each naming every module that breaks it: where the package lines run (no import cycle, features
 that never reach into each other, shared packages that import no feature, the records at the
 bottom), one way to the schema, to errors, to a posted form and to an area's URLs, states named
-by their type, small modules with names that say what they hold, and a docstring on every
-public function."""
+by their type, small modules with names that say what they hold, a docstring on every public
+function, and the linter's and formatter's rules (pyproject.toml)."""
 
 from __future__ import annotations
 
 import ast
 import re
+import subprocess
+import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -216,3 +218,11 @@ def test_every_public_function_and_class_says_what_it_is_for():
 def test_comments_point_into_the_repository():
     outside = r"DESIGN\.md|SPEC\.md|\.\./shared/|\b[Ii]ssue \d+"
     assert files_containing(outside, SOURCES + TEMPLATES) == []
+
+
+def test_the_code_keeps_the_linters_and_the_formatters_rules():
+    for command in (["check", "--output-format", "concise", "."], ["format", "--check", "."]):
+        done = subprocess.run(
+            [sys.executable, "-m", "ruff", *command], cwd=ROOT, capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stdout + done.stderr

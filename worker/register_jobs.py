@@ -45,11 +45,15 @@ def ask_register(ask_id: int) -> str:
 
 def alert_staff(ask: dict) -> str:
     """E-mail staff what the question's outcome asks of them, unless it was already sent."""
-    answered = get_db().execute(
-        "SELECT id, at FROM lead_events WHERE lead_id = ? AND kind = 'register_answered' "
-        "AND json_extract(data, '$.ask') = ?",
-        (ask["lead_id"], ask["id"]),
-    ).fetchone()
+    answered = (
+        get_db()
+        .execute(
+            "SELECT id, at FROM lead_events WHERE lead_id = ? AND kind = 'register_answered' "
+            "AND json_extract(data, '$.ask') = ?",
+            (ask["lead_id"], ask["id"]),
+        )
+        .fetchone()
+    )
     if answered is None or history.email_sent(answered["id"], kind="staff_alerted"):
         return "staff already alerted"
     if not mail.is_configured():

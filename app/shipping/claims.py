@@ -34,9 +34,11 @@ class ClaimRefused(ValueError):
 
 def of_shipment(shipment_id: int) -> dict | None:
     """The parcel's claim, if one was opened."""
-    row = get_db().execute(
-        "SELECT * FROM shipment_claims WHERE shipment_id = ?", (shipment_id,)
-    ).fetchone()
+    row = (
+        get_db()
+        .execute("SELECT * FROM shipment_claims WHERE shipment_id = ?", (shipment_id,))
+        .fetchone()
+    )
     return dict(row) if row else None
 
 

@@ -3,8 +3,9 @@ carrier scan, as we heard of it), with what the policy needs of each: its refere
 the policy and the insured value, the carrier, service and tracking number, when the cover
 began and ended (delivered to us, or to the seller for a return) and where the parcel stands,
 an exception and a claim included (its kind and state, the insurer's reference, the amount
-paid). Both legs are declared: a return travels under the same policy. A CSV for the insurer, written by `flask shipping
-declarations` (readable by its owner only: it holds tracking numbers)."""
+paid). Both legs are declared: a return travels under the same policy. A CSV for the insurer,
+written by `flask shipping declarations` (readable by its owner only: it holds tracking
+numbers)."""
 
 from __future__ import annotations
 

@@ -103,8 +103,14 @@ def get(lead_id: int, deal: int | None) -> dict:
     )
     if row is None:
         return {"lead_id": lead_id, "deal_event_id": deal} | dict.fromkeys(
-            (*JSON_COLUMNS, "address_id", "id_given_at", "id_verified_by", "id_verified_at",
-             "shipment_id")
+            (
+                *JSON_COLUMNS,
+                "address_id",
+                "id_given_at",
+                "id_verified_by",
+                "id_verified_at",
+                "shipment_id",
+            )
         )
     return decoded(row)
 
@@ -228,9 +234,11 @@ def accept_conditions(lead_id: int, deal: int, ticked: list[str]) -> int:
 def register_flagged(lead_id: int) -> bool:
     """Whether the lead's register check that counts is flagged (the serial the seller gave,
     asked before any label, can be): such a watch is not sent for."""
-    row = get_db().execute(
-        "SELECT register_result FROM purchases WHERE lead_id = ?", (lead_id,)
-    ).fetchone()
+    row = (
+        get_db()
+        .execute("SELECT register_result FROM purchases WHERE lead_id = ?", (lead_id,))
+        .fetchone()
+    )
     return row is not None and row[0] == "flagged"
 
 

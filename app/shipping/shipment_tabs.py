@@ -57,9 +57,13 @@ def parcels(tab: str, limit: int = PAGE_SIZE) -> list[dict]:
 
 def one(shipment_id: int) -> dict | None:
     """One parcel as its staff page shows it, with its lead's reference; None if there is none."""
-    row = get_db().execute(
-        "SELECT shipments.*, leads.reference FROM shipments JOIN leads ON leads.id = lead_id "
-        "WHERE shipments.id = ?",
-        (shipment_id,),
-    ).fetchone()
+    row = (
+        get_db()
+        .execute(
+            "SELECT shipments.*, leads.reference FROM shipments JOIN leads ON leads.id = lead_id "
+            "WHERE shipments.id = ?",
+            (shipment_id,),
+        )
+        .fetchone()
+    )
     return dict(row) if row else None

@@ -15,7 +15,9 @@ from app.shipping import claims
 class ClaimForm(FlaskForm):
     """Open a claim: lost or damaged, the insurer's reference, what happened."""
 
-    kind = SelectField("Lost or damaged", choices=options(claims.KINDS), validators=[DataRequired()])
+    kind = SelectField(
+        "Lost or damaged", choices=options(claims.KINDS), validators=[DataRequired()]
+    )
     reference = StringField(
         "Insurer's claim reference",
         validators=[DataRequired("Enter the reference the insurer gave the claim."),

@@ -36,9 +36,12 @@ def test_with_it_the_page_says_the_policys_limit_and_is_linked_everywhere(make_a
 
 
 def test_the_page_names_no_carrier_and_promises_no_unbacked_figure(make_app):
-    html = make_app(MAILIN_ENABLED="1", MAILIN_MAX_VALUE="25000").test_client().get(
-        "/sell-by-mail"
-    ).get_data(as_text=True)
+    html = (
+        make_app(MAILIN_ENABLED="1", MAILIN_MAX_VALUE="25000")
+        .test_client()
+        .get("/sell-by-mail")
+        .get_data(as_text=True)
+    )
     text = re.sub(r"<[^>]+>", " ", html)
     for carrier in ("UPS", "FedEx", "USPS", "EasyPost"):
         assert carrier not in text
@@ -69,9 +72,12 @@ def test_the_page_and_the_terms_promise_photos_of_the_opening_and_a_video_only_w
 
 
 def test_the_packing_rules_come_with_pictures_each_captioned(make_app):
-    html = make_app(MAILIN_ENABLED="1", MAILIN_MAX_VALUE="25000").test_client().get(
-        "/sell-by-mail"
-    ).get_data(as_text=True)
+    html = (
+        make_app(MAILIN_ENABLED="1", MAILIN_MAX_VALUE="25000")
+        .test_client()
+        .get("/sell-by-mail")
+        .get_data(as_text=True)
+    )
     pictures = html.split("data-packing-pictures", 1)[1].split("</ol>", 1)[0]
     assert pictures.count('<svg viewBox="0 0 160 110"') == 3
     for number in (1, 2, 3):  # each drawing named by its caption for a screen reader

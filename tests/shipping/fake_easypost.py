@@ -255,8 +255,13 @@ class Answer(BaseHTTPRequestHandler):
                 return 404, {"error": {"code": "NOT_FOUND", "message": "Not found", "errors": []}}
             if action == "pickup_buy":
                 if pickup["status"] == "scheduled":
-                    return 422, {"error": {"code": "PICKUP.ALREADY_BOOKED",
-                                           "message": "Pickup already scheduled.", "errors": []}}
+                    return 422, {
+                        "error": {
+                            "code": "PICKUP.ALREADY_BOOKED",
+                            "message": "Pickup already scheduled.",
+                            "errors": [],
+                        }
+                    }
                 pickup["status"], pickup["confirmation"] = "scheduled", f"WTC{pickup_id[-4:]}"
             if action == "pickup_cancel":
                 pickup["status"] = "canceled"

@@ -76,7 +76,8 @@ def test_a_lost_parcel_is_claimed_by_one_and_settled_by_another(mail_app, staff_
     assert "above the parcel&#39;s insured value of $18,500" in page(
         staff, ben, too_much.headers["Location"]
     )
-    assert settle(staff, ben, parcel["id"], {"outcome": "paid", "amount": "18,000"}).status_code == 303
+    paid = settle(staff, ben, parcel["id"], {"outcome": "paid", "amount": "18,000"})
+    assert paid.status_code == 303
     claim = claim_of(mail_app, parcel["id"])
     assert claim["state"] == "paid" and claim["amount"] == 18000
     assert claim["settled_by"] != claim["opened_by"]
@@ -90,13 +91,11 @@ def test_a_lost_parcel_is_claimed_by_one_and_settled_by_another(mail_app, staff_
     # settled once: a second answer is refused, and the database refuses any change
     again = settle(staff, ben, parcel["id"], {"outcome": "refused"})
     assert "no open claim to settle" in page(staff, ben, again.headers["Location"])
-    with mail_app.app_context(), pytest.raises(sqlite3.IntegrityError):
-        with transaction() as db:
-            db.execute("UPDATE shipment_claims SET amount = 1 WHERE shipment_id = ?",
-                       (parcel["id"],))  # fmt: skip
-    with mail_app.app_context(), pytest.raises(sqlite3.IntegrityError):
-        with transaction() as db:
-            db.execute("DELETE FROM shipment_claims")
+    with mail_app.app_context(), pytest.raises(sqlite3.IntegrityError), transaction() as db:
+        db.execute("UPDATE shipment_claims SET amount = 1 WHERE shipment_id = ?",
+                   (parcel["id"],))  # fmt: skip
+    with mail_app.app_context(), pytest.raises(sqlite3.IntegrityError), transaction() as db:
+        db.execute("DELETE FROM shipment_claims")
 
 
 def test_a_lost_parcel_stays_lost_whatever_tracking_says(mail_app, staff_on):

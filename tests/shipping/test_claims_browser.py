@@ -27,7 +27,9 @@ def shoot(page, name: str) -> None:
 
 
 def test_a_claim_is_opened_on_a_desktop_and_settled_on_a_phone(
-    browser, make_live_server, easypost  # noqa: F811
+    browser,
+    make_live_server,
+    easypost,  # noqa: F811
 ):
     server = make_live_server(**mailin_settings(easypost))
     parcel = mail_deal(server.app, "in_transit")

@@ -26,7 +26,6 @@ from tests.shipping.steps import deliver, mailin_settings, tracking_event
 from worker import label_jobs, return_jobs
 
 
-
 @pytest.fixture
 def mail_app(make_app, easypost, mail_settings):
     """Selling by mail through the fake, e-mail to the loopback SMTP server, staff's included."""

@@ -26,7 +26,8 @@ def closed_with_us(app, flagged: bool = False) -> int:
     inbound = mail_deal(app, "delivered")
     with app.app_context():
         with transaction() as db:
-            db.execute("UPDATE leads SET state = ? WHERE id = ?", (State.CLOSED, inbound["lead_id"]))
+            closed = (State.CLOSED, inbound["lead_id"])
+            db.execute("UPDATE leads SET state = ? WHERE id = ?", closed)
             if flagged:
                 db.execute("INSERT INTO purchases (lead_id, register_result) VALUES (?, 'flagged')",
                            (inbound["lead_id"],))  # fmt: skip

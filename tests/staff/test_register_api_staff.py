@@ -60,9 +60,11 @@ def asked_about(app, register, answer) -> int:
 
 
 def lead_id_ask(lead_id: int) -> int:
-    return get_db().execute(
-        "SELECT max(id) FROM register_asks WHERE lead_id = ?", (lead_id,)
-    ).fetchone()[0]
+    return (
+        get_db()
+        .execute("SELECT max(id) FROM register_asks WHERE lead_id = ?", (lead_id,))
+        .fetchone()[0]
+    )
 
 
 def listed(client, query: str = "") -> str:
@@ -89,7 +91,8 @@ def test_the_inbox_shows_each_check_at_a_glance_and_filters_those_needing_a_pers
     assert all(references[other] not in flagged for other in ("clear", "unknown", 500))
     by_hand = listed(signed_in, "?register=by_hand")
     assert references["unknown"] in by_hand and references[500] in by_hand
-    assert all(ref not in by_hand for ref in (references["clear"], references["flagged"], untouched))
+    answered = (references["clear"], references["flagged"], untouched)
+    assert all(ref not in by_hand for ref in answered)
     assert 'value="by_hand">Failed or unknown' in by_hand  # the filter is in the form, chosen
     assert listed(signed_in, "?register=nonsense").count("Register FLAGGED") == 1  # ignored
 

@@ -1,6 +1,6 @@
-"""The sale by mail's parcels for staff: by tab, each opening its page and its lead from there, the insurer's monthly
-declaration as an audited download; signed-in staff only, and only while the business sells by
-mail."""
+"""The sale by mail's parcels for staff: by tab, each opening its page and its lead from there,
+the insurer's monthly declaration as an audited download; signed-in staff only, and only while
+the business sells by mail."""
 
 from __future__ import annotations
 

@@ -42,7 +42,9 @@ def looks_right(page, viewport: dict, name: str, width: int) -> str:
     return page.locator("body").inner_text().lower()
 
 
-def test_the_seller_reads_the_sale_by_mail_the_serial_form_and_a_hold(browser, make_live_server, easypost):  # noqa: F811
+def test_the_seller_reads_the_sale_by_mail_the_serial_form_and_a_hold(
+    browser, make_live_server, easypost
+):
     server = make_live_server(**mailin_settings(easypost))
     app = server.app
     SHOTS.mkdir(parents=True, exist_ok=True)

@@ -159,7 +159,7 @@ REGISTER_ASKS = (
             ('clear', 'flagged', 'unknown', 'failed', 'not_recorded')),
         provider_reference TEXT,
         check_id INTEGER REFERENCES register_checks(id)
-    )""",
+    )""",  # noqa: E501 (a schema statement stays as databases already hold it)
     "CREATE INDEX register_asks_lead ON register_asks(lead_id, id)",
     # One question at a time per lead and serial: a double click or a retried move asks once.
     """CREATE UNIQUE INDEX register_asks_one_open ON register_asks(lead_id, serial_number)

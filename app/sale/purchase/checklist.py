@@ -70,9 +70,7 @@ def applies(item: str) -> bool:
 
 def missing(purchase: dict | None, items: tuple[tuple[str, str], ...]) -> list[str]:
     """How each of `items` the record lacks is named (all of them without a record)."""
-    return [
-        words for item, words in items if applies(item) and not holds(purchase or {}, item)
-    ]
+    return [words for item, words in items if applies(item) and not holds(purchase or {}, item)]
 
 
 def complete(purchase: dict | None) -> bool:

@@ -13,6 +13,7 @@ never recorded as clear; after the last try the question is `failed`, and staff 
 from __future__ import annotations
 
 import sqlite3
+
 from flask import current_app
 
 from app import queue
@@ -75,11 +76,15 @@ def record_findings_and_ask(lead_id: int, actor: str, findings: dict) -> int:
 def refresh_before_payment(lead_id: int) -> int | None:
     """Before `bought`: ask again when the clear check that counts is too old to pay on (the
     move is then refused until the answer is in: checklist's `register_recent`)."""
-    purchase = get_db().execute(
-        "SELECT serial_number, register_result, register_checked_on FROM purchases "
-        "WHERE lead_id = ?",
-        (lead_id,),
-    ).fetchone()
+    purchase = (
+        get_db()
+        .execute(
+            "SELECT serial_number, register_result, register_checked_on FROM purchases "
+            "WHERE lead_id = ?",
+            (lead_id,),
+        )
+        .fetchone()
+    )
     if purchase is None or purchase["register_result"] != "clear" or not purchase["serial_number"]:
         return None
     if checklist.register_recent(dict(purchase)):
@@ -89,11 +94,15 @@ def refresh_before_payment(lead_id: int) -> int | None:
 
 def get(ask_id: int) -> dict:
     """One question's row with its lead's brand and erasure; LookupError if there is none."""
-    row = get_db().execute(
-        "SELECT register_asks.*, leads.watch_brand, leads.erased_at FROM register_asks "
-        "JOIN leads ON leads.id = register_asks.lead_id WHERE register_asks.id = ?",
-        (ask_id,),
-    ).fetchone()
+    row = (
+        get_db()
+        .execute(
+            "SELECT register_asks.*, leads.watch_brand, leads.erased_at FROM register_asks "
+            "JOIN leads ON leads.id = register_asks.lead_id WHERE register_asks.id = ?",
+            (ask_id,),
+        )
+        .fetchone()
+    )
     if row is None:
         raise LookupError(f"Register question {ask_id} does not exist.")
     return dict(row)
@@ -162,9 +171,11 @@ def record_answer(ask: dict, answer: Answer, certificate: tuple[bytes, str] | No
         return "unknown"
     if ask["reason"] == "sellers_serial":
         return record_sellers_serial(ask, answer, certificate)
-    serial = get_db().execute(
-        "SELECT serial_number FROM purchases WHERE lead_id = ?", (ask["lead_id"],)
-    ).fetchone()
+    serial = (
+        get_db()
+        .execute("SELECT serial_number FROM purchases WHERE lead_id = ?", (ask["lead_id"],))
+        .fetchone()
+    )
     if serial is None or register_api.normalised_serial(serial[0]) != ask["serial_number"]:
         end(ask["id"], answer.result if answer.result == "flagged" else "not_recorded", answer)
         return answer.result if answer.result == "flagged" else "not_recorded"
@@ -210,7 +221,9 @@ def record_sellers_serial(ask: dict, answer: Answer, certificate: tuple[bytes, s
 
 def check_of_event(event_id: int) -> int | None:
     """The register check a `register_checked` event recorded."""
-    row = get_db().execute(
-        "SELECT json_extract(data, '$.check') FROM lead_events WHERE id = ?", (event_id,)
-    ).fetchone()
+    row = (
+        get_db()
+        .execute("SELECT json_extract(data, '$.check') FROM lead_events WHERE id = ?", (event_id,))
+        .fetchone()
+    )
     return row[0] if row else None
