@@ -178,8 +178,8 @@ class Config:
     MAILIN_RECEIVING_ADDRESS = ""
     MAILIN_LABEL_VOID_DAYS = 14
     MAILIN_PICKUPS = False  # a carrier pickup at the door, if the policy accepts it (pickups.py)
-    # A parcel opened on record (app/shipping/arrival.py): its weight matches the label's within
-    # this many ounces; the opening's optional video is at most this many MB (mp4 or WebM).
+    # A parcel opened on record (shipping/arrival.py) matches the carrier's measured weight (else
+    # the label's) within this many ounces; its optional video is at most this many MB.
     MAILIN_WEIGHT_TOLERANCE_OZ = 2.0
     MAILIN_ARRIVAL_VIDEO_MAX_MB = 20
     EASYPOST_API_KEY = ""

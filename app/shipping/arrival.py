@@ -1,4 +1,5 @@
-"""A seller's parcel opened on record: staff weigh it against its label's weight, say whether
+"""A seller's parcel opened on record: staff weigh it against the weight the carrier measured
+(or, if it gave none, the label's: every label is bought for one standard weight), say whether
 the seal held, photograph the box as received, the opening and the serial in frame (a short
 video if they have one) and type the serial.
 
@@ -104,15 +105,25 @@ def arrival_files(arrival: dict) -> list[dict]:
     return [dict(row) for row in rows]
 
 
-def mismatches(weight_oz: float, label_weight_oz: float | None, seal_intact: bool) -> list[str]:
-    """What did not match, in staff's words: the weight beyond the tolerance (or no label
-    weight to compare with), the seal broken. Empty for a match."""
+def expected_weight(parcel: dict) -> tuple[float | None, bool]:
+    """What the parcel should weigh, and whether the carrier measured it: its measurement when
+    it gave one (the label is bought for a standard weight), else the label's weight."""
+    if parcel.get("carrier_weight_oz") is not None:
+        return parcel["carrier_weight_oz"], True
+    return parcel["label_weight_oz"], False
+
+
+def mismatches(weight_oz: float, parcel: dict, seal_intact: bool) -> list[str]:
+    """What did not match, in staff's words: the weight beyond the tolerance of the expected
+    weight (or none to compare with), the seal broken. Empty for a match."""
     found = []
-    if label_weight_oz is None:
+    expected, measured = expected_weight(parcel)
+    whose = "the carrier's measured" if measured else "the label's"
+    if expected is None:
         found.append("no label weight on record to compare with")
-    elif abs(weight_oz - label_weight_oz) > tolerance_oz():
+    elif abs(weight_oz - expected) > tolerance_oz():
         found.append(
-            f"weighs {weight_oz:g} oz against the label's {label_weight_oz:g} oz "
+            f"weighs {weight_oz:g} oz against {whose} {expected:g} oz "
             f"(more than {tolerance_oz():g} oz apart)"
         )
     if not seal_intact:
@@ -150,10 +161,11 @@ def record_arrival(lead_id: int, opened: Opened, actor: str) -> dict:
                 row = files.add_file(db, lead_id, kind, data, media_type)
                 written.append(row["file_name"])
                 file_ids.append(row["id"])
-            found = mismatches(opened.weight_oz, parcel["label_weight_oz"], opened.seal_intact)
+            found = mismatches(opened.weight_oz, parcel, opened.seal_intact)
             facts = {
                 "shipment_id": parcel["id"], "lead_id": lead_id, "weight_oz": opened.weight_oz,
                 "label_weight_oz": parcel["label_weight_oz"], "tolerance_oz": tolerance_oz(),
+                "carrier_weight_oz": parcel["carrier_weight_oz"],
                 "seal_intact": int(opened.seal_intact), "serial": opened.serial,
                 "files": json.dumps(file_ids), "mismatch": json.dumps(found) if found else None,
                 "recorded_by": actor, "recorded_at": now(),
@@ -165,6 +177,7 @@ def record_arrival(lead_id: int, opened: Opened, actor: str) -> dict:
             )
             append_event(db, lead_id, actor, "arrival_recorded", {
                 "weight_oz": opened.weight_oz, "label_weight_oz": parcel["label_weight_oz"],
+                "carrier_weight_oz": parcel["carrier_weight_oz"],
                 "seal_intact": opened.seal_intact, "serial": opened.serial,
                 "files": len(file_ids), "mismatch": found, "note": opened.note,
             })  # fmt: skip

@@ -19,7 +19,7 @@ from app.leads.history import append_event
 from app.shipping import attention, easypost_api, notices, pickups, returns
 from app.shipping.easypost_api import ProviderError
 from app.shipping.shipment_state import NO_FIRST_SCAN, Leg, ShipmentState
-from app.shipping.tracking import apply_status, record_exception
+from app.shipping.tracking import apply_status, note_weight, record_exception
 
 ON_THE_WAY = (ShipmentState.LABEL_READY, ShipmentState.IN_TRANSIT, ShipmentState.OUT_FOR_DELIVERY)
 FIRST_SCAN_WITHIN = timedelta(days=3)
@@ -84,6 +84,7 @@ def bring_up_to_date(row: dict) -> str:
         return void_label(row)
     with immediate_transaction() as db:
         current = dict(db.execute("SELECT * FROM shipments WHERE id = ?", (row["id"],)).fetchone())
+        note_weight(db, current, (shipment.get("tracker") or {}).get("weight"))
         outcome, alert = apply_status(db, current, status)
         if unscanned and older_than(row["bought_at"], FIRST_SCAN_WITHIN.days):
             outcome, alert = record_exception(db, current, NO_FIRST_SCAN)

@@ -61,7 +61,20 @@ def what_it_does(db, row: dict) -> tuple[str, tuple[int, int] | None]:
     if shipment is None:
         current_app.logger.warning("Tracking event %s: unknown tracking code.", row["id"])
         return "unknown tracking code", None
+    note_weight(db, dict(shipment), (json.loads(row["body"]).get("result") or {}).get("weight"))
     return apply_status(db, dict(shipment), row["status"] or "")
+
+
+def note_weight(db, shipment: dict, weight) -> None:
+    """Inside the caller's transaction: keep the first weight the carrier measured (its
+    tracker's `weight`, in ounces), which the arrival is weighed against; none, or nonsense,
+    leaves the label's."""
+    if isinstance(weight, bool) or not isinstance(weight, int | float) or not 0 < weight < 2000:
+        return
+    db.execute(
+        "UPDATE shipments SET carrier_weight_oz = ? WHERE id = ? AND carrier_weight_oz IS NULL",
+        (float(weight), shipment["id"]),
+    )
 
 
 def apply_status(db, shipment: dict, status: str) -> tuple[str, tuple[int, int] | None]:

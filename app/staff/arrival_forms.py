@@ -17,7 +17,7 @@ from app.photos import messages as photo_messages
 from app.photos.forms import PHOTO_PROBLEMS
 from app.photos.uploads import HEIF_BRANDS, file_size, image_problem, safe_filename
 from app.sale.purchase.paperwork import UnreadablePhoto, clean_id_photo
-from app.shipping.arrival import Opened
+from app.shipping.arrival import Opened, expected_weight
 
 MB = 1024 * 1024
 SEALS = {
@@ -168,13 +168,15 @@ class ArrivalForm(FlaskForm):
     )
     note = words("Anything else you saw (optional)")
 
-    def __init__(self, *args, label_weight_oz: float | None = None, **kwargs):
+    def __init__(self, *args, parcel: dict | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         tolerance = current_app.config["MAILIN_WEIGHT_TOLERANCE_OZ"]
-        if label_weight_oz is not None:
+        expected, measured = expected_weight(parcel) if parcel else (None, False)
+        if expected is not None:
+            said = "The carrier measured it at" if measured else "The label says"
             self.weight_oz.description = (
-                f"Unopened, on the scale. The label says {label_weight_oz:g} oz: within "
-                f"{tolerance:g} oz, it matches."
+                f"Unopened, on the scale. {said} {expected:g} oz: within {tolerance:g} oz, it "
+                "matches."
             )
         self.photos: dict[str, list[bytes]] = {}
         self.video_file: tuple[bytes, str] | None = None

@@ -15,7 +15,7 @@ from app.leads.history import append_event
 from app.leads.state import State
 from app.sale import lifecycle
 from app.sale.purchase import files, record
-from app.shipping import arrival, labels
+from app.shipping import arrival, labels, reconcile
 from app.shipping.shipment_state import ShipmentState
 from tests.helpers import FINDINGS, lead_work_done
 from tests.shipping.deal_steps import (
@@ -27,7 +27,7 @@ from tests.shipping.deal_steps import (
     post_arrival,
     post_sign_off,
 )
-from tests.shipping.steps import mailin_settings
+from tests.shipping.steps import deliver, mailin_settings, tracking_event
 from tests.staff import conftest as staff_fixtures
 
 # The staff area's fixtures: an enrolled account, signed in with both factors.
@@ -125,6 +125,61 @@ def test_a_light_parcel_waits_for_a_second_staff_member_never_the_same(app, staf
     again = post_sign_off(staff, other, lead_id)
     assert again.status_code == 409 and "This arrival is already signed off." in again.text
     assert len(lead_events(app, lead_id, "arrival_signed_off")) == 1
+
+
+def weighed_by_the_carrier(app, *weights) -> dict:
+    """A lead by mail whose parcel the carrier scanned with each of `weights` in turn (in its
+    tracker's `weight`), then delivered; the parcel's row."""
+    parcel = mail_deal(app)
+    client = app.test_client()
+    for weight in (*weights, None):
+        status = "in_transit" if weight is not None else "delivered"
+        event = tracking_event(parcel["tracking_code"], status)
+        event["result"]["weight"] = weight
+        assert deliver(client, event).status_code == 200
+        lead_work_done(app)
+    return parcel
+
+
+def test_a_parcel_is_weighed_against_the_carriers_first_measurement(app, staff, signed_in):
+    parcel = weighed_by_the_carrier(app, 27.5, 40)  # the label was bought for 32 oz
+    assert parcel_now(app, parcel)["carrier_weight_oz"] == 27.5
+    path = f"/staff/leads/{parcel['lead_id']}/arrival"
+    page = signed_in.get(path).get_data(as_text=True)
+    assert "The carrier measured it at 27.5 oz" in page
+    answer = post_arrival(staff, signed_in, parcel["lead_id"], weight_oz="28.5")
+    assert answer.status_code == 303
+    assert parcel_now(app, parcel)["state"] == ShipmentState.RECEIVED  # 3.5 oz off the label's
+    with app.app_context():
+        opened = arrival.arrival_of(parcel["id"])
+    assert (opened["carrier_weight_oz"], opened["label_weight_oz"]) == (27.5, 32)
+    assert "carrier measured 27.5 oz" in signed_in.get(path).get_data(as_text=True)
+
+
+def test_the_labels_weight_is_no_match_for_a_lighter_carrier_measurement(app, staff, signed_in):
+    parcel = weighed_by_the_carrier(app, 27.5)
+    assert post_arrival(staff, signed_in, parcel["lead_id"], weight_oz="32").status_code == 303
+    with app.app_context():
+        opened = arrival.arrival_of(parcel["id"])
+    assert opened["mismatch"] == [
+        "weighs 32 oz against the carrier's measured 27.5 oz (more than 2 oz apart)"
+    ]
+    assert parcel_now(app, parcel)["state"] == ShipmentState.DELIVERED  # waits for a sign-off
+
+
+@pytest.mark.parametrize("weight", ["27.5", -3, 0, True, 99999, [27]])
+def test_a_weight_that_is_not_a_measurement_is_not_kept(app, weight):
+    parcel = weighed_by_the_carrier(app, weight)
+    assert parcel_now(app, parcel)["carrier_weight_oz"] is None
+
+
+def test_the_reconciler_keeps_the_weight_a_webhook_missed(app, easypost):
+    parcel = mail_deal(app)
+    easypost.shipments[parcel["provider_shipment_id"]]["tracker"]["weight"] = 30.1
+    easypost.track(parcel["provider_shipment_id"], "in_transit")
+    with app.app_context():
+        reconcile.reconcile()
+    assert parcel_now(app, parcel)["carrier_weight_oz"] == 30.1
 
 
 def test_a_broken_seal_is_a_mismatch_whatever_the_weight(app, staff, signed_in):

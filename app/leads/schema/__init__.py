@@ -46,6 +46,7 @@ from app.leads.schema.purchase_tables import (
 from app.leads.schema.replica_tables import FILE_COPIES
 from app.leads.schema.shipping_tables import (
     ARRIVALS,
+    CARRIER_WEIGHTS,
     HANDOVER,
     MAIL_PREPARATIONS,
     PICKUPS,
@@ -95,6 +96,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     run(MAIL_PREPARATIONS),  # 36: the seller's steps before a mail label; address changes
     run(PICKUPS),  # 37: a carrier pickup the seller booked for their parcel
     run(SELLER_WORDS),  # 38: the serial number a seller gives; the label-ready e-mail, once
+    run(CARRIER_WEIGHTS),  # 39: the parcel's weight as the carrier measured it
 )
 VERSION = len(MIGRATIONS)
 

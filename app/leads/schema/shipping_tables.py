@@ -223,3 +223,11 @@ SELLER_WORDS = (
         sent_at TEXT NOT NULL
     )""",
 )
+
+CARRIER_WEIGHTS = (
+    # The parcel's weight as the carrier measured it (its tracker's `weight`, in ounces, the
+    # first one reported): what an arrival is weighed against when the carrier gave one, since
+    # every label is bought for the same standard weight; and, on the arrival, which it was.
+    "ALTER TABLE shipments ADD COLUMN carrier_weight_oz REAL",
+    "ALTER TABLE arrivals ADD COLUMN carrier_weight_oz REAL",
+)

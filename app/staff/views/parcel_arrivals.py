@@ -35,7 +35,7 @@ def arrival_page(lead: dict, form=None, sign_off=None, error: str = "", status: 
     opened = arrival.arrival_of(parcel["id"]) if parcel else None
     openable = parcel is not None and opened is None and parcel["state"] == ShipmentState.DELIVERED
     if openable and form is None:
-        form = ArrivalForm(formdata=None, label_weight_oz=parcel["label_weight_oz"])
+        form = ArrivalForm(formdata=None, parcel=parcel)
     waiting = opened is not None and opened["mismatch"] and not opened["signed_off_by"]
     if waiting and sign_off is None:
         sign_off = SignOffForm(formdata=None)
@@ -81,7 +81,7 @@ def record_arrival(lead_id: int):
     refuse_unless_mailin()
     lead = lead_or_404(lead_id)
     parcel = arrival.inbound_parcel(lead_id)
-    form = ArrivalForm(label_weight_oz=parcel["label_weight_oz"] if parcel else None)
+    form = ArrivalForm(parcel=parcel)
     if not form.validate():
         return arrival_page(lead, form=form, status=400)
     try:
