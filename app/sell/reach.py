@@ -16,6 +16,14 @@ REACH_MILES = 50  # the radius the city pages promise ("within 50 miles of ...")
 EARTH_RADIUS_MILES = 3958.8
 
 
+def load_when_offered(app) -> None:
+    """While the sale by mail is offered, load the ZIP codes (about 56 MB) as the app is made,
+    not on a seller's first post (0.4 s): gunicorn preloads the app, so its workers share the
+    one copy."""
+    if app.config["MAILIN_ENABLED"]:
+        zipcodes.matching("10001")
+
+
 def place(zip_code: str) -> dict | None:
     """The package's record of a five-digit ZIP code in use, or None for one it does not know
     (or that the Postal Service has retired)."""

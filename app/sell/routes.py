@@ -11,7 +11,7 @@ from flask_wtf.csrf import CSRFError
 from app import errors
 from app.extensions import limiter
 from app.photos.messages import UPLOAD_TOO_LARGE, message
-from app.sell import instant_range, range_limits, views
+from app.sell import instant_range, range_limits, reach, views
 from app.sell.messages import SESSION_EXPIRED, TOO_MANY_REQUESTS
 
 bp = Blueprint("sell", __name__)
@@ -25,6 +25,7 @@ bp.get("/sell/range")(
     )
 )
 bp.get("/sell-form")(views.old_form_url)
+bp.record_once(lambda setup: reach.load_when_offered(setup.app))
 
 
 errors.word(bp, 413, lambda: message(UPLOAD_TOO_LARGE), views.form_again(keep_values=False))

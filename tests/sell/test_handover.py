@@ -213,3 +213,13 @@ def test_erasure_blanks_the_zip_code_and_keeps_the_handover(app):
         erasure.erase(lead_id, "staff:1")
         lead = store.get_lead(lead_id)
     assert (lead["handover"], lead["postal_code"]) == ("mail", None)
+
+
+@pytest.mark.parametrize("offered", [True, False])
+def test_the_zip_codes_load_as_the_app_is_made_only_while_mail_is_offered(
+    make_app, monkeypatch, offered
+):
+    asked = []
+    monkeypatch.setattr(reach.zipcodes, "matching", lambda zip_code: asked.append(zip_code))
+    make_app(MAILIN_ENABLED=offered)
+    assert asked == (["10001"] if offered else [])
