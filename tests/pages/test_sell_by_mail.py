@@ -60,6 +60,17 @@ def test_home_and_terms_say_nationwide_only_while_the_sale_by_mail_is_on(make_ap
     assert "Selling by Mail" in terms and "we hold it as the law requires" in terms
 
 
+def test_the_privacy_policy_says_who_gets_a_mail_sellers_address_only_while_it_is_on(
+    make_app, client
+):
+    assert "If You Sell by Mail" not in client.get("/privacy").get_data(as_text=True)
+    on = make_app(MAILIN_ENABLED="1", MAILIN_MAX_VALUE="25000").test_client()
+    policy = on.get("/privacy").get_data(as_text=True)
+    assert "If You Sell by Mail" in policy
+    assert "our shipping label provider and to the carrier" in policy
+    assert "does not delete those records" in policy
+
+
 def test_the_page_and_the_terms_promise_photos_of_the_opening_and_a_video_only_when_made(make_app):
     client = make_app(MAILIN_ENABLED="1", MAILIN_MAX_VALUE="25000").test_client()
     page = client.get("/sell-by-mail").get_data(as_text=True)
