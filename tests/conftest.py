@@ -16,7 +16,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from aiosmtpd.controller import Controller
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
 
 from app import create_app, queue
 from app.content.loader import seed
@@ -25,6 +25,13 @@ from app.leads import db as leads_db
 from tests.helpers import ROOT, HttpReceiver, RedisServer, SmtpInbox, free_port, stop_process
 
 JOBS_FINISH_WITHIN = 60
+
+
+def pytest_configure(config):
+    """Playwright's assertions wait up to 15 s, not its default 5 s: the suite runs three
+    workers on two cores, each with its servers and a browser, where a page can take longer
+    than 5 s to come; an assertion still fails when what it waits for never comes."""
+    expect.set_options(timeout=15_000)
 
 
 @pytest.fixture(scope="session")
