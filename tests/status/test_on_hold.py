@@ -54,6 +54,16 @@ def test_a_flagged_leads_page_says_only_on_hold(mailin_app, state):
     assert not [word for word in TELLING if word in text]
 
 
+def test_a_mail_deal_on_hold_before_its_label_shows_no_steps_to_a_label(mailin_app):
+    lead_id, _ = mail_deal(mailin_app)
+    html = mailin_app.test_client().get(f"/status/{give_token(mailin_app, lead_id)}").text
+    assert "data-mail-step" in html  # the steps, before the hold
+    flag(mailin_app, lead_id)
+    html = mailin_app.test_client().get(f"/status/{give_token(mailin_app, lead_id)}").text
+    assert "data-mail-step" not in html and "data-mail" not in html
+    assert ON_HOLD in html
+
+
 def test_a_held_closed_mail_deal_reads_on_hold_once_and_never_closed(mailin_app):
     inbound = deal_at_the_offer(mailin_app, "delivered")
     lead_id = inbound["lead_id"]
