@@ -3,8 +3,8 @@ nginx over TLS; staff quote; the seller accepts and gives the return address (ch
 label provider's fake, itself over TLS), the ID's photos and the conditions; staff verify the
 ID and the real rq worker buys the label from the fake; the seller downloads the 4x6 PDF
 through nginx; signed webhooks through nginx move the parcel in transit then delivered, each
-bringing the seller an e-mail through the TLS relay; staff open it on record and make the final
-offer. One seller accepts it; another declines, and the worker buys the free return's label,
+bringing the seller an e-mail through the TLS relay (the first with the carrier's measured
+weight); staff open it on record, weighed against that weight, and make the final offer. One seller accepts it; another declines, and the worker buys the free return's label,
 tracked to delivered with the seller's two e-mails about it. Each label is bought once; no
 tracking number is in any e-mail or log."""
 
@@ -48,9 +48,12 @@ def labels_bought(site, shipment_id: str) -> int:
                and request.get("answered") == 200)  # fmt: skip
 
 
-def webhook(site, tracking_code: str, status: str) -> None:
-    """One tracking event, signed as the provider signs it, posted through nginx."""
-    body, headers = signed(tracking_event(tracking_code, status), WEBHOOK_SECRET)
+def webhook(site, tracking_code: str, status: str, weight: float | None = None) -> None:
+    """One tracking event, signed as the provider signs it, posted through nginx (with the
+    parcel's `weight` as the carrier measured it, if given)."""
+    event = tracking_event(tracking_code, status)
+    event["result"]["weight"] = weight
+    body, headers = signed(event, WEBHOOK_SECRET)
     answer = site.front.request("POST", "/webhooks/easypost", headers=headers, body=body)
     assert (answer.status, answer.body) == (200, b"Stored.\n")
 
@@ -121,9 +124,11 @@ def gives_the_three_parts(seller, tmp_path) -> None:
 
 
 def records_the_arrival(staff) -> None:
-    """Staff weigh the parcel (as its label says), find the seal intact and photograph it all."""
+    """Staff weigh the parcel (near what the carrier measured, 29 oz, and 2.4 oz off the
+    label's standard 32 oz), find the seal intact and photograph it all."""
     staff.get_by_text("The parcel by mail: its arrival on record").click()
-    staff.get_by_label("Weight measured (oz)").fill("32.5")
+    expect(staff.get_by_text("The carrier measured it at 29 oz")).to_be_visible()
+    staff.get_by_label("Weight measured (oz)").fill("29.6")
     staff.get_by_label("Intact: every seam taped, never opened").check()
     staff.get_by_label("Photos of the box as received").set_input_files(
         [photo("box-1.jpg", 2), photo("box-2.jpg", 3)]
@@ -177,7 +182,7 @@ def to_the_final_offer(site, browser, tmp_path, who: str) -> dict:
     assert (float(page.mediabox.width), float(page.mediabox.height)) == (288, 432)
 
     # In transit, then delivered: signed webhooks through nginx, each an e-mail to the seller.
-    webhook(site, inbound["tracking_code"], "in_transit")
+    webhook(site, inbound["tracking_code"], "in_transit", weight=29.0)
     on_its_way = mail_to(site, email, f"Your {WATCH} is on its way to us")[0]
     seller.reload()
     expect(seller.locator("[data-parcel-step=current]")).to_contain_text("On its way to us")
@@ -194,7 +199,8 @@ def to_the_final_offer(site, browser, tmp_path, who: str) -> dict:
     # Staff open it on record; then authentication and the final offer.
     staff.goto(lead_page)
     records_the_arrival(staff)
-    parcel_reaches(site, lead["id"], "received")
+    parcel_reaches(site, lead["id"], "received")  # weighed against the carrier's 29 oz: a match
+    assert parcel(site, lead["id"])["carrier_weight_oz"] == 29.0
     staff.goto(lead_page)
     authenticate(staff)
     do(staff, "offer", {"Final offer (USD)": "8100", "Valid until": "2099-07-09"},
