@@ -31,6 +31,25 @@ def current_parcel_step(html: str) -> str:
     return re.search(r'data-parcel-step="current">(.*?)</li>', html, re.S).group(1)
 
 
+RENO = {"street1": "99 Other Rd", "city": "Reno", "state": "NV", "zip": "89501"}
+
+
+def change_link(app, smtp_server, token: str) -> str:
+    """A new return address (RENO) asked for on the status page, its jobs done; the path of
+    the link the seller's e-mail carries to confirm it."""
+    post_address(app.test_client(), token, RENO)
+    lead_work_done(app)
+    [message] = [m for m in smtp_server.messages if ADDRESS_LINK.search(text_of(m))]
+    return ADDRESS_LINK.search(text_of(message)).group(1)
+
+
+def open_link(app, path: str) -> tuple:
+    """The seller opens the link in another browser: (their client, the page, its CSRF token)."""
+    seller = app.test_client()
+    page = seller.get(path).get_data(as_text=True)
+    return seller, page, re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+
+
 def test_the_label_downloads_as_a_4x6_pdf_and_on_letter_paper(mailin_app, easypost, caplog):
     caplog.set_level(logging.INFO)
     lead_id, token, parcel = labelled(mailin_app)
@@ -131,9 +150,7 @@ def test_after_staff_verified_the_id_the_link_alone_changes_no_part(mailin_app, 
 def test_a_forwarded_link_cannot_redirect_the_parcel(mailin_app, easypost, smtp_server):
     lead_id, token, parcel = labelled(mailin_app)
     client = mailin_app.test_client()  # whoever holds the link
-    post_address(
-        client, token, {"street1": "99 Other Rd", "city": "Reno", "state": "NV", "zip": "89501"}
-    )
+    post_address(client, token, RENO)
     assert notice(client, token).startswith("We have e-mailed you a link to confirm")
     lead_work_done(mailin_app)
     with mailin_app.app_context():
@@ -155,18 +172,11 @@ def test_a_forwarded_link_cannot_redirect_the_parcel(mailin_app, easypost, smtp_
 def test_the_sellers_confirmation_replaces_the_parcel_once(mailin_app, easypost, smtp_server):
     lead_id, token, parcel = labelled(mailin_app)
     client = mailin_app.test_client()
-    post_address(
-        client, token, {"street1": "99 Other Rd", "city": "Reno", "state": "NV", "zip": "89501"}
-    )
-    lead_work_done(mailin_app)
-    [message] = [m for m in smtp_server.messages if ADDRESS_LINK.search(text_of(m))]
-    path = ADDRESS_LINK.search(text_of(message)).group(1)
-    seller = mailin_app.test_client()
-    page = seller.get(path).get_data(as_text=True)
+    path = change_link(mailin_app, smtp_server, token)
+    seller, page, token_of_page = open_link(mailin_app, path)
     assert "99 OTHER RD, RENO, NV 89501" in page and "Yes, use this address" in page
     with mailin_app.app_context():
         assert labels.get(parcel["id"])["state"] == "label_ready"  # opening changes nothing
-    token_of_page = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
     answer = seller.post(path, data={"csrf_token": token_of_page})
     assert answer.status_code == 303 and answer.headers["Location"] == "/status/address-confirmed"
     lead_work_done(mailin_app)
@@ -189,14 +199,8 @@ def test_a_replaced_labels_refund_the_provider_refuses_is_put_before_staff(
 ):
     mailin_app.config["STAFF_EMAIL"] = "staff@example.com"
     lead_id, token, parcel = labelled(mailin_app)
-    post_address(mailin_app.test_client(), token, {"street1": "99 Other Rd", "city": "Reno",
-                                                   "state": "NV", "zip": "89501"})  # fmt: skip
-    lead_work_done(mailin_app)
-    [message] = [m for m in smtp_server.messages if ADDRESS_LINK.search(text_of(m))]
-    path = ADDRESS_LINK.search(text_of(message)).group(1)
-    seller = mailin_app.test_client()
-    page = seller.get(path).get_data(as_text=True)
-    token_of_page = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    path = change_link(mailin_app, smtp_server, token)
+    seller, _, token_of_page = open_link(mailin_app, path)
     easypost.plan("refund", 500)
     assert seller.post(path, data={"csrf_token": token_of_page}).status_code == 303
     lead_work_done(mailin_app)
@@ -216,15 +220,9 @@ def test_a_change_link_works_as_soon_as_its_email_arrives_before_the_worker_note
     # The seller opens the e-mail before the worker has noted it sent (or noting it failed).
     monkeypatch.setattr(address_change, "mark_link_sent", lambda change_id: None)
     _, token, parcel = labelled(mailin_app)
-    post_address(mailin_app.test_client(), token, {"street1": "99 Other Rd", "city": "Reno",
-                                                   "state": "NV", "zip": "89501"})  # fmt: skip
-    lead_work_done(mailin_app)
-    [message] = [m for m in smtp_server.messages if ADDRESS_LINK.search(text_of(m))]
-    path = ADDRESS_LINK.search(text_of(message)).group(1)
-    seller = mailin_app.test_client()
-    page = seller.get(path).get_data(as_text=True)
+    path = change_link(mailin_app, smtp_server, token)
+    seller, page, token_of_page = open_link(mailin_app, path)
     assert "Yes, use this address" in page
-    token_of_page = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
     assert seller.post(path, data={"csrf_token": token_of_page}).status_code == 303
     lead_work_done(mailin_app)
     with mailin_app.app_context():
