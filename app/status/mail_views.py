@@ -31,15 +31,16 @@ from app.status.mail_forms import ConditionsForm, MailIdForm, ReturnAddressForm,
 TYPED_LENGTH = 100  # what is kept of a refused line, so nothing typed is lost
 
 
-def mail_deal(token: str) -> tuple[dict, list[dict]] | Response:
-    """The lead and its events for a mail step: the 404 unless it is a mail deal; else a
-    refusal unless its quote is accepted and within the policy's limit."""
+def mail_deal(token: str) -> tuple[dict, list[dict]]:
+    """The lead and its events for a mail step: the 404 unless it is a mail deal; else the
+    refusal, as the view's answer (abort with it), unless its quote is accepted and within the
+    policy's limit."""
     lead = lead_for(token)
     if not preparation.is_mail_deal(lead):
         abort(404)
     events = history.lead_events(lead["id"])
     if lead["state"] != State.ACCEPTED or preparation.over_the_limit(events):
-        return refuse(token, mail_page.NOT_MAIL_STEP, 409)
+        abort(refuse(token, mail_page.NOT_MAIL_STEP, 409))
     return lead, events
 
 
@@ -58,10 +59,7 @@ def return_address(token: str):
     """Check the return address with the provider: verified, it is on record; corrected, the
     suggestion is shown; not found, the provider's words. Typed lines are kept every time. After
     the label, a new address waits for the seller's confirmation by e-mail."""
-    found = mail_deal(token)
-    if isinstance(found, Response):
-        return found
-    lead, events = found
+    lead, events = mail_deal(token)
     deal, form = preparation.deal_of(events), ReturnAddressForm()
     record = preparation.get(lead["id"], deal)
     valid = form.validate()
@@ -113,10 +111,7 @@ def change_after_label(token: str, lead: dict, record: dict, checked: addresses.
 @limit_seller_action_per_lead
 def use_suggestion(token: str):
     """The provider's correction, accepted in one click as the return address."""
-    found = mail_deal(token)
-    if isinstance(found, Response):
-        return found
-    lead, events = found
+    lead, events = mail_deal(token)
     if not SuggestionForm().validate():
         return suggest(token, mail_page.ADDRESS_SUGGESTED)
     try:
@@ -130,10 +125,7 @@ def use_suggestion(token: str):
 @limit_seller_action_per_lead
 def give_id(token: str):
     """The two photos of the seller's ID, cleaned and stored sealed as the paperwork's are."""
-    found = mail_deal(token)
-    if isinstance(found, Response):
-        return found
-    lead, events = found
+    lead, events = mail_deal(token)
     form = MailIdForm()
     if not form.validate():
         return refuse(token, form.first_error(), 422)
@@ -148,10 +140,7 @@ def give_id(token: str):
 @limit_seller_action_per_lead
 def accept_conditions(token: str):
     """The shipping conditions, every one ticked."""
-    found = mail_deal(token)
-    if isinstance(found, Response):
-        return found
-    lead, events = found
+    lead, events = mail_deal(token)
     form = ConditionsForm()
     if not form.validate():
         return refuse(token, next(f.errors[0] for f in form if f.errors), 422)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from flask import Response, abort, current_app
+from flask import abort, current_app
 
 from app.rendering.dates import display_date
 from app.shipping import labels, pickups, preparation
@@ -29,14 +29,12 @@ NOT_CANCELLED = (
 )
 
 
-def labelled_parcel(token: str) -> tuple[dict, dict] | Response:
-    """The lead and its labelled parcel: the 404 unless pickups are offered and there is one."""
+def labelled_parcel(token: str) -> tuple[dict, dict]:
+    """The lead and its labelled parcel: the 404 unless pickups are offered and there is one
+    (a mail step's refusal, as mail_deal answers it)."""
     if not current_app.config["MAILIN_PICKUPS"]:
         abort(404)
-    found = mail_deal(token)
-    if isinstance(found, Response):
-        return found
-    lead, events = found
+    lead, events = mail_deal(token)
     record = preparation.get(lead["id"], preparation.deal_of(events))
     if not record["shipment_id"]:
         abort(404)
@@ -47,10 +45,7 @@ def labelled_parcel(token: str) -> tuple[dict, dict] | Response:
 @limit_seller_action_per_lead
 def ask_pickup(token: str):
     """Ask for a pickup on the day chosen; the job books it."""
-    found = labelled_parcel(token)
-    if isinstance(found, Response):
-        return found
-    _, shipment = found
+    _, shipment = labelled_parcel(token)
     form = PickupForm()
     if not form.validate():
         return refuse(token, form.day.errors[0], 422)
@@ -66,10 +61,7 @@ def ask_pickup(token: str):
 @limit_seller_action_per_lead
 def cancel_pickup(token: str):
     """Call the booked pickup off (the carrier first)."""
-    found = labelled_parcel(token)
-    if isinstance(found, Response):
-        return found
-    lead, shipment = found
+    lead, shipment = labelled_parcel(token)
     if not CancelPickupForm().validate():
         abort(400)
     try:
