@@ -4,9 +4,10 @@ label provider's fake, itself over TLS), the ID's photos and the conditions; sta
 ID and the real rq worker buys the label from the fake; the seller downloads the 4x6 PDF
 through nginx; signed webhooks through nginx move the parcel in transit then delivered, each
 bringing the seller an e-mail through the TLS relay (the first with the carrier's measured
-weight); staff open it on record, weighed against that weight, and make the final offer. One seller accepts it; another declines, and the worker buys the free return's label,
-tracked to delivered with the seller's two e-mails about it. Each label is bought once; no
-tracking number is in any e-mail or log."""
+weight); staff open it on record, weighed against that weight, and make the final offer. One
+seller accepts it; another declines, and the worker buys the free return's label, tracked to
+delivered with the seller's two e-mails about it. Each label is bought once; no tracking number
+is in any e-mail or log."""
 
 from __future__ import annotations
 
