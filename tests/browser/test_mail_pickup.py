@@ -7,19 +7,15 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.helpers import DESKTOP, MOBILE, open_page
-from tests.browser.test_mail_steps import easypost, fits, go, shot  # noqa: F401 (fixture)
+from tests.browser.mail_pages import easypost, fits, go, serve_mail, shot  # noqa: F401
 from tests.helpers import lead_work_done
-from tests.shipping.steps import mailin_settings
 from tests.status.mail_steps import labelled
 
 
 @pytest.fixture(scope="module")
-def pickup_server(make_app, easypost):  # noqa: F811 (the fixture imported above)
-    from tests.browser.conftest import start_server
-
-    server = start_server(make_app(**mailin_settings(easypost, MAILIN_PICKUPS="1")))
-    yield server
-    server.shutdown()
+def pickup_server(make_app, easypost):
+    """A live server selling by mail with pickups offered, for the module."""
+    yield from serve_mail(make_app, easypost, MAILIN_PICKUPS="1")
 
 
 @pytest.mark.parametrize(

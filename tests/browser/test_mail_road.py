@@ -20,32 +20,17 @@ from app.leads.state import State
 from app.sale import lifecycle
 from app.sale.purchase import record
 from app.shipping import arrival, labels, preparation
-from tests.browser.conftest import start_server
 from tests.browser.helpers import DESKTOP, MOBILE, axe_violations, open_page, visit
+from tests.browser.mail_pages import easypost, mail_server  # noqa: F401 (fixtures)
 from tests.browser.test_sell_form import fill_valid
 from tests.data.paperwork import id_photo
 from tests.data.photos import photo_bytes
 from tests.helpers import FINDINGS, give_token, lead_work_done
-from tests.shipping.fake_easypost import FakeEasyPost
-from tests.shipping.steps import deliver, mailin_settings, tracking_event
+from tests.shipping.steps import deliver, tracking_event
 from tests.status.mail_steps import quote
 
 SHOTS = Path(os.environ.get("SCREENSHOT_DIR", "/tmp/mail-road-screenshots"))
 MAIL_CHOSEN = "You chose to sell by insured mail"
-
-
-@pytest.fixture(scope="module")
-def easypost():
-    fake = FakeEasyPost()
-    yield fake
-    fake.stop()
-
-
-@pytest.fixture(scope="module")
-def mail_server(make_app, easypost):
-    server = start_server(make_app(**mailin_settings(easypost)))
-    yield server
-    server.shutdown()
 
 
 class Road:

@@ -5,52 +5,13 @@ the label is ready to download. Nothing overflows the narrow screen."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
 from app.shipping import labels, preparation
-from tests.browser.helpers import DESKTOP, MOBILE, open_page, visit
+from tests.browser.helpers import DESKTOP, MOBILE, open_page
+from tests.browser.mail_pages import easypost, fits, go, mail_server, shot  # noqa: F401
 from tests.data.paperwork import id_photo
-from tests.shipping.fake_easypost import FakeEasyPost
-from tests.shipping.steps import mailin_settings
 from tests.status.mail_steps import mail_deal
-
-SHOTS = os.environ.get("SCREENSHOTS_DIR")  # set to look at the pages
-
-
-@pytest.fixture(scope="module")
-def easypost():
-    fake = FakeEasyPost()
-    yield fake
-    fake.stop()
-
-
-@pytest.fixture(scope="module")
-def mail_server(make_app, easypost):
-    from tests.browser.conftest import start_server
-
-    server = start_server(make_app(**mailin_settings(easypost)))
-    yield server
-    server.shutdown()
-
-
-def shot(page, name: str) -> None:
-    if SHOTS:
-        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)
-
-
-def go(page, server, path: str, js: bool) -> None:
-    """Open a page (waiting for its islands only where scripts run)."""
-    if js:
-        visit(page, server, path)
-    else:
-        page.goto(server.url + path)
-
-
-def fits(page) -> bool:
-    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
 @pytest.mark.parametrize(
