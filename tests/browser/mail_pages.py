@@ -1,6 +1,7 @@
 """What the sale by mail's browser tests share: one fake label provider and one live server
 selling by mail per module (a server per test would start a browser's worth of work each
-time), and the steps of looking at a page: open it, check it fits, keep a screenshot."""
+time), the steps of looking at a page (open it, check it fits, keep a screenshot), and the
+seller's three steps before the label, as a browser takes them."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ import os
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import start_server
 from tests.browser.helpers import visit
+from tests.data.paperwork import id_photo
 from tests.shipping.fake_easypost import FakeEasyPost
 from tests.shipping.steps import mailin_settings
 
@@ -55,3 +58,29 @@ def go(page, server, path: str, js: bool) -> None:
 def fits(page) -> bool:
     """Whether nothing is wider than the screen."""
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def gives_the_three_parts(seller, tmp_path) -> None:
+    """The return address (delivered to as typed), the ID's photos, every condition ticked."""
+    form = seller.locator("[data-address-form]")
+    form.locator("#mail-name").fill("Jordan Avery")
+    form.locator("#mail-street1").fill("410 W Main St")
+    form.locator("#mail-city").fill("Boise")
+    form.locator("#mail-state").select_option("ID")
+    form.locator("#mail-zip").fill("83702")
+    form.locator("#mail-phone").fill("(208) 555-0142")
+    form.get_by_role("button", name="Check the address").click()
+    expect(seller.locator("[data-mail-step=address] [data-given]")).to_be_visible()
+    expect(seller.locator("[data-mail-step=address]")).to_contain_text("410 W MAIN ST")
+    front, back = tmp_path / "front.jpg", tmp_path / "back.jpg"
+    front.write_bytes(id_photo(1))
+    back.write_bytes(id_photo(2))
+    seller.set_input_files("#mail-id_front", str(front))
+    seller.set_input_files("#mail-id_back", str(back))
+    seller.get_by_role("button", name="Send the photos").click()
+    expect(seller.locator("[data-mail-step=id] [data-given]")).to_be_visible()
+    for box in seller.locator("[data-mail-step=conditions] input[type=checkbox]").all():
+        box.check()
+    seller.get_by_role("button", name="I agree to these conditions").click()
+    expect(seller.locator("[data-mail-step=conditions] [data-given]")).to_be_visible()
+    expect(seller.locator("[data-next-step]")).to_contain_text("We are checking your ID")

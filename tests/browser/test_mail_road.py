@@ -21,9 +21,8 @@ from app.sale import lifecycle
 from app.sale.purchase import record
 from app.shipping import arrival, labels, preparation
 from tests.browser.helpers import DESKTOP, MOBILE, axe_violations, open_page, visit
-from tests.browser.mail_pages import easypost, mail_server  # noqa: F401 (fixtures)
+from tests.browser.mail_pages import easypost, gives_the_three_parts, mail_server  # noqa: F401
 from tests.browser.test_sell_form import fill_valid
-from tests.data.paperwork import id_photo
 from tests.data.photos import photo_bytes
 from tests.helpers import FINDINGS, give_token, lead_work_done
 from tests.shipping.steps import deliver, tracking_event
@@ -105,26 +104,7 @@ def test_the_sellers_road_by_mail_from_the_form_to_the_final_offer(
         expect(page.locator("[data-mail]")).to_be_visible()
         road.stage("3-steps")
 
-        form = page.locator("[data-address-form]")
-        form.locator("#mail-name").fill("Jordan Avery")
-        form.locator("#mail-street1").fill("410 W Main St")
-        form.locator("#mail-city").fill("Boise")
-        form.locator("#mail-state").select_option("ID")
-        form.locator("#mail-zip").fill("83702")
-        form.locator("#mail-phone").fill("(208) 555-0142")
-        form.get_by_role("button", name="Check the address").click()
-        expect(page.locator("[data-mail-step=address] [data-given]")).to_be_visible()
-        front, back = tmp_path / "front.jpg", tmp_path / "back.jpg"
-        front.write_bytes(id_photo(1))
-        back.write_bytes(id_photo(2))
-        page.set_input_files("#mail-id_front", str(front))
-        page.set_input_files("#mail-id_back", str(back))
-        page.get_by_role("button", name="Send the photos").click()
-        expect(page.locator("[data-mail-step=id] [data-given]")).to_be_visible()
-        for box in page.locator("[data-mail-step=conditions] input[type=checkbox]").all():
-            box.check()
-        page.get_by_role("button", name="I agree to these conditions").click()
-        expect(page.locator("[data-next-step]")).to_contain_text("We are checking your ID")
+        gives_the_three_parts(page, tmp_path)
         road.stage("4-given")
 
         # Staff verify the ID and the label is bought: the seller downloads it.

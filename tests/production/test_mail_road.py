@@ -20,7 +20,7 @@ from playwright.sync_api import expect
 from pypdf import PdfReader
 
 from tests.browser.helpers import DESKTOP, authenticate, do, expect_state, open_page
-from tests.data.paperwork import id_photo
+from tests.browser.mail_pages import gives_the_three_parts
 from tests.data.photos import photo_bytes
 from tests.data.validation_cases import VALID
 from tests.front import HttpsClient
@@ -96,32 +96,6 @@ def sells_by_mail(site, browser, name: str, email: str):
     expect(seller.get_by_role("status").filter(has_text=MAIL_CHOSEN)).to_be_visible(timeout=30_000)
     confirmation = mail_to(site, email, f"We have your {WATCH}: what happens next")[0]
     return context, seller, link_in(confirmation)
-
-
-def gives_the_three_parts(seller, tmp_path) -> None:
-    """The return address (delivered to as typed), the ID's photos, every condition ticked."""
-    form = seller.locator("[data-address-form]")
-    form.locator("#mail-name").fill("Jordan Avery")
-    form.locator("#mail-street1").fill("410 W Main St")
-    form.locator("#mail-city").fill("Boise")
-    form.locator("#mail-state").select_option("ID")
-    form.locator("#mail-zip").fill("83702")
-    form.locator("#mail-phone").fill("(208) 555-0142")
-    form.get_by_role("button", name="Check the address").click()
-    expect(seller.locator("[data-mail-step=address] [data-given]")).to_be_visible()
-    expect(seller.locator("[data-mail-step=address]")).to_contain_text("410 W MAIN ST")
-    front, back = tmp_path / "front.jpg", tmp_path / "back.jpg"
-    front.write_bytes(id_photo(1))
-    back.write_bytes(id_photo(2))
-    seller.set_input_files("#mail-id_front", str(front))
-    seller.set_input_files("#mail-id_back", str(back))
-    seller.get_by_role("button", name="Send the photos").click()
-    expect(seller.locator("[data-mail-step=id] [data-given]")).to_be_visible()
-    for box in seller.locator("[data-mail-step=conditions] input[type=checkbox]").all():
-        box.check()
-    seller.get_by_role("button", name="I agree to these conditions").click()
-    expect(seller.locator("[data-mail-step=conditions] [data-given]")).to_be_visible()
-    expect(seller.locator("[data-next-step]")).to_contain_text("We are checking your ID")
 
 
 def records_the_arrival(staff) -> None:
