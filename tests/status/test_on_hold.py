@@ -99,7 +99,7 @@ def every_message(lead: dict) -> list:
         event = {"id": 2, "data": events[template]}
         messages.append(seller_mail.build_message(lead, event, template, url, []))
     letters = [parcel_mail.label_ready_letter(lead)]
-    letters += [make(lead) for make in parcel_mail.LETTERS.values()]
+    letters += [parcel_mail.letter(lead, words) for words in parcel_mail.PARCEL_WORDS.values()]
     messages += [seller_mail.letter_message(lead, letter, "k", url) for letter in letters]
     messages += [
         seller_mail.confirmation_message(lead, 3, url),
