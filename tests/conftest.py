@@ -22,7 +22,16 @@ from app import create_app, queue
 from app.content.loader import seed
 from app.extensions import cache, limiter
 from app.leads import db as leads_db
-from tests.helpers import ROOT, HttpReceiver, RedisServer, SmtpInbox, free_port, stop_process
+from tests.helpers import (
+    APPS_MADE,
+    ROOT,
+    HttpReceiver,
+    RedisServer,
+    SmtpInbox,
+    finish_jobs_of_apps_made_since,
+    free_port,
+    stop_process,
+)
 
 JOBS_FINISH_WITHIN = 60
 
@@ -70,7 +79,8 @@ def make_app(content_db, migrated_leads_db, tmp_path_factory):
     def make(**overrides):
         leads = fresh_leads_db(migrated_leads_db, tmp_path_factory.mktemp("leads"))
         settings = {"ENV_NAME": "testing", "CONTENT_DB": str(content_db), "LEADS_DB": leads}
-        return create_app({**settings, **overrides})
+        APPS_MADE.append(create_app({**settings, **overrides}))
+        return APPS_MADE[-1]
 
     return make
 
@@ -141,7 +151,9 @@ def smtp_server():
 
     controller = Controller(Handler(), hostname=inbox.host, port=inbox.port)
     controller.start()
+    apps_before = len(APPS_MADE)
     yield inbox
+    finish_jobs_of_apps_made_since(apps_before)  # the apps sending to it, made since it started
     controller.stop()
 
 

@@ -24,6 +24,7 @@ import pyotp
 from werkzeug.datastructures import FileStorage, MultiDict
 from werkzeug.test import stream_encode_multipart
 
+from app import queue
 from app.config import TestingConfig
 from app.leads import links, schema, store
 from app.leads.db import transaction
@@ -65,6 +66,17 @@ PRODUCTION = {
     **PRODUCTION_CONTACTS,
     **PRODUCTION_REPLICA,
 }
+
+APPS_MADE: list = []  # every app the make_app fixture made, in order
+
+
+def finish_jobs_of_apps_made_since(count: int, within: float = 60) -> None:
+    """Let the in-process jobs of every app made after the first `count` run to the end, before
+    a test's fake or mail server stops or forgets what it got: a job still talking to it would
+    be left half-connected (its unclosed socket failing the next test) or be counted there."""
+    for made in APPS_MADE[count:]:
+        with made.app_context():
+            queue.wait_until_idle(within)
 
 
 def page_html(client, path="/sell") -> str:

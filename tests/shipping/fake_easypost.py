@@ -29,6 +29,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
+from tests.helpers import APPS_MADE, finish_jobs_of_apps_made_since
+
 CARRIER_ACCOUNT = "ca_ups_business"
 RATES = (("GroundSaver", "14.20"), ("2ndDayAir", "38.75"), ("NextDayAir", "71.10"))
 ERRORS = {
@@ -48,9 +50,12 @@ def easypost_server():
 
 @pytest.fixture
 def easypost(easypost_server):
-    """The module's fake, with no request recorded and no failure planned yet."""
+    """The module's fake, with no request recorded and no failure planned yet; the test's jobs
+    done before the next test resets it."""
     easypost_server.reset()
-    return easypost_server
+    apps_before = len(APPS_MADE)
+    yield easypost_server
+    finish_jobs_of_apps_made_since(apps_before)
 
 
 class FakeEasyPost(ThreadingHTTPServer):

@@ -21,6 +21,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
+from tests.helpers import APPS_MADE, finish_jobs_of_apps_made_since
+
 PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
 
 
@@ -34,9 +36,12 @@ def register_server():
 
 @pytest.fixture
 def register(register_server):
-    """The module's fake, with no request recorded and nothing planned."""
+    """The module's fake, with no request recorded and nothing planned; the test's jobs done
+    before the next test resets it."""
     register_server.reset()
-    return register_server
+    apps_before = len(APPS_MADE)
+    yield register_server
+    finish_jobs_of_apps_made_since(apps_before)
 
 
 def register_settings(fake: FakeRegister) -> dict:
