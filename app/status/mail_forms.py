@@ -13,7 +13,7 @@ from wtforms import StringField
 from app.forms.rules import Choice, MaxLength, MinLength, Pattern, Required
 from app.sale.purchase.paperwork import US_STATES
 from app.shipping.preparation import CONDITIONS
-from app.status.paperwork_fields import IdPhoto, choice, clean_text, text, zip_code
+from app.status.paperwork_fields import IdPhoto, choice, clean_text, text, zip_field
 
 PHONE_PATTERN = r"\+?[0-9 ().\-]{10,20}"
 TICK_EACH = "Please tick each condition: the insurance covers a parcel sent this way only."
@@ -46,15 +46,7 @@ class ReturnAddressForm(FlaskForm):
         "City", "Please enter your city or town.", render_kw={"autocomplete": "address-level2"}
     )
     state = choice("State", "Please choose your state.", US_STATES)
-    zip = StringField(
-        "ZIP code",
-        filters=[zip_code],
-        validators=[
-            Required("Please enter your ZIP code."),
-            Pattern(r"\d{5}(-\d{4})?", "Please enter a 5-digit ZIP code, or ZIP+4 (12345-6789)."),
-        ],
-        render_kw={"autocomplete": "postal-code", "inputmode": "numeric", "maxlength": 10},
-    )
+    zip = zip_field()
     phone = StringField(
         "Phone number",
         filters=[clean_text],

@@ -73,6 +73,16 @@ def day(label, missing, *rules, **render_kw):
     return StringField(label, validators=validators, render_kw={"type": "date"} | render_kw)
 
 
+def zip_field(**render_kw):
+    """A US ZIP code, or ZIP+4 (nine digits typed together become one: zip_code)."""
+    rules = [
+        Required("Please enter your ZIP code."),
+        Pattern(r"\d{5}(-\d{4})?", "Please enter a 5-digit ZIP code, or ZIP+4 (12345-6789)."),
+    ]
+    shown = {"autocomplete": "postal-code", "inputmode": "numeric", "maxlength": 10} | render_kw
+    return StringField("ZIP code", filters=[zip_code], validators=rules, render_kw=shown)
+
+
 def choice(label, missing, options: dict):
     """One of `options` (a select's values)."""
     return StringField(label, validators=[Required(missing), Choice(list(options), missing)])

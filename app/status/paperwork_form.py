@@ -42,7 +42,7 @@ from app.status.paperwork_fields import (
     one_line,
     text,
     without_separators,
-    zip_code,
+    zip_field,
 )
 
 FIRST_BIRTHDAY = date(1900, 1, 1)
@@ -101,20 +101,7 @@ class PaperworkForm(FlaskForm):
         "City", "Please enter your city or town.", render_kw={"autocomplete": "address-level2"}
     )
     region = choice("State", "Please choose your state.", US_STATES)
-    postal_code = StringField(
-        "ZIP code",
-        filters=[zip_code],
-        validators=[
-            Required("Please enter your ZIP code."),
-            Pattern(r"\d{5}(-\d{4})?", "Please enter a 5-digit ZIP code, or ZIP+4 (12345-6789)."),
-        ],
-        render_kw={
-            "autocomplete": "postal-code",
-            "inputmode": "numeric",
-            "maxlength": 10,
-            "pattern": r"\d{5}(-?\d{4})?",
-        },
-    )
+    postal_code = zip_field(pattern=r"\d{5}(-?\d{4})?")
     birth_date = day(
         "Date of birth",
         "Please enter your date of birth as a full date.",
