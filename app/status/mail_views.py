@@ -10,6 +10,8 @@ at another state than the accepted quote's, a clear refusal and nothing changed.
 
 from __future__ import annotations
 
+from functools import partial
+
 from flask import Response, abort, current_app, redirect
 
 from app import queue
@@ -51,6 +53,16 @@ def after_step(token: str, lead: dict, events: list[dict], event_id: int | None,
     queue.enqueue(queue.ALERT_STAFF, lead["id"], event_id)
     record = preparation.get(lead["id"], preparation.deal_of(events))
     return done(token, mail_page.ALL_GIVEN if not preparation.missing(record) else said)
+
+
+def take_step(token: str, lead: dict, events: list[dict], step, said: str, refused: int = 409):
+    """Record a step, `step(lead id, deal)` (its event's id, or None if nothing changed), then
+    answer as after_step does; a step not open now is refused in its words (`refused`)."""
+    try:
+        event_id = step(lead["id"], preparation.deal_of(events))
+    except preparation.NotReady as error:
+        return refuse(token, str(error), refused)
+    return after_step(token, lead, events, event_id, said)
 
 
 @limit_seller_action
@@ -114,11 +126,9 @@ def use_suggestion(token: str):
     lead, events = mail_deal(token)
     if not SuggestionForm().validate():
         return suggest(token, mail_page.ADDRESS_SUGGESTED)
-    try:
-        event_id = preparation.accept_suggestion(lead["id"], preparation.deal_of(events))
-    except preparation.NotReady as error:
-        return refuse(token, str(error), 409)
-    return after_step(token, lead, events, event_id, mail_page.ADDRESS_CONFIRMED)
+    return take_step(
+        token, lead, events, preparation.accept_suggestion, mail_page.ADDRESS_CONFIRMED
+    )
 
 
 @limit_seller_action
@@ -129,11 +139,8 @@ def give_id(token: str):
     form = MailIdForm()
     if not form.validate():
         return refuse(token, form.first_error(), 422)
-    try:
-        event_id = preparation.give_id(lead["id"], preparation.deal_of(events), form.id_photos)
-    except preparation.NotReady as error:
-        return refuse(token, str(error), 409)
-    return after_step(token, lead, events, event_id, mail_page.ID_GIVEN)
+    give = partial(preparation.give_id, photos=form.id_photos)
+    return take_step(token, lead, events, give, mail_page.ID_GIVEN)
 
 
 @limit_seller_action
@@ -144,13 +151,8 @@ def accept_conditions(token: str):
     form = ConditionsForm()
     if not form.validate():
         return refuse(token, next(f.errors[0] for f in form if f.errors), 422)
-    try:
-        event_id = preparation.accept_conditions(
-            lead["id"], preparation.deal_of(events), form.ticked()
-        )
-    except preparation.NotReady as error:
-        return refuse(token, str(error), 422)
-    return after_step(token, lead, events, event_id, mail_page.CONDITIONS_ACCEPTED)
+    accept = partial(preparation.accept_conditions, ticked=form.ticked())
+    return take_step(token, lead, events, accept, mail_page.CONDITIONS_ACCEPTED, refused=422)
 
 
 @limit_seller_action
