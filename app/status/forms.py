@@ -77,8 +77,9 @@ class QuestionForm(FlaskForm):
     )
 
 
-class ConfirmErasureForm(FlaskForm):
-    """The button on the erasure link's page: nothing to fill in but its CSRF token."""
+class ConfirmLinkForm(FlaskForm):
+    """The button on an e-mailed link's page (an erasure, a new return address): nothing to
+    fill in but its CSRF token."""
 
 
 class PayoutAnswerForm(FlaskForm):

@@ -23,7 +23,7 @@ from app.shipping.easypost_api import ProviderError
 from app.shipping.shipment_state import ShipmentState
 from app.status import mail_page, pages
 from app.status.answers import done, lead_for, refuse, suggest
-from app.status.forms import ConfirmErasureForm
+from app.status.forms import ConfirmLinkForm
 from app.status.limits import (
     limit_seller_action,
     limit_seller_action_per_lead,
@@ -200,7 +200,7 @@ def address_confirmation(code: str):
 
 def confirm_address(code: str):
     """Confirm the new address, once: the old label voided, a new one bought by the job."""
-    confirmed = address_change.confirm(code) if ConfirmErasureForm().validate() else None
+    confirmed = address_change.confirm(code) if ConfirmLinkForm().validate() else None
     if confirmed is None:
         return pages.address_refused()
     lead_id, shipment_id = confirmed

@@ -27,7 +27,7 @@ from app.status import messages, pages, purchase_view
 from app.status.answers import done, lead_for, refuse
 from app.status.forms import (
     AnswerForm,
-    ConfirmErasureForm,
+    ConfirmLinkForm,
     EraseRequestForm,
     LostLinkForm,
     PayoutAnswerForm,
@@ -261,7 +261,7 @@ def erasure_confirmation(code: str):
 def confirm_erasure(code: str):
     """Confirm the erasure, once, and queue it (by the lead's id: the token stays out of the
     queue); the erasure job e-mails the seller, then erases."""
-    lead_id = erasure.confirm(code) if ConfirmErasureForm().validate() else None
+    lead_id = erasure.confirm(code) if ConfirmLinkForm().validate() else None
     if lead_id is None:
         return pages.erasure_refused()
     current_app.logger.info("Lead %s: the seller confirmed its erasure by e-mail.", lead_id)
