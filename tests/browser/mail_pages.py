@@ -1,7 +1,7 @@
 """What the sale by mail's browser tests share: one fake label provider and one live server
 selling by mail per module (a server per test would start a browser's worth of work each
 time), the steps of looking at a page (open it, check it fits, keep a screenshot), and the
-seller's three steps before the label, as a browser takes them."""
+seller's three steps before the label and staff's arrival form, as a browser takes them."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 from tests.browser.conftest import start_server
 from tests.browser.helpers import visit
 from tests.data.paperwork import id_photo
+from tests.data.photos import photo_bytes
 from tests.shipping.fake_easypost import FakeEasyPost
 from tests.shipping.steps import mailin_settings
 
@@ -84,3 +85,23 @@ def gives_the_three_parts(seller, tmp_path) -> None:
     seller.get_by_role("button", name="I agree to these conditions").click()
     expect(seller.locator("[data-mail-step=conditions] [data-given]")).to_be_visible()
     expect(seller.locator("[data-next-step]")).to_contain_text("We are checking your ID")
+
+
+def photo(name: str, seed: int) -> dict:
+    """A JPEG as Playwright hands a file input one."""
+    return {"name": name, "mimeType": "image/jpeg",
+            "buffer": photo_bytes(size=(640, 480), seed=seed)}  # fmt: skip
+
+
+def records_the_arrival(staff, weight_oz: str, serial: str) -> None:
+    """Staff fill the arrival form as they open the parcel: its weight, the seal intact, the
+    box, the opening and the serial photographed, the serial typed; and record it."""
+    staff.get_by_label("Weight measured (oz)").fill(weight_oz)
+    staff.get_by_label("Intact: every seam taped, never opened").check()
+    staff.get_by_label("Photos of the box as received").set_input_files(
+        [photo("box-1.jpg", 1), photo("box-2.jpg", 2)]
+    )
+    staff.get_by_label("Photos of the opening").set_input_files([photo("opening.jpg", 3)])
+    staff.get_by_label("Serial number, as engraved").fill(serial)
+    staff.get_by_label("Photo of the serial in frame").set_input_files([photo("serial.jpg", 4)])
+    staff.get_by_role("button", name="Record the arrival").click()

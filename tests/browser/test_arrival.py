@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.helpers import DESKTOP, MOBILE, axe_violations, open_page, signed_in_page
-from tests.data.photos import photo_bytes
+from tests.browser.mail_pages import records_the_arrival
 from tests.helpers import give_token
 from tests.shipping.deal_steps import delivered_deal
 from tests.shipping.fake_easypost import FakeEasyPost
@@ -35,11 +35,6 @@ def fits(page, viewport) -> bool:
     return page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
 
 
-def photo(name: str, seed: int) -> dict:
-    return {"name": name, "mimeType": "image/jpeg",
-            "buffer": photo_bytes(size=(640, 480), seed=seed)}  # fmt: skip
-
-
 def test_a_light_parcel_is_recorded_then_signed_off_by_another(browser, make_live_server, fake):
     server = make_live_server(**mailin_settings(fake))
     parcel = delivered_deal(server.app)
@@ -55,15 +50,7 @@ def test_a_light_parcel_is_recorded_then_signed_off_by_another(browser, make_liv
     signer.goto(path)
     shot(signer, "arrival-form-375")
     assert axe_violations(signer) == [] and fits(signer, MOBILE)
-    recorder.get_by_label("Weight measured (oz)").fill("26.4")
-    recorder.get_by_label("Intact: every seam taped, never opened").check()
-    recorder.get_by_label("Photos of the box as received").set_input_files(
-        [photo("box-1.jpg", 1), photo("box-2.jpg", 2)]
-    )
-    recorder.get_by_label("Photos of the opening").set_input_files([photo("opening.jpg", 3)])
-    recorder.get_by_label("Serial number, as engraved").fill("7Z41K9Q2")
-    recorder.get_by_label("Photo of the serial in frame").set_input_files([photo("serial.jpg", 4)])
-    recorder.get_by_role("button", name="Record the arrival").click()
+    records_the_arrival(recorder, "26.4", "7Z41K9Q2")
     expect(recorder.get_by_text("must sign off what did not match")).to_be_visible()
     expect(recorder.get_by_text("You recorded this arrival, so another")).to_be_visible()
     expect(recorder.locator("#arrival-files img")).to_have_count(4)

@@ -20,8 +20,7 @@ from playwright.sync_api import expect
 from pypdf import PdfReader
 
 from tests.browser.helpers import DESKTOP, authenticate, do, expect_state, open_page
-from tests.browser.mail_pages import gives_the_three_parts
-from tests.data.photos import photo_bytes
+from tests.browser.mail_pages import gives_the_three_parts, photo, records_the_arrival
 from tests.data.validation_cases import VALID
 from tests.front import HttpsClient
 from tests.helpers import wait_until
@@ -75,11 +74,6 @@ def letter_to(site, email: str, subject: str):
         raise AssertionError(f"no {subject!r} among {sent}\n{site.logs()}") from None
 
 
-def photo(name: str, seed: int) -> dict:
-    return {"name": name, "mimeType": "image/jpeg",
-            "buffer": photo_bytes(size=(640, 480), seed=seed)}  # fmt: skip
-
-
 def sells_by_mail(site, browser, name: str, email: str):
     """The seller sends /sell from a Boise ZIP code by mail; their tab and status page's path."""
     context, seller = open_page(browser, site, DESKTOP)
@@ -98,20 +92,12 @@ def sells_by_mail(site, browser, name: str, email: str):
     return context, seller, link_in(confirmation)
 
 
-def records_the_arrival(staff) -> None:
+def opens_it_on_record(staff) -> None:
     """Staff weigh the parcel (near what the carrier measured, 29 oz, and 2.4 oz off the
     label's standard 32 oz), find the seal intact and photograph it all."""
     staff.get_by_text("The parcel by mail: its arrival on record").click()
     expect(staff.get_by_text("The carrier measured it at 29 oz")).to_be_visible()
-    staff.get_by_label("Weight measured (oz)").fill("29.6")
-    staff.get_by_label("Intact: every seam taped, never opened").check()
-    staff.get_by_label("Photos of the box as received").set_input_files(
-        [photo("box-1.jpg", 2), photo("box-2.jpg", 3)]
-    )
-    staff.get_by_label("Photos of the opening").set_input_files([photo("opening.jpg", 4)])
-    staff.get_by_label("Serial number, as engraved").fill("81234567")
-    staff.get_by_label("Photo of the serial in frame").set_input_files([photo("serial.jpg", 5)])
-    staff.get_by_role("button", name="Record the arrival").click()
+    records_the_arrival(staff, "29.6", "81234567")
 
 
 def to_the_final_offer(site, browser, tmp_path, who: str) -> dict:
@@ -173,7 +159,7 @@ def to_the_final_offer(site, browser, tmp_path, who: str) -> dict:
 
     # Staff open it on record; then authentication and the final offer.
     staff.goto(lead_page)
-    records_the_arrival(staff)
+    opens_it_on_record(staff)
     parcel_reaches(site, lead["id"], "received")  # weighed against the carrier's 29 oz: a match
     assert parcel(site, lead["id"])["carrier_weight_oz"] == 29.0
     staff.goto(lead_page)
