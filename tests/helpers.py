@@ -494,3 +494,22 @@ def answer_data(client, token: str, said: str) -> dict:
     csrf = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
     shown = re.search(r'name="shown" value="(\d+)"', page)
     return {"answer": said, "csrf_token": csrf} | ({"shown": shown.group(1)} if shown else {})
+
+
+def island_messages(rules: dict, cases) -> list:
+    """What components/shared/validation.js, run in Node on the form's own `rules`, says of
+    each (field, value, _) case: the island's message, or null."""
+    script = (
+        "import { fieldError } from './components/shared/validation.js';"
+        "const { rules, cases } = JSON.parse(process.argv[1]);"
+        "console.log(JSON.stringify(cases.map(([n, v]) => fieldError(rules[n], v))));"
+    )
+    payload = json.dumps({"rules": rules, "cases": [[name, value] for name, value, _ in cases]})
+    result = subprocess.run(
+        ["node", "--input-type=module", "-e", script, payload],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(result.stdout)
