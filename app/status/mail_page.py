@@ -85,14 +85,17 @@ def words(text: str, **values) -> str:
     return text.format(phone=site_info()["phone"], limit=limit, **values)
 
 
-def section(lead: dict, events: list[dict]) -> dict | None:
-    """The section's context, or None when the page shows none (not a mail deal, or not yet)."""
+def section(lead: dict, events: list[dict], held: bool) -> dict | None:
+    """The section's context, or None when the page shows none: not a mail deal, not yet, or
+    a sale on hold (`held`) before its label, which no step would lead to."""
     if not preparation.is_mail_deal(lead) or lead["state"] not in (State.ACCEPTED,):
         return None
     if preparation.over_the_limit(events):
-        return {"in_person": words(IN_PERSON), "next_step": words(IN_PERSON)}
+        return None if held else {"in_person": words(IN_PERSON), "next_step": words(IN_PERSON)}
     record = preparation.get(lead["id"], preparation.deal_of(events))
     shipment = labels.get(record["shipment_id"]) if record["shipment_id"] else None
+    if held and shipment is None:
+        return None
     typed = record["entered"] or record["address"] or {}
     insured = usd(preparation.quote_high(events) or 0)
     return {

@@ -63,10 +63,8 @@ def status_page(lead: dict, token: str) -> str:
     is_open = lead["state"] in OPEN_STATES
     room = photo_room(lead["photo_count"])
     parcel = progress.inbound_progress(lead)
-    mail, sale = mail_page.section(lead, events), purchase_view.view(lead, events)
     held = returns.on_hold(lead["id"])
-    if held and mail and not mail.get("parcel"):
-        mail = None  # no label is bought for a watch on hold: no steps that lead nowhere
+    mail, sale = mail_page.section(lead, events, held), purchase_view.view(lead, events)
     return render_template(
         "status/page.html",
         meta=private_meta("Your sale", "Where your watch sale stands."),
