@@ -12,7 +12,7 @@ import json
 import sqlite3
 from collections.abc import Callable
 
-from app.leads import storage
+from app.leads import email_kinds, storage
 from app.leads.db import get_db, now, transaction, truncate_wal
 from app.leads.history import append_event
 from app.leads.reference import new_photo_id, new_reference
@@ -23,6 +23,12 @@ WORK_COLUMNS = (
     "conversions_sent_at",
     "seller_confirmed_at",
 )
+# The work columns that record an e-mail sent, by its kind: once claimed it is not owed, even
+# while the column stays empty (its send unsure, before staff).
+WORK_EMAILS = {
+    "staff_notified_at": email_kinds.NEW_LEAD,
+    "seller_confirmed_at": email_kinds.CONFIRMATION,
+}
 LEAD_FIELDS = (
     "full_name",
     "email",
@@ -209,8 +215,13 @@ def work_status(lead: dict) -> str:
 
 def leads_with_pending_work(created_before: str | None = None) -> list[dict]:
     """Leads with work not done yet, oldest first, created before a time if given; an erased
-    lead has none left (nothing to process or send)."""
-    conditions = " OR ".join(f"{column} IS NULL" for column in WORK_COLUMNS)
+    lead has none left (nothing to process or send), nor has one whose e-mail is claimed."""
+    conditions = " OR ".join(
+        f"({column} IS NULL AND {email_kinds.unclaimed(WORK_EMAILS[column], 'leads.id')})"
+        if column in WORK_EMAILS
+        else f"{column} IS NULL"
+        for column in WORK_COLUMNS
+    )
     rows = get_db().execute(
         f"SELECT * FROM leads WHERE ({conditions}) AND erased_at IS NULL AND created_at < ? "
         "ORDER BY id",

@@ -26,6 +26,7 @@ from flask import current_app
 from app import queue
 from app.leads import links, storage, store
 from app.leads.db import get_db, now, transaction
+from app.leads.email_kinds import ERASURE_LINK, unclaimed
 from app.leads.state import State
 from app.rendering.dates import display_date
 from app.replica import copies, erasure_log
@@ -314,10 +315,13 @@ def confirmed(lead_id: int) -> bool:
 
 
 def links_to_send() -> list[int]:
-    """Standing requests whose link has not gone yet: what `flask leads requeue` sends."""
+    """Standing requests whose link has not gone yet nor is claimed: what `flask leads
+    requeue` sends."""
     rows = get_db().execute(
         "SELECT erasure_requests.id FROM erasure_requests JOIN leads ON leads.id = lead_id "
-        f"WHERE sent_at IS NULL AND {STANDING} ORDER BY erasure_requests.id"
+        f"WHERE sent_at IS NULL AND {STANDING} "
+        f"AND {unclaimed(ERASURE_LINK, 'lead_id', 'erasure_requests.id')} "
+        "ORDER BY erasure_requests.id"
     )
     return [row[0] for row in rows]
 
