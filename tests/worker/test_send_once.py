@@ -7,6 +7,7 @@ again automatically, put on the lead's timeline and before staff once, by its Me
 from __future__ import annotations
 
 import asyncio
+import re
 import sqlite3
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
@@ -20,6 +21,7 @@ from app.leads.db import transaction
 from app.sale import pending, timeline
 from tests.helpers import (
     JSON,
+    ROOT,
     SmtpInbox,
     free_port,
     kill_tree,
@@ -264,6 +266,17 @@ def test_a_worker_killed_after_the_relay_took_the_confirmation_never_sends_it_ag
     assert not requeue(app)  # nothing more is owed, and staff hear of it once
     [unsure] = events(app, 1, "email_unsure")
     assert unsure["data"]["about"] == "confirmation:lead 1"
+
+
+def test_every_e_mail_leaves_through_send_once():
+    """No module but worker/mail.py hands a message to SMTP, so none can skip the claim."""
+    senders = {
+        path.relative_to(ROOT).as_posix()
+        for folder in ("app", "worker")
+        for path in (ROOT / folder).rglob("*.py")
+        if re.search(r"\bdeliver\(|smtplib|\.send_message\(", path.read_text())
+    }
+    assert senders == {"worker/mail.py"}
 
 
 def test_a_seller_asking_twice_for_their_link_gets_it_twice(app, relay):

@@ -9,11 +9,13 @@ import threading
 import pytest
 
 from app.leads import history
+from app.leads.db import transaction
+from app.shipping import labels
 from tests.helpers import lead_work_done, save_sample_lead
-from tests.shipping.deal_steps import QUOTE
+from tests.shipping.deal_steps import QUOTE, mail_deal
 from tests.shipping.fake_easypost import easypost, easypost_server  # noqa: F401 (fixtures)
 from tests.shipping.steps import mailin_settings
-from worker import jobs
+from worker import jobs, parcel_mail
 
 SELLER = "jane@example.com"
 STAFF = "desk@watches.example"
@@ -89,3 +91,19 @@ def test_a_staff_alert_goes_once(app, smtp_server, monkeypatch):
     answers = race(app, monkeypatch, history, "email_sent", jobs.alert_staff, lead_id, question)
     assert sorted(answers) == ["already claimed", "sent"]
     assert len(to(smtp_server, STAFF, "question")) == 1
+
+
+def test_the_label_e_mail_goes_once(app, smtp_server, monkeypatch):
+    parcel = mail_deal(app)  # its label bought, the seller not yet told
+    answers = race(app, monkeypatch, labels, "get", parcel_mail.send_label_mail, parcel["id"])
+    assert sorted(answers) == ["already claimed label_ready", "sent label_ready"]
+    assert len(to(smtp_server, SELLER, "label for your Rolex Submariner is ready")) == 1
+
+
+def test_a_parcel_e_mail_goes_once(app, smtp_server, monkeypatch):
+    parcel = mail_deal(app)
+    with app.app_context(), transaction() as db:  # the carrier's first scan, on record
+        db.execute("UPDATE shipments SET state = 'in_transit' WHERE id = ?", (parcel["id"],))
+    answers = race(app, monkeypatch, labels, "get", parcel_mail.send_parcel_mail, parcel["id"])
+    assert sorted(answers) == ["already claimed in_transit", "sent in_transit"]
+    assert len(to(smtp_server, SELLER, "is on its way to us")) == 1
