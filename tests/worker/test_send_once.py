@@ -18,7 +18,8 @@ from aiosmtpd.controller import Controller
 from app import queue
 from app.leads import history, links, store
 from app.leads.db import transaction
-from app.sale import pending, timeline
+from app.leads.state import State
+from app.sale import lifecycle, pending, timeline
 from tests.helpers import (
     JSON,
     ROOT,
@@ -201,6 +202,29 @@ def test_an_unsure_state_e_mail_is_not_queued_again_by_the_requeue(app, relay):
     assert attempt(app, jobs.send_seller_email, lead_id, change) == "already claimed"
     assert requeue(app).seller_emails == []
     assert len(to(relay, SELLER, "preliminary quote")) == 1 and len(unsure_reports(relay)) == 1
+
+
+def test_the_last_e_mail_before_an_erasure_unsure_still_erases_and_is_not_sent_again(app, relay):
+    lead_id = lead_owing_only_its_confirmation(app)
+    with app.app_context():
+        closed = lifecycle.transition(
+            lead_id, State.CLOSED, "seller", {"reason": "withdrawn"}, State.NEW
+        )
+        with transaction() as db:  # the seller confirmed it from the link e-mailed to them
+            db.execute(
+                "INSERT INTO erasure_requests (lead_id, closed_event_id, requested_at, "
+                "confirmed_at) VALUES (?, ?, '2026-11-27T10:00:00+00:00', "
+                "'2026-11-27T10:05:00+00:00')",
+                (lead_id, closed),
+            )
+    lead_work_done(app)  # the closed e-mail
+    relay.plan = ["quiet"]
+    assert attempt(app, jobs.erase_at_sellers_request, lead_id) == "erased"
+    lead_work_done(app)
+    assert attempt(app, jobs.erase_at_sellers_request, lead_id) == "already erased"
+    assert len(to(relay, SELLER, "We are deleting your details")) == 1
+    assert requeue(app).erasures == []
+    assert len(unsure_reports(relay)) == 1 and len(events(app, lead_id, "email_unsure")) == 1
 
 
 def fill_the_disk(path: str) -> None:
