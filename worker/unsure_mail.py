@@ -23,7 +23,7 @@ def unsure_message(claim: dict) -> EmailMessage:
     site_url = config["SITE_URL"].rstrip("/")
     context = {
         "what": kind.words,
-        "to_seller": kind.to_seller,
+        "to_seller": kind.to == email_kinds.SELLER,
         "staff_email": config["STAFF_EMAIL"],
         "claimed": local_time(claim["claimed_at"]),
         "message_id": claim["message_id"],

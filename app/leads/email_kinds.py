@@ -6,26 +6,28 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+SELLER, STAFF = "the seller", "staff"  # whom an e-mail of a kind goes to
+
 
 @dataclass(frozen=True)
 class Kind:
     """One kind of e-mail promised once: how its claims are named (`name:about`, the ids filled
-    into `about`), what staff read it as, and whether it goes to the seller."""
+    into `about`), what staff read it as, and whom it goes to."""
 
     name: str
     about: str
     words: str
-    to_seller: bool = True
+    to: str = SELLER
 
     def key(self, *ids: object) -> str:
         """The claim's name for the e-mail about these ids, e.g. 'confirmation:lead 12'."""
         return f"{self.name}:{self.about.format(*ids)}"
 
 
-NEW_LEAD = Kind("new lead", "lead {}", "staff's e-mail with the new lead", to_seller=False)
+NEW_LEAD = Kind("new lead", "lead {}", "staff's e-mail with the new lead", STAFF)
 CONFIRMATION = Kind("confirmation", "lead {}", "the seller's confirmation, with their status link")
 SELLER_EMAIL = Kind("seller e-mail", "event {}", "the seller's e-mail about a step of their sale")
-STAFF_ALERT = Kind("staff alert", "event {}", "staff's alert about the lead", to_seller=False)
+STAFF_ALERT = Kind("staff alert", "event {}", "staff's alert about the lead", STAFF)
 STATUS_LINK = Kind("status link", "request {} lead {}", "a new status link the seller asked for")
 ERASURE_LINK = Kind("erasure link", "lead {} request {}", "the link that confirms an erasure")
 ERASED = Kind("erased", "lead {}", "the seller's last e-mail, sent before the erasure")
@@ -33,17 +35,12 @@ PAYOUT_CHECK = Kind("payout check", "check {}", "the link that confirms the payo
 ADDRESS_CHECK = Kind("address check", "lead {} change {}", "the link that confirms a new address")
 LABEL_READY = Kind("label ready", "shipment {}", "the seller's e-mail that their label is ready")
 PARCEL = Kind("parcel", "shipment {} {}", "the seller's e-mail about their parcel's progress")
-SIGN_IN_CEILING = Kind("sign-in ceiling", "audit {}", "staff's sign-in alert", to_seller=False)
-LATE_PAYMENT = Kind("late payment", "lead {} day {}", "staff's unpaid sale alert", to_seller=False)
-UNREADABLE = Kind(
-    "unreadable record",
-    "lead {} day {}",
-    "staff's alert of a purchase record no key opens",
-    to_seller=False,
-)
-RANGE_VOLUME = Kind("range volume", "day {}", "staff's instant range alert", to_seller=False)
-REPLICA = Kind("replica alert", "hour {}", "staff's replica alert", to_seller=False)
-UNSURE = Kind("unsure e-mail", "claim {}", "staff's e-mail about an unsure one", to_seller=False)
+SIGN_IN_CEILING = Kind("sign-in ceiling", "audit {}", "staff's alert of a stopped sign-in", STAFF)
+LATE_PAYMENT = Kind("late payment", "lead {} day {}", "staff's alert of a sale unpaid", STAFF)
+UNREADABLE = Kind("unreadable", "lead {} day {}", "staff's alert: a record no key opens", STAFF)
+RANGE_VOLUME = Kind("range volume", "day {}", "staff's alert about the instant range", STAFF)
+REPLICA = Kind("replica alert", "hour {}", "staff's alert about the off-site replica", STAFF)
+UNSURE = Kind("unsure e-mail", "claim {}", "staff's e-mail about an unsure one", STAFF)
 KINDS = {
     kind.name: kind
     for kind in (NEW_LEAD, CONFIRMATION, SELLER_EMAIL, STAFF_ALERT, STATUS_LINK, ERASURE_LINK,
