@@ -25,10 +25,14 @@ class Refused(Exception):
 
 def verified_event(body: bytes, headers) -> dict:
     """The event the body holds, if a configured secret signed it; Refused otherwise (401 for a
-    signature that is missing or made with another secret, 400 for a signed body that is not
-    an event)."""
+    signature that is missing, not ASCII or made with another secret, 400 for a signed body
+    that is not an event)."""
     config = current_app.config
     secrets = [config["EASYPOST_WEBHOOK_SECRET"], config["EASYPOST_WEBHOOK_SECRET_PREVIOUS"]]
+    # A signature is hex: a header beyond ASCII is no signature (the library's comparison
+    # raises TypeError on one, which was a 500).
+    if not headers.get("X-Hmac-Signature", "").isascii():
+        secrets = []
     for secret in filter(None, secrets):
         try:
             event = validate_webhook(body, headers, secret)

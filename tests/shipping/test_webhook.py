@@ -68,6 +68,17 @@ def test_an_unsigned_or_wrongly_signed_event_is_refused_and_not_stored(mailin_ap
     assert SECRET not in answer.text and stored_events(mailin_app) == []
 
 
+def test_a_signature_header_with_a_byte_beyond_ascii_is_refused_not_an_error(mailin_app):
+    parcel = bought_label(mailin_app)
+    body, headers = signed(tracking_event(parcel["tracking_code"], "delivered"))
+    # One byte changed to 0xE9, as a raw header line carries it (read back as "é").
+    headers["X-Hmac-Signature"] = headers["X-Hmac-Signature"][:-1] + "\xe9"
+    answer = mailin_app.test_client().post("/webhooks/easypost", data=body, headers=headers)
+    assert answer.status_code == 401
+    assert answer.text == "The signature is missing or does not match.\n"
+    assert stored_events(mailin_app) == []
+
+
 def test_a_body_changed_after_signing_is_refused(mailin_app):
     parcel = bought_label(mailin_app)
     body, headers = signed(tracking_event(parcel["tracking_code"], "delivered"))
