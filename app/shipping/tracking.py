@@ -20,6 +20,7 @@ from app.leads.db import immediate_transaction, now
 from app.leads.history import append_event
 from app.shipping import notices, returns
 from app.shipping.shipment_state import (
+    ARRIVAL_MISMATCH,
     ENDED,
     EXCEPTIONS,
     PROVIDER_PROGRESS,
@@ -111,9 +112,12 @@ def move_forward(db, shipment: dict, state) -> str:
 def record_exception(db, shipment: dict, status: str) -> tuple[str, tuple[int, int] | None]:
     """Keep the exception beside the parcel's state and put it on the timeline, for staff to
     be e-mailed, once per change (the provider repeats a status in every later event); an
-    ended parcel's is left alone."""
+    ended parcel's is left alone, and so is a parcel whose arrival on record did not match:
+    its mismatch waits for a second staff member and is what the insurer is told."""
     if shipment["state"] in ENDED:
         return f"exception {status} after the parcel ended", None
+    if shipment["exception_status"] == ARRIVAL_MISMATCH:
+        return f"exception {status} not recorded: the arrival's mismatch stands", None
     if shipment["exception_status"] == status:
         return f"exception {status} already recorded", None
     db.execute(
