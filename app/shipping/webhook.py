@@ -1,8 +1,9 @@
 """The label provider's tracking events, as its webhook sends them: verified on the raw bytes
 (HMAC-SHA256 in X-Hmac-Signature, by the provider's own library) against the current secret
 or, during a rotation, the previous one; then stored once by the event's own id, since the
-provider delivers at least once and in any order. What an event does is the job's
-(tracking.py): the answer does not wait for it."""
+provider delivers at least once and in any order; in production, an event of the provider's
+test mode is answered and dropped. What an event does is the job's (tracking.py): the answer
+does not wait for it."""
 
 from __future__ import annotations
 
@@ -53,6 +54,13 @@ def checked_shape(event) -> dict:
     if not isinstance(event.get("result"), dict):
         event["result"] = {}
     return event
+
+
+def not_for_this_site(event: dict) -> bool:
+    """Whether a verified event is one production must not apply: any mode but the provider's
+    "production" (its test mode tracks test labels, and a test webhook may share our URL and
+    secret). Outside production, test-mode events are what the site runs on."""
+    return current_app.config["ENV_NAME"] == "production" and event.get("mode") != "production"
 
 
 def store_event(event: dict) -> int | None:
