@@ -29,6 +29,7 @@ def mailin_settings(fake: FakeEasyPost, **changes) -> dict:
         "MAILIN_RECEIVING_ADDRESS": RECEIVING,
         "EASYPOST_API_KEY": "EZTK-test-4f0c",
         "EASYPOST_API_BASE": fake.api_base,
+        "EASYPOST_FILE_HOSTS": fake.files_host,
         "EASYPOST_TIMEOUT": "1",
         "EASYPOST_WEBHOOK_SECRET": SECRET,
     } | changes
