@@ -47,6 +47,7 @@ from app.leads.schema.replica_tables import FILE_COPIES
 from app.leads.schema.shipping_tables import (
     ARRIVALS,
     CARRIER_WEIGHTS,
+    FOUND_AFTER_CLAIM,
     HANDOVER,
     MAIL_PREPARATIONS,
     PICKUPS,
@@ -97,6 +98,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     run(PICKUPS),  # 37: a carrier pickup the seller booked for their parcel
     run(SELLER_WORDS),  # 38: the serial number a seller gives; the label-ready e-mail, once
     run(CARRIER_WEIGHTS),  # 39: the parcel's weight as the carrier measured it
+    run(FOUND_AFTER_CLAIM),  # 40: a parcel claimed lost, then delivered: when, on its claim
 )
 VERSION = len(MIGRATIONS)
 
