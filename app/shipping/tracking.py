@@ -82,8 +82,8 @@ def apply_status(db, shipment: dict, status: str) -> tuple[str, tuple | None]:
     """Inside the caller's transaction: the provider's tracking `status` applied to the
     parcel (by the webhook's job, or the reconciler that asks for what webhooks missed); what
     it did, and the alert to queue once the caller has committed."""
-    found = shipment["state"] == ShipmentState.LOST and status == "delivered"
-    if found:  # a parcel claimed lost turned up where it was sent
+    delivered = PROVIDER_PROGRESS.get(status) == ShipmentState.DELIVERED
+    if delivered and shipment["state"] == ShipmentState.LOST:  # turned up where it was sent
         return claims.delivered_after_lost(db, shipment)
     if status in PROVIDER_PROGRESS:
         return move_forward(db, shipment, PROVIDER_PROGRESS[status]), None
