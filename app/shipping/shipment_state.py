@@ -56,6 +56,9 @@ PROVIDER_EXCEPTIONS = {
 }
 # ... and ours: a label bought and the parcel never scanned (app/shipping/reconcile.py).
 NO_FIRST_SCAN = "no_first_scan"
+# The exception a parcel opened on record keeps while its mismatch (weight, seal) waits for a
+# second staff member (app/shipping/arrival.py): no carrier's word replaces it.
+ARRIVAL_MISMATCH = "arrival_mismatch"
 EXCEPTIONS = PROVIDER_EXCEPTIONS | {
     NO_FIRST_SCAN: "not scanned by the carrier 3 days after its label was bought",
 }

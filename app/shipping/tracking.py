@@ -18,8 +18,9 @@ from flask import current_app
 from app import queue
 from app.leads.db import immediate_transaction, now
 from app.leads.history import append_event
-from app.shipping import notices, returns
+from app.shipping import claims, notices, returns
 from app.shipping.shipment_state import (
+    ARRIVAL_MISMATCH,
     ENDED,
     EXCEPTIONS,
     PROVIDER_PROGRESS,
@@ -43,16 +44,16 @@ def apply_event(event_id: int) -> str:
             (now(), outcome, event_id),
         )
     if alert:
-        queue.enqueue(queue.ALERT_SHIPMENT_EXCEPTION, *alert)
+        queue.enqueue(*alert)
     notices.queue_owed(row["tracking_code"])
     if outcome == f"moved to {ShipmentState.DELIVERED}":
         returns.queue_if_owed(row["tracking_code"])
     return outcome
 
 
-def what_it_does(db, row: dict) -> tuple[str, tuple[int, int] | None]:
-    """Inside the job's transaction: the event applied; what it did, and the lead and timeline
-    event to alert staff of, if any."""
+def what_it_does(db, row: dict) -> tuple[str, tuple | None]:
+    """Inside the job's transaction: the event applied; what it did, and the alert to queue
+    once it has committed (the job's name, the lead and the timeline event), if any."""
     if not row["description"].startswith("tracker."):
         return "ignored: not a tracking event", None
     shipment = db.execute(
@@ -77,9 +78,13 @@ def note_weight(db, shipment: dict, weight) -> None:
     )
 
 
-def apply_status(db, shipment: dict, status: str) -> tuple[str, tuple[int, int] | None]:
+def apply_status(db, shipment: dict, status: str) -> tuple[str, tuple | None]:
     """Inside the caller's transaction: the provider's tracking `status` applied to the
-    parcel (by the webhook's job, or the reconciler that asks for what webhooks missed)."""
+    parcel (by the webhook's job, or the reconciler that asks for what webhooks missed); what
+    it did, and the alert to queue once the caller has committed."""
+    delivered = PROVIDER_PROGRESS.get(status) == ShipmentState.DELIVERED
+    if delivered and shipment["state"] == ShipmentState.LOST:  # turned up where it was sent
+        return claims.delivered_after_lost(db, shipment)
     if status in PROVIDER_PROGRESS:
         return move_forward(db, shipment, PROVIDER_PROGRESS[status]), None
     if status in EXCEPTIONS:
@@ -108,12 +113,15 @@ def move_forward(db, shipment: dict, state) -> str:
     return f"moved to {state}"
 
 
-def record_exception(db, shipment: dict, status: str) -> tuple[str, tuple[int, int] | None]:
+def record_exception(db, shipment: dict, status: str) -> tuple[str, tuple | None]:
     """Keep the exception beside the parcel's state and put it on the timeline, for staff to
     be e-mailed, once per change (the provider repeats a status in every later event); an
-    ended parcel's is left alone."""
+    ended parcel's is left alone, and so is a parcel whose arrival on record did not match:
+    its mismatch waits for a second staff member and is what the insurer is told."""
     if shipment["state"] in ENDED:
         return f"exception {status} after the parcel ended", None
+    if shipment["exception_status"] == ARRIVAL_MISMATCH:
+        return f"exception {status} not recorded: the arrival's mismatch stands", None
     if shipment["exception_status"] == status:
         return f"exception {status} already recorded", None
     db.execute(
@@ -122,4 +130,4 @@ def record_exception(db, shipment: dict, status: str) -> tuple[str, tuple[int, i
     )
     event_id = append_event(db, shipment["lead_id"], "system", "shipment_exception",
                             {"leg": shipment["leg"], "status": status})  # fmt: skip
-    return f"exception {status}", (shipment["lead_id"], event_id)
+    return f"exception {status}", (queue.ALERT_SHIPMENT_EXCEPTION, shipment["lead_id"], event_id)

@@ -1,8 +1,9 @@
 """The label provider's tracking events, as its webhook sends them: verified on the raw bytes
 (HMAC-SHA256 in X-Hmac-Signature, by the provider's own library) against the current secret
 or, during a rotation, the previous one; then stored once by the event's own id, since the
-provider delivers at least once and in any order. What an event does is the job's
-(tracking.py): the answer does not wait for it."""
+provider delivers at least once and in any order; in production, an event of the provider's
+test mode is answered and dropped. What an event does is the job's (tracking.py): the answer
+does not wait for it."""
 
 from __future__ import annotations
 
@@ -25,10 +26,14 @@ class Refused(Exception):
 
 def verified_event(body: bytes, headers) -> dict:
     """The event the body holds, if a configured secret signed it; Refused otherwise (401 for a
-    signature that is missing or made with another secret, 400 for a signed body that is not
-    an event)."""
+    signature that is missing, not ASCII or made with another secret, 400 for a signed body
+    that is not an event)."""
     config = current_app.config
     secrets = [config["EASYPOST_WEBHOOK_SECRET"], config["EASYPOST_WEBHOOK_SECRET_PREVIOUS"]]
+    # A signature is hex: a header beyond ASCII is no signature (the library's comparison
+    # raises TypeError on one, which was a 500).
+    if not headers.get("X-Hmac-Signature", "").isascii():
+        secrets = []
     for secret in filter(None, secrets):
         try:
             event = validate_webhook(body, headers, secret)
@@ -49,6 +54,13 @@ def checked_shape(event) -> dict:
     if not isinstance(event.get("result"), dict):
         event["result"] = {}
     return event
+
+
+def not_for_this_site(event: dict) -> bool:
+    """Whether a verified event is one production must not apply: any mode but the provider's
+    "production" (its test mode tracks test labels, and a test webhook may share our URL and
+    secret). Outside production, test-mode events are what the site runs on."""
+    return current_app.config["ENV_NAME"] == "production" and event.get("mode") != "production"
 
 
 def store_event(event: dict) -> int | None:

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from tests.data.prices import add_entry
-from tests.helpers import JSON, lead_work_done
+from tests.data.prices import SUB_LINE, add_entry
+from tests.helpers import JSON, island_props, lead_work_done, post
 
 QUESTION = "/sell/range?" + urlencode(
     {"watchBrand": "Rolex", "watchModel": "126610LN", "watchCondition": "Very Good - Minor wear"}
 )
 ALERT = "Unusual use of the instant price range"
+WATCH = {"watchModel": "sub 126610 ln", "hasBox": "y", "hasPapers": "y"}  # a Rolex in the guide
 
 
 def ask(client, address: str = "198.51.100.7"):
@@ -89,3 +90,44 @@ def test_with_redis_down_the_range_is_answered_and_the_limit_still_holds(make_ap
     answers = [ask(client) for _ in range(3)]
     assert [answer.status_code for answer in answers] == [200, 200, 429]
     assert answers[0].get_json()["range"] is not None
+
+
+def shown_range(answer):
+    """The range the sell page drew (island props and server-rendered markup), or None."""
+    html = answer.get_data(as_text=True).replace("<!-- -->", "")
+    drawn = island_props(html)["range"]
+    assert (drawn is not None) == (SUB_LINE in html)
+    return drawn
+
+
+def refusal_pages(client) -> list:
+    """The sell form refused twice, as a script reading prices would have it: invalid (422)
+    and without its CSRF token (400); the seller's values drawn again both times."""
+    answers = [post(client, WATCH | {"email": "not an address"}), post(client, WATCH, token="x")]
+    assert [answer.status_code for answer in answers] == [422, 400]
+    for answer in answers:
+        html = answer.get_data(as_text=True).replace("<!-- -->", "")
+        assert island_props(html)["values"]["watchModel"] == "sub 126610 ln"
+    return answers
+
+
+def test_a_client_at_its_limit_reads_no_range_on_the_forms_refusal_pages(
+    make_app, mail_settings, smtp_server, caplog
+):
+    app = alerting_app(make_app, mail_settings, SELL_RANGE_RATELIMIT="2 per minute")
+    add_entry(app)
+    client = app.test_client()
+    assert [ask(client, "127.0.0.1").status_code for _ in range(2)] == [200, 200]
+    assert [shown_range(answer) for answer in refusal_pages(client)] == [None, None]
+    lead_work_done(app)
+    assert len(alerts(smtp_server)) == 1  # its limit reached on a refusal page: staff told
+    assert "Instant range: 127.0.0.1 reached its limit of 2 per 1 minute" in caplog.text
+
+
+def test_a_range_on_a_refusal_page_counts_against_the_clients_limit(make_app):
+    app = make_app(RATELIMIT_ENABLED=True, SELL_RANGE_RATELIMIT="2 per minute")
+    add_entry(app)
+    client = app.test_client()
+    assert [shown_range(answer)["line"] for answer in refusal_pages(client)] == [SUB_LINE] * 2
+    assert ask(client, "127.0.0.1").status_code == 429  # the two pages spent its budget
+    assert ask(client, "198.51.100.9").status_code == 200  # another client's is its own

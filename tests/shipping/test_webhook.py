@@ -7,14 +7,15 @@ from __future__ import annotations
 import pytest
 
 from app.leads import history
-from app.leads.db import get_db
+from app.leads.db import get_db, transaction
 from app.shipping import labels
-from tests.helpers import lead_work_done
+from tests.helpers import PRODUCTION, SITE, lead_work_done
 from tests.shipping.steps import (
     SECRET,
     bought_label,
     deliver,
     mailin_settings,
+    parcel_on_record,
     signed,
     tracking_event,
 )
@@ -66,6 +67,52 @@ def test_an_unsigned_or_wrongly_signed_event_is_refused_and_not_stored(mailin_ap
     assert answer.status_code == 401
     assert answer.text == "The signature is missing or does not match.\n"
     assert SECRET not in answer.text and stored_events(mailin_app) == []
+
+
+def test_a_signature_header_with_a_byte_beyond_ascii_is_refused_not_an_error(mailin_app):
+    parcel = bought_label(mailin_app)
+    body, headers = signed(tracking_event(parcel["tracking_code"], "delivered"))
+    # One byte changed to 0xE9, as a raw header line carries it (read back as "é").
+    headers["X-Hmac-Signature"] = headers["X-Hmac-Signature"][:-1] + "\xe9"
+    answer = mailin_app.test_client().post("/webhooks/easypost", data=body, headers=headers)
+    assert answer.status_code == 401
+    assert answer.text == "The signature is missing or does not match.\n"
+    assert stored_events(mailin_app) == []
+
+
+def test_in_production_a_test_mode_event_is_answered_but_neither_stored_nor_applied(
+    make_app, easypost
+):
+    app = make_app(
+        **PRODUCTION, **mailin_settings(easypost, EASYPOST_API_BASE="https://api.easypost.com/v2")
+    )
+    shipment_id = parcel_on_record(app)
+    with app.app_context(), transaction() as db:  # its label bought: the carrier has its code
+        db.execute(
+            "UPDATE shipments SET state = 'label_ready', tracking_code = ? WHERE id = ?",
+            ("1Z999AA10123456784", shipment_id),
+        )
+    client = app.test_client()
+    test_mode = tracking_event("1Z999AA10123456784", "delivered", "evt_test_1")
+    refused = deliver(client, test_mode, base_url=SITE)
+    assert refused.status_code == 200  # answered, so the provider does not send it again
+    assert refused.text == "Not applied: a test-mode event is never applied in production.\n"
+    assert stored_events(app) == [] and parcel_state(app, shipment_id) == "label_ready"
+    live = tracking_event("1Z999AA10123456784", "in_transit", "evt_live_1", mode="production")
+    assert deliver(client, live, base_url=SITE).text == "Stored.\n"
+    lead_work_done(app)
+    assert parcel_state(app, shipment_id) == "in_transit"
+    assert [event["provider_event_id"] for event in stored_events(app)] == ["evt_live_1"]
+
+
+def test_outside_production_a_test_mode_event_is_applied(mailin_app, easypost):
+    parcel = bought_label(mailin_app)
+    answer = deliver(
+        mailin_app.test_client(), tracking_event(parcel["tracking_code"], "in_transit")
+    )
+    assert answer.text == "Stored.\n"
+    lead_work_done(mailin_app)
+    assert parcel_state(mailin_app, parcel["id"]) == "in_transit"
 
 
 def test_a_body_changed_after_signing_is_refused(mailin_app):

@@ -48,6 +48,7 @@ from app.leads.schema.replica_tables import FILE_COPIES
 from app.leads.schema.shipping_tables import (
     ARRIVALS,
     CARRIER_WEIGHTS,
+    FOUND_AFTER_CLAIM,
     HANDOVER,
     MAIL_PREPARATIONS,
     PICKUPS,
@@ -99,6 +100,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     run(SELLER_WORDS),  # 38: the serial number a seller gives; the label-ready e-mail, once
     run(CARRIER_WEIGHTS),  # 39: the parcel's weight as the carrier measured it
     run(EMAIL_CLAIMS),  # 40: each e-mail promised once claimed before it is sent
+    run(FOUND_AFTER_CLAIM),  # 41: a parcel claimed lost, then delivered: when, on its claim
 )
 VERSION = len(MIGRATIONS)
 
