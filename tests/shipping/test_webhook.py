@@ -92,6 +92,16 @@ def test_the_previous_secret_still_verifies_during_a_rotation(make_app, easypost
     assert len(stored_events(app)) == 2
 
 
+def test_an_empty_previous_secret_is_never_a_signing_key(mailin_app, easypost):
+    parcel = bought_label(mailin_app)
+    assert mailin_app.config["EASYPOST_WEBHOOK_SECRET_PREVIOUS"] == ""  # the default
+    forged = tracking_event(parcel["tracking_code"], "delivered", "evt_signed_with_nothing")
+    answer = deliver(mailin_app.test_client(), forged, secret="")
+    lead_work_done(mailin_app)
+    assert answer.status_code == 401 and stored_events(mailin_app) == []
+    assert parcel_state(mailin_app, parcel["id"]) == "label_ready"
+
+
 def test_the_same_event_three_times_is_one_row_and_one_staff_email(
     make_app, easypost, mail_settings, smtp_server
 ):
