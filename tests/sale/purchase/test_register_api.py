@@ -5,6 +5,7 @@ their certificates, a flag holding the sale, and no failure ever taken for "clea
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -13,7 +14,8 @@ from app import queue
 from app.leads.db import get_db, transaction
 from app.leads.history import lead_events
 from app.sale import lifecycle
-from app.sale.purchase import checklist, files, record, register_asks
+from app.sale.purchase import checklist, files, record, register_api, register_asks
+from app.shipping import returns
 from tests.helpers import (
     FINDINGS,
     PAYMENT,
@@ -129,6 +131,22 @@ def test_a_flagged_answer_holds_the_sale_and_alerts_staff_once(register_app, reg
     assert SERIAL not in alerts[0].get_body().get_content()
 
 
+def test_a_flag_on_a_serial_on_record_as_engraved_holds_the_sale(
+    register_app, register, smtp_server
+):
+    lead_id = authenticated(register_app, "7Z41 K9Q2")  # as the caseback reads, with its space
+    register.answer(SERIAL, "flagged")
+    ask(register_app, lead_id, "7Z41 K9Q2")
+    held = purchase(register_app, lead_id)
+    assert (held["register_result"], held["register_serial"]) == ("flagged", "7Z41 K9Q2")
+    with register_app.app_context():
+        assert returns.on_hold(lead_id)
+        with pytest.raises(lifecycle.MissingDetails, match="a clear stolen-watch register check"):
+            data = {"amount": 9500, "paid_on": business_today().isoformat()} | PAYMENT
+            lifecycle.transition(lead_id, "bought", "staff:1", data, "agreed")
+    assert sum("FLAGGED" in m["Subject"] for m in smtp_server.messages) == 1
+
+
 def test_a_flag_after_a_clear_answer_holds_the_purchase(register_app, register):
     lead_id = authenticated(register_app)
     ask(register_app, lead_id)
@@ -213,6 +231,32 @@ def test_a_certificate_on_another_host_is_not_fetched(register_app, register):
     assert [r["method"] for r in register.requests] == ["POST", "POST"]
 
 
+@pytest.mark.parametrize(
+    "certificate_url",
+    [
+        "https://register.example.evil.net/certificates/REG-0001.pdf",
+        "https://register.example@evil.net/certificates/REG-0001.pdf",
+        "https://user@register.example/certificates/REG-0001.pdf",
+        "https://register.example:8443/certificates/REG-0001.pdf",
+        "http://register.example/certificates/REG-0001.pdf",
+        "https://evil.net/register.example/certificates/REG-0001.pdf",
+        "//register.example/certificates/REG-0001.pdf",
+        "/certificates/REG-0001.pdf",
+    ],
+    ids=["lookalike", "userinfo-host", "user-at-host", "port", "http", "path", "no-scheme",
+         "relative"],
+)  # fmt: skip
+def test_a_certificate_on_a_lookalike_of_the_registers_host_is_refused(app, certificate_url):
+    app.config["REGISTER_API_URL"] = "https://register.example/api"
+    answer = {"result": "flagged", "reference": "REG-0001", "certificate_url": certificate_url}
+    with app.app_context():
+        with pytest.raises(register_api.RegisterError, match="on the register's own host"):
+            register_api.parsed(json.dumps(answer).encode())
+        ours = "https://register.example/certificates/REG-0001.pdf"
+        own = register_api.parsed(json.dumps(answer | {"certificate_url": ours}).encode())
+        assert own.certificate_url == ours
+
+
 def test_a_clear_check_too_old_to_pay_on_is_asked_again_and_the_payment_waits(
     register_app, register
 ):
@@ -235,6 +279,28 @@ def test_a_clear_check_too_old_to_pay_on_is_asked_again_and_the_payment_waits(
         lifecycle.transition(lead_id, "bought", "staff:1", data, "agreed")
     reasons = [s for s in register.searches()]
     assert len(reasons) == 3
+
+
+def test_the_age_a_check_may_be_paid_on_is_the_setting(make_app, register):
+    app = make_app(**register_settings(register), REGISTER_CHECK_MAX_AGE_DAYS="14")
+    lead_id = authenticated(app)
+    ask(app, lead_id)
+    data = {"amount": 9500, "paid_on": business_today().isoformat()} | PAYMENT
+    with app.app_context():
+        with transaction() as db:  # too old under the setting, recent under the default 30
+            record.update(db, lead_id, {"register_checked_on": days_ago(15)})
+        with pytest.raises(lifecycle.MissingDetails, match="recent enough to pay on"):
+            lifecycle.transition(lead_id, "bought", "staff:1", data, "agreed")
+        queue.wait_until_idle(10)
+        assert len(register.searches()) == 2
+        with transaction() as db:  # exactly the setting's age still pays
+            record.update(db, lead_id, {"register_checked_on": days_ago(14)})
+        lifecycle.transition(lead_id, "bought", "staff:1", data, "agreed")
+    assert len(register.searches()) == 2
+
+
+def days_ago(days: int) -> str:
+    return (business_today() - timedelta(days=days)).isoformat()
 
 
 def test_a_check_of_any_age_pays_while_staff_check_the_register_by_hand(app):
