@@ -96,6 +96,18 @@ def test_a_late_label_record_never_moves_the_parcel_back(mailin_app, easypost):
     assert len(label_events(mailin_app, row["lead_id"])) == 1
 
 
+def test_a_second_runners_shipment_never_replaces_the_one_on_record(mailin_app, easypost):
+    shipment_id = parcel_on_record(mailin_app)
+    with mailin_app.app_context():
+        as_read = labels.get(shipment_id)  # both runners read the row before either stored an id
+        first = labels.create_once(as_read)
+        second = labels.create_once(as_read)
+        assert second == first == labels.get(shipment_id)["provider_shipment_id"]
+        assert labels.buy_label(shipment_id)["provider_shipment_id"] == first
+    assert [r["action"] for r in easypost.requests].count("create") == 2
+    assert easypost.bought() == 1
+
+
 def test_a_refused_key_is_said_in_the_providers_words_and_nothing_is_stored(mailin_app, easypost):
     shipment_id = parcel_on_record(mailin_app)
     easypost.plan("create", 401)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from app.leads import history
-from app.leads.db import get_db
+from app.leads.db import get_db, transaction
 from app.shipping import labels
 from tests.helpers import lead_work_done
 from tests.shipping.steps import (
@@ -135,6 +135,23 @@ def test_a_late_in_transit_after_delivered_leaves_the_parcel_delivered(mailin_ap
     assert parcel_state(mailin_app, parcel["id"]) == "delivered"
     outcomes = [event["outcome"] for event in stored_events(mailin_app)]
     assert outcomes == ["moved to delivered", "stays delivered (not moved back to in_transit)"]
+
+
+def test_the_cover_begins_at_the_first_scan_and_later_scans_leave_it(mailin_app, easypost):
+    parcel = bought_label(mailin_app)
+    client = mailin_app.test_client()
+    deliver(client, tracking_event(parcel["tracking_code"], "in_transit"))
+    lead_work_done(mailin_app)
+    first_scan = "2026-11-27T09:12:00+00:00"
+    with mailin_app.app_context(), transaction() as db:  # heard of a while ago
+        db.execute("UPDATE shipments SET first_scan_at = ?", (first_scan,))
+    deliver(client, tracking_event(parcel["tracking_code"], "out_for_delivery"))
+    deliver(client, tracking_event(parcel["tracking_code"], "delivered"))
+    lead_work_done(mailin_app)
+    with mailin_app.app_context():
+        row = labels.get(parcel["id"])
+    assert row["state"] == "delivered" and row["first_scan_at"] == first_scan
+    assert row["delivered_at"] > first_scan
 
 
 def test_an_unknown_tracking_code_is_answered_and_recorded(mailin_app, caplog):
