@@ -281,6 +281,59 @@ def test_a_clear_check_too_old_to_pay_on_is_asked_again_and_the_payment_waits(
     assert len(reasons) == 3
 
 
+@pytest.mark.parametrize(
+    "reference",
+    ["REG-0001\n", "REG-0001 <b>stolen</b>", "REG-0001\nREG-0002", "", "-REG-0001", "R" * 101],
+    ids=["newline-after", "more-after", "second-line", "empty", "dash-first", "too-long"],
+)
+def test_an_answer_whose_reference_is_not_one_whole_reference_is_refused(app, reference):
+    app.config["REGISTER_API_URL"] = "https://register.example/api"
+    answer = {"result": "unknown", "reference": reference}
+    with app.app_context():
+        with pytest.raises(register_api.RegisterError, match="without the register's reference"):
+            register_api.parsed(json.dumps(answer).encode())
+        assert register_api.parsed(json.dumps(answer | {"reference": "R" * 100}).encode())
+
+
+def test_a_question_is_closed_once_however_many_jobs_answer_it(register_app, register):
+    lead_id = authenticated(register_app)
+    with register_app.app_context():
+        with transaction() as db:
+            ask_id = register_asks.open_ask(db, lead_id, SERIAL, "serial_on_record")
+        assert register_asks.end(ask_id, "unknown") is True
+        assert register_asks.end(ask_id, "failed") is False  # a second job, a moment late
+        assert register_asks.get(ask_id)["outcome"] == "unknown"
+        answered = [e for e in lead_events(lead_id) if e["kind"] == "register_answered"]
+    assert [event["data"]["outcome"] for event in answered] == ["unknown"]
+
+
+def test_a_question_about_a_lead_erased_meanwhile_is_never_put(register_app, register):
+    lead_id = authenticated(register_app)
+    with register_app.app_context():
+        with transaction() as db:
+            ask_id = register_asks.open_ask(db, lead_id, SERIAL, "serial_on_record")
+            db.execute("UPDATE leads SET erased_at = '2026-11-28T10:00:00+00:00'")
+        assert register_asks.put_to_register(ask_id) == "not_recorded"
+        assert register_asks.get(ask_id)["outcome"] == "not_recorded"
+    assert register.requests == []
+
+
+def test_each_payment_on_a_check_too_old_asks_again_whatever_was_answered_before(
+    register_app, register
+):
+    lead_id = authenticated(register_app)
+    ask(register_app, lead_id)
+    for _ in range(2):  # a month apart, say: each payment needs its own recent answer
+        with register_app.app_context():
+            with transaction() as db:
+                record.update(db, lead_id, {"register_checked_on": days_ago(31)})
+            ask_id = register_asks.refresh_before_payment(lead_id)
+            assert ask_id is not None
+            wait_until(lambda ask_id=ask_id: register_asks.get(ask_id)["outcome"], timeout=20)
+            assert register_asks.get(ask_id)["outcome"] == "clear"
+    assert len(register.searches()) == 3
+
+
 def test_the_age_a_check_may_be_paid_on_is_the_setting(make_app, register):
     app = make_app(**register_settings(register), REGISTER_CHECK_MAX_AGE_DAYS="14")
     lead_id = authenticated(app)
