@@ -10,6 +10,7 @@ from app.leads.db import get_db, transaction
 from app.shipping import labels
 from app.shipping import reconcile as reconciler
 from tests.helpers import lead_work_done
+from tests.shipping.return_steps import staff_on  # noqa: F401 (a fixture)
 from tests.shipping.steps import bought_label, deliver, mailin_settings, tracking_event
 
 
@@ -55,6 +56,27 @@ def test_a_label_never_scanned_after_three_days_is_an_exception_told_once(
     assert row(app, parcel["id"])["exception_status"] == "no_first_scan"
     alerts = [m for m in smtp_server.messages if "not scanned by the carrier" in m["Subject"]]
     assert len(alerts) == 1
+
+
+def test_the_carriers_first_scan_clears_the_not_scanned_exception(make_app, easypost, staff_on):
+    app = make_app(**mailin_settings(easypost))
+    parcel, other = bought_label(app), bought_label(app)
+    for late in (parcel, other):
+        bought_days_ago(app, late["id"], 4)
+    assert "exception no_first_scan" in reconcile(app).output
+    with app.app_context(), transaction() as db:  # a carrier exception of its own stays
+        db.execute("UPDATE shipments SET exception_status = 'failure' WHERE id = ?",
+                   (other["id"],))  # fmt: skip
+    for scanned in (parcel, other):
+        deliver(app.test_client(), tracking_event(scanned["tracking_code"], "in_transit"))
+    lead_work_done(app)
+    assert row(app, parcel["id"])["exception_status"] is None
+    assert row(app, other["id"])["exception_status"] == "failure"
+    staff, _ = staff_on(app)
+    listed = staff.get("/staff/shipments?tab=all").get_data(as_text=True)
+    assert "not scanned by the carrier" not in listed.lower()
+    exceptions = staff.get("/staff/shipments?tab=exceptions").get_data(as_text=True)
+    assert other["tracking_code"] in exceptions and parcel["tracking_code"] not in exceptions
 
 
 def test_a_label_unused_past_its_days_is_refunded_and_the_parcel_voided(mailin_app, easypost):
