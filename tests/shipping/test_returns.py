@@ -189,7 +189,7 @@ def test_nothing_goes_back_that_never_reached_us_and_its_label_is_voided(mail_ap
     assert parcels(mail_app, inbound["lead_id"], "return") == []
 
 
-def test_a_watch_delivered_after_the_seller_withdrew_goes_back(mail_app, easypost):
+def test_a_watch_delivered_after_the_seller_withdrew_goes_back(mail_app, easypost, staff_on):
     inbound = mail_deal(mail_app, "in_transit")
     close(mail_app, inbound["lead_id"], "withdrawn")
     assert parcels(mail_app, inbound["lead_id"], "return") == []  # still travelling to us
@@ -197,6 +197,11 @@ def test_a_watch_delivered_after_the_seller_withdrew_goes_back(mail_app, easypos
     lead_work_done(mail_app)
     [back] = parcels(mail_app, inbound["lead_id"], "return")
     assert back["state"] == "label_ready"
+    staff, _ = staff_on(mail_app)  # staff are not asked to open what goes back unopened
+    to_open = staff.get("/staff/shipments?tab=to-open").get_data(as_text=True)
+    assert inbound["tracking_code"] not in to_open and "No parcel here." in to_open
+    returning = staff.get("/staff/shipments?tab=returns").get_data(as_text=True)
+    assert back["tracking_code"] in returning
 
 
 def test_the_reconciler_opens_a_return_a_lost_job_owed(mail_app, easypost):
