@@ -1,7 +1,7 @@
 """The sale by mail's parcels as staff look for them (`/staff/shipments`): on their way, delivered
-and waiting to be opened (not one whose return is on record: it goes back unopened), with a
-carrier exception, on their way back, held and not to be returned, with a claim under the
-policy, or all; newest first."""
+and waiting to be opened (not one opened already, whose mismatch waits for its sign-off, nor
+one whose return is on record: it goes back unopened), with an exception, on their way back,
+held and not to be returned, with a claim under the policy, or all; newest first."""
 
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ TABS = (
      f"leg = '{Leg.INBOUND}' AND shipments.state IN ({quoted(ON_THE_WAY)})"),
     ("to-open", "Delivered, to open",
      f"leg = '{Leg.INBOUND}' AND shipments.state = '{ShipmentState.DELIVERED}' "
+     "AND NOT EXISTS (SELECT 1 FROM arrivals WHERE arrivals.shipment_id = shipments.id) "
      f"AND NOT {RETURN_ON_RECORD}"),
     ("exceptions", "Exceptions",
      f"exception_status IS NOT NULL AND shipments.state NOT IN ({quoted(ENDED)})"),
