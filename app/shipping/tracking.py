@@ -22,7 +22,8 @@ from app.shipping import claims, notices, returns
 from app.shipping.shipment_state import (
     ARRIVAL_MISMATCH,
     ENDED,
-    EXCEPTIONS,
+    NO_FIRST_SCAN,
+    PROVIDER_EXCEPTIONS,
     PROVIDER_PROGRESS,
     SCANNED,
     ShipmentState,
@@ -80,31 +81,36 @@ def note_weight(db, shipment: dict, weight) -> None:
 
 def apply_status(db, shipment: dict, status: str) -> tuple[str, tuple | None]:
     """Inside the caller's transaction: the provider's tracking `status` applied to the
-    parcel (by the webhook's job, or the reconciler that asks for what webhooks missed); what
-    it did, and the alert to queue once the caller has committed."""
+    parcel (by the webhook's job, or the reconciler that asks for what webhooks missed): only
+    the provider's own exceptions, never one of ours a body might name; what it did, and the
+    alert to queue once the caller has committed."""
     delivered = PROVIDER_PROGRESS.get(status) == ShipmentState.DELIVERED
     if delivered and shipment["state"] == ShipmentState.LOST:  # turned up where it was sent
         return claims.delivered_after_lost(db, shipment)
     if status in PROVIDER_PROGRESS:
         return move_forward(db, shipment, PROVIDER_PROGRESS[status]), None
-    if status in EXCEPTIONS:
+    if status in PROVIDER_EXCEPTIONS:
         return record_exception(db, shipment, status)
     return f"no change ({status or 'no status'})", None
 
 
 def move_forward(db, shipment: dict, state) -> str:
     """Move the parcel to `state` if it is not there or further yet (or ended), noting when we
-    first heard of a carrier scan (the policy's cover starts there) and of its delivery."""
+    first heard of a carrier scan (the policy's cover starts there; it ends the exception of a
+    label not scanned) and of its delivery."""
     at = now()
     scanned = at if state in SCANNED else None
     delivered = at if state == ShipmentState.DELIVERED else None
     moved = db.execute(
         "UPDATE shipments SET state = :state, updated_at = :at, "
         "first_scan_at = coalesce(first_scan_at, :scanned), "
-        "delivered_at = coalesce(delivered_at, :delivered) "
+        "delivered_at = coalesce(delivered_at, :delivered), "
+        "exception_status = CASE WHEN :scanned IS NOT NULL AND exception_status = :unscanned "
+        "THEN NULL ELSE exception_status END "
         "WHERE id = :id AND state IN (SELECT value FROM json_each(:before))",
         {"state": state, "at": at, "scanned": scanned, "delivered": delivered,
-         "id": shipment["id"], "before": json.dumps(earlier_than(state))},
+         "unscanned": NO_FIRST_SCAN, "id": shipment["id"],
+         "before": json.dumps(earlier_than(state))},
     ).rowcount  # fmt: skip
     if not moved:
         return f"stays {shipment['state']} (not moved back to {state})"

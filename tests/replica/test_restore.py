@@ -11,7 +11,7 @@ from pathlib import Path
 
 from app.leads import history, storage, store
 from app.leads.db import get_db, transaction, truncate_wal
-from app.replica import copies, erasure_log, monitor
+from app.replica import copies, erasure_log, monitor, objects
 from app.replica.restore import FILE_NAME
 from app.sale import erasure, timeline
 from tests.helpers import give_token, lead_work_done, photo, post, wait_until
@@ -122,20 +122,30 @@ def test_a_restore_writes_no_file_the_site_would_not_have_named(
     lost = make_app(**replica_settings)
     submit_with_photos(lost, count=1)
     planted = ["../../escaped.txt", "/tmp/absolute-escape.txt", "watch-photos/../../x.jpg"]
+    valid_at_start = [  # each a name the site writes, then more: inside the storage, elsewhere
+        "watch-photos/q7ZpN3xV0bL9rT2mK8wY4cH6jD1sF5gA.jpg/../../other.jpg",
+        "purchases/9f86d081884c7d659a2feaa0c55ad015.bin/../../../escaped.bin",
+    ]
+    intruder = tmp_path / "intruder.jpg"
+    intruder.write_bytes(b"not one of ours")
     with lost.app_context(), transaction() as db:
+        for name in valid_at_start:  # the bucket holds them, so only the name can refuse them
+            objects.put_file(name, intruder)
         db.executemany(
             "INSERT INTO file_copies (name, lead_id, since, copied_at) VALUES (?, 1, ?, ?)",
-            [(name, "2026-01-01T00:00:00+00:00", "2026-01-01T00:00:00+00:00") for name in planted],
-        )
+            [(name, "2026-01-01T00:00:00+00:00", "2026-01-01T00:00:00+00:00")
+             for name in planted + valid_at_start],
+        )  # fmt: skip
     fresh, result = restored_elsewhere(make_app, replica_settings, lost, tmp_path)
     assert result.exit_code == 1
-    for name in planted:
+    for name in planted + valid_at_start:
         assert f"Refused (not a file name this site writes): {name!r}" in result.output
     assert "nothing was written for them" in result.output
     assert "Restored 1 leads and 2 files" in result.output  # the lead's own files came back
     instance = Path(fresh.config["LEADS_DB"]).parent
     assert not (instance.parent / "escaped.txt").exists()
     assert not Path("/tmp/absolute-escape.txt").exists()
+    assert not (instance / "escaped.bin").exists()
     assert all(FILE_NAME.fullmatch(name) for name in storage_files(fresh))
 
 

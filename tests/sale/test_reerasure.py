@@ -1,10 +1,13 @@
 """Erasures applied again after a restore (app/sale/reerasure.py): a backup taken before a lead
 was erased comes back with that lead erased again, from the record of erasures kept beside
-leads.db (app/replica/erasure_log.py), which the restore leaves in place."""
+leads.db (app/replica/erasure_log.py), which the restore leaves in place. The restored records
+are only data: a file name in them that is not one plain name inside its folder deletes
+nothing."""
 
 from __future__ import annotations
 
 import shutil
+import sqlite3
 from pathlib import Path
 
 from app.leads import history, storage, store
@@ -57,6 +60,34 @@ def test_a_lead_erased_after_the_backup_comes_back_erased(
         assert len(erasure_log.local_entries()) == 1  # the record is kept, not added to
     assert status_link_count(fresh, lead_id) == 0
     assert fresh.test_client().get(f"/status/{token}").status_code == 404
+
+
+def test_an_erasure_applied_again_deletes_nothing_a_restored_name_points_outside_its_folder(
+    app, make_app, migrated_leads_db, tmp_path, caplog
+):
+    lead_id = save_sample_lead(app, photos=[stored_photo(app, "p1")])
+    with app.app_context():  # another lead's photo: the folder exists in the backup
+        storage.photos_dir().mkdir(parents=True)
+        (storage.photos_dir() / "p0.jpg").write_bytes(b"a photo")
+    backed_up = app.test_cli_runner().invoke(args=["leads", "backup", "--to", str(tmp_path)])
+    assert backed_up.exit_code == 0, backed_up.output
+    [folder] = tmp_path.glob("leads-*")
+    with sqlite3.connect(folder / "leads.db") as copy:  # the copy names the live database
+        copy.execute("UPDATE lead_photos SET image_name = '../../leads.db', "
+                     "thumb_name = 'p1-thumb.webp/../../../leads.db'")  # fmt: skip
+    with app.app_context():
+        erasure.close_and_erase(lead_id, "new", "not_a_fit", "staff:1")
+
+    database = lose_the_database(app, migrated_leads_db)
+    fresh = make_app(LEADS_DB=database, BACKUP_DIR=str(tmp_path))
+    result = fresh.test_cli_runner().invoke(args=["leads", "restore"])
+
+    assert result.exit_code == 0, result.output
+    assert "Re-applied 1 erasures made after this copy was taken." in result.output
+    assert Path(database).is_file()
+    with fresh.app_context():
+        assert store.get_lead(lead_id)["erased_at"] and store.lead_photos(lead_id) == []
+    assert "Not a file name this site writes, not deleted: '../../leads.db'" in caplog.text
 
 
 def test_an_entry_names_what_was_erased_and_the_role_never_the_person(app):

@@ -1,13 +1,14 @@
 """The instant range is a seller's, not a price list's: each client (an IPv6 one by its /64)
 asks at most SELL_RANGE_RATELIMIT, then gets a 429 with Retry-After and no range, and staff
-hear of unusual volume (a client at its limit, or a busy day for all) once a day."""
+hear of unusual volume (a client at its limit, or a busy day for all) once a day. Behind nginx
+the client is the address nginx appends to X-Forwarded-For, whatever the client sent there."""
 
 from __future__ import annotations
 
 from urllib.parse import urlencode
 
 from tests.data.prices import SUB_LINE, add_entry
-from tests.helpers import JSON, island_props, lead_work_done, post
+from tests.helpers import JSON, PRODUCTION, SITE, island_props, lead_work_done, post
 
 QUESTION = "/sell/range?" + urlencode(
     {"watchBrand": "Rolex", "watchModel": "126610LN", "watchCondition": "Very Good - Minor wear"}
@@ -18,6 +19,15 @@ WATCH = {"watchModel": "sub 126610 ln", "hasBox": "y", "hasPapers": "y"}  # a Ro
 
 def ask(client, address: str = "198.51.100.7"):
     return client.get(QUESTION, headers=JSON, environ_base={"REMOTE_ADDR": address})
+
+
+def ask_through_nginx(client, sent: str | None, address: str):
+    """A question as gunicorn gets it from nginx on loopback: `X-Forwarded-For` is what the
+    client sent there (`sent`) with the address nginx saw appended ($proxy_add_x_forwarded_for)."""
+    forwarded = f"{sent}, {address}" if sent else address
+    headers = JSON | {"X-Forwarded-For": forwarded, "X-Forwarded-Proto": "https"}
+    return client.get(QUESTION, base_url=SITE, headers=headers,
+                      environ_base={"REMOTE_ADDR": "127.0.0.1"})  # fmt: skip
 
 
 def alerts(smtp_server) -> list:
@@ -51,6 +61,16 @@ def test_addresses_in_one_ipv6_64_share_a_budget_and_the_next_64_has_its_own(mak
     assert ask(client, "2001:db8:1:2::2").status_code == 200
     assert ask(client, "2001:db8:1:2::ffff").status_code == 429  # the same /64, a new address
     assert ask(client, "2001:db8:1:3::1").status_code == 200  # the next /64
+
+
+def test_behind_nginx_a_client_rotating_its_own_forwarded_for_keeps_one_budget(make_app):
+    app = make_app(**PRODUCTION, RATELIMIT_ENABLED=True, SELL_RANGE_RATELIMIT="2 per minute")
+    add_entry(app)
+    client = app.test_client()
+    sent = [None, "198.51.100.1", "10.0.0.7, 198.51.100.2", "203.0.113.10"]
+    statuses = [ask_through_nginx(client, value, "203.0.113.9").status_code for value in sent]
+    assert statuses == [200, 200, 429, 429]
+    assert ask_through_nginx(client, "203.0.113.9", "203.0.113.10").status_code == 200
 
 
 def test_staff_are_alerted_once_when_a_client_reaches_its_limit(

@@ -145,6 +145,22 @@ def test_a_late_carrier_exception_never_overwrites_the_arrivals_mismatch(app, st
     ]
 
 
+def test_staff_read_an_arrival_that_did_not_match_in_words_not_as_a_code(app, staff, signed_in):
+    parcel = delivered_deal(app)
+    lead_id = parcel["lead_id"]
+    to_open = signed_in.get("/staff/shipments?tab=to-open").get_data(as_text=True)
+    assert parcel["tracking_code"] in to_open
+    assert post_arrival(staff, signed_in, lead_id, seal="broken").status_code == 303
+    to_open = signed_in.get("/staff/shipments?tab=to-open").get_data(as_text=True)
+    assert parcel["tracking_code"] not in to_open  # opened already: the sign-off is what waits
+    words = "did not match its label when opened on record"
+    for path in ("/staff/shipments?tab=exceptions", f"/staff/shipments/{parcel['id']}",
+                 f"/staff/leads/{lead_id}/arrival"):  # fmt: skip
+        page = signed_in.get(path).get_data(as_text=True)
+        assert words in page.lower(), path
+        assert "arrival_mismatch" not in page.lower() and "Arrival mismatch" not in page, path
+
+
 def weighed_by_the_carrier(app, *weights) -> dict:
     """A lead by mail whose parcel the carrier scanned with each of `weights` in turn (in its
     tracker's `weight`), then delivered; the parcel's row."""

@@ -139,6 +139,16 @@ def test_the_previous_secret_still_verifies_during_a_rotation(make_app, easypost
     assert len(stored_events(app)) == 2
 
 
+def test_an_empty_previous_secret_is_never_a_signing_key(mailin_app, easypost):
+    parcel = bought_label(mailin_app)
+    assert mailin_app.config["EASYPOST_WEBHOOK_SECRET_PREVIOUS"] == ""  # the default
+    forged = tracking_event(parcel["tracking_code"], "delivered", "evt_signed_with_nothing")
+    answer = deliver(mailin_app.test_client(), forged, secret="")
+    lead_work_done(mailin_app)
+    assert answer.status_code == 401 and stored_events(mailin_app) == []
+    assert parcel_state(mailin_app, parcel["id"]) == "label_ready"
+
+
 def test_the_same_event_three_times_is_one_row_and_one_staff_email(
     make_app, easypost, mail_settings, smtp_server
 ):
@@ -172,6 +182,23 @@ def test_a_late_in_transit_after_delivered_leaves_the_parcel_delivered(mailin_ap
     assert parcel_state(mailin_app, parcel["id"]) == "delivered"
     outcomes = [event["outcome"] for event in stored_events(mailin_app)]
     assert outcomes == ["moved to delivered", "stays delivered (not moved back to in_transit)"]
+
+
+def test_the_cover_begins_at_the_first_scan_and_later_scans_leave_it(mailin_app, easypost):
+    parcel = bought_label(mailin_app)
+    client = mailin_app.test_client()
+    deliver(client, tracking_event(parcel["tracking_code"], "in_transit"))
+    lead_work_done(mailin_app)
+    first_scan = "2026-11-27T09:12:00+00:00"
+    with mailin_app.app_context(), transaction() as db:  # heard of a while ago
+        db.execute("UPDATE shipments SET first_scan_at = ?", (first_scan,))
+    deliver(client, tracking_event(parcel["tracking_code"], "out_for_delivery"))
+    deliver(client, tracking_event(parcel["tracking_code"], "delivered"))
+    lead_work_done(mailin_app)
+    with mailin_app.app_context():
+        row = labels.get(parcel["id"])
+    assert row["state"] == "delivered" and row["first_scan_at"] == first_scan
+    assert row["delivered_at"] > first_scan
 
 
 def test_an_unknown_tracking_code_is_answered_and_recorded(mailin_app, caplog):
