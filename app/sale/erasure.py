@@ -40,8 +40,9 @@ CLOSED_LEAD, SALE, WHOLE_RECORD = "closed_lead", "sale", "whole_record"
 # The actor of an erasure applied again after a restore: its entry is already on record.
 RESTORE = "restore"
 
-# Event data that may hold personal details in people's own words: removed on erasure.
-FREE_TEXT_KEYS = ("note", "message", "place")
+# Event data that may hold personal details, removed on erasure: people's own words, and the
+# ZIP code a confirmed return address's event carried before step 40 of the schema.
+ERASED_EVENT_KEYS = ("note", "message", "place", "zip")
 # Blanked on erasure (the click and browser ids too: each points to one person's browser).
 # Kept: reference, brand, model, condition, dates, campaign and landing page, outcome.
 ERASED_VALUES = {
@@ -122,7 +123,7 @@ def remove_personal_data(lead_id: int, actor: str, state: str, purchase, kind: s
     blank = ERASED_VALUES | {"meta_event_id": f"erased-{lead_id}"}
     try:
         photos, purchase_files = store.erase_lead(
-            lead_id, actor, blank, FREE_TEXT_KEYS, state, purchase
+            lead_id, actor, blank, ERASED_EVENT_KEYS, state, purchase
         )
     except LookupError as error:
         raise StaleState(

@@ -13,6 +13,7 @@ import sqlite3
 from collections.abc import Callable
 
 from app.leads.schema.conversion_tables import CONVERSIONS
+from app.leads.schema.erasure_leftovers import ERASURE_LEFTOVERS
 from app.leads.schema.lead_tables import (
     AD_OPT_OUT,
     BASE_TABLES,
@@ -97,6 +98,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     run(PICKUPS),  # 37: a carrier pickup the seller booked for their parcel
     run(SELLER_WORDS),  # 38: the serial number a seller gives; the label-ready e-mail, once
     run(CARRIER_WEIGHTS),  # 39: the parcel's weight as the carrier measured it
+    run(ERASURE_LEFTOVERS),  # 40: what erasures used to leave behind, gone from erased leads
 )
 VERSION = len(MIGRATIONS)
 

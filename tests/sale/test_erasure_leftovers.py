@@ -1,0 +1,61 @@
+"""What erasures left in leads.db before step 40 of the schema, gone: from the leads already
+erased, by the step itself; from the others, by their erasure when it comes."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+from app.leads import history
+from app.leads.db import get_db
+from app.sale import erasure
+from tests.helpers import database_at_version
+
+BEFORE = 39  # the schema's steps before the one that drops the leftovers
+
+
+def old_lead(db: sqlite3.Connection, reference: str, erased: bool) -> int:
+    """A closed lead of a sale by mail as the release before kept it, erased or not, with the
+    event of its confirmed return address naming the ZIP code; its id."""
+    lead_id = db.execute(
+        "INSERT INTO leads (full_name, email, phone, watch_brand, watch_condition, has_box, "
+        "has_papers, source, meta_event_id, created_at, reference, state, erased_at) "
+        "VALUES (?, ?, '2085550199', 'Omega', 'Good', 0, 0, 'USA Website', ?, "
+        "'2026-01-05T10:00:00+00:00', ?, 'closed', ?)",
+        ("" if erased else "Quentin Zeppelinovich", "" if erased else "q@example.org",
+         f"event-{reference}", reference, "2026-02-01T10:00:00+00:00" if erased else None),
+    ).lastrowid  # fmt: skip
+    db.execute(
+        "INSERT INTO lead_events (lead_id, at, actor, kind, data) VALUES "
+        "(?, '2026-01-06T10:00:00+00:00', 'seller', 'return_address_confirmed', ?)",
+        (lead_id, json.dumps({"zip": "83702"})),
+    )
+    db.execute(
+        "INSERT INTO lead_events (lead_id, at, actor, kind, data) VALUES (?, "
+        "'2026-01-07T10:00:00+00:00', 'seller', 'state_changed', ?)",
+        (lead_id, json.dumps({"from": "accepted", "to": "closed", "reason": "withdrawn"})),
+    )
+    return lead_id
+
+
+def events_of(lead_id: int, kind: str) -> list[dict]:
+    return [event["data"] for event in history.lead_events(lead_id) if event["kind"] == kind]
+
+
+def test_the_zip_code_an_address_event_carried_goes_from_every_erased_lead(make_app, tmp_path):
+    path = str(tmp_path / "leads.db")
+    db = database_at_version(path, BEFORE)
+    erased, kept = old_lead(db, "USWB-ERASED", True), old_lead(db, "USWB-LIVE01", False)
+    db.commit()
+    db.close()
+
+    app = make_app(LEADS_DB=path)  # migrated as the app starts
+
+    with app.app_context():
+        assert events_of(erased, "return_address_confirmed") == [{}]
+        assert events_of(kept, "return_address_confirmed") == [{"zip": "83702"}]
+        erasure.erase(kept, "staff:1")
+        assert events_of(kept, "return_address_confirmed") == [{}]
+        assert b"83702" not in b"".join(
+            row[0].encode() for row in get_db().execute("SELECT data FROM lead_events")
+        )
