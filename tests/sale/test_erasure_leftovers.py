@@ -38,6 +38,17 @@ def old_lead(db: sqlite3.Connection, reference: str, erased: bool) -> int:
     return lead_id
 
 
+def old_parcel(db: sqlite3.Connection, lead_id: int) -> int:
+    """The lead's inbound parcel with its label bought, as the release before kept it; its id."""
+    return db.execute(
+        "INSERT INTO shipments (lead_id, leg, deal_event_id, state, insured_value, policy, "
+        "from_address_id, tracking_code, label_url, created_at, updated_at) VALUES (?, "
+        "'inbound', 1, 'received', 9500, 'HV-1', 'adr_1', ?, ?, '2026-01-08T10:00:00+00:00', "
+        "'2026-01-09T10:00:00+00:00')",
+        (lead_id, f"1Z999AA1{lead_id:010d}", f"https://files.example/labels/{lead_id}.png"),
+    ).lastrowid
+
+
 def events_of(lead_id: int, kind: str) -> list[dict]:
     return [event["data"] for event in history.lead_events(lead_id) if event["kind"] == kind]
 
@@ -59,3 +70,19 @@ def test_the_zip_code_an_address_event_carried_goes_from_every_erased_lead(make_
         assert b"83702" not in b"".join(
             row[0].encode() for row in get_db().execute("SELECT data FROM lead_events")
         )
+
+
+def test_no_labels_image_is_kept_for_any_lead_erased_or_not(make_app, tmp_path):
+    path = str(tmp_path / "leads.db")
+    db = database_at_version(path, BEFORE)
+    for lead_id in (old_lead(db, "USWB-ERASED", True), old_lead(db, "USWB-LIVE01", False)):
+        old_parcel(db, lead_id)
+    db.commit()
+    db.close()
+
+    app = make_app(LEADS_DB=path)
+
+    with app.app_context():
+        parcels = [dict(row) for row in get_db().execute("SELECT * FROM shipments")]
+    assert len(parcels) == 2 and all(parcel["tracking_code"] for parcel in parcels)
+    assert [parcel for parcel in parcels if "label_url" in parcel] == []

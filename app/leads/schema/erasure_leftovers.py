@@ -8,6 +8,9 @@ from __future__ import annotations
 ERASED_LEADS = "SELECT id FROM leads WHERE erased_at IS NOT NULL"
 
 ERASURE_LEFTOVERS = (
+    # Where the provider keeps a bought label's image (the seller's name and address on it):
+    # never read here, since the status page fetches the label by the shipment's id.
+    "ALTER TABLE shipments DROP COLUMN label_url",
     f"""UPDATE lead_events SET data = json_remove(data, '$.zip')
         WHERE kind = 'return_address_confirmed' AND json_type(data, '$.zip') IS NOT NULL
         AND lead_id IN ({ERASED_LEADS})""",
