@@ -86,3 +86,34 @@ def test_no_labels_image_is_kept_for_any_lead_erased_or_not(make_app, tmp_path):
         parcels = [dict(row) for row in get_db().execute("SELECT * FROM shipments")]
     assert len(parcels) == 2 and all(parcel["tracking_code"] for parcel in parcels)
     assert [parcel for parcel in parcels if "label_url" in parcel] == []
+
+
+def test_every_stored_tracking_event_keeps_only_what_its_job_reads(make_app, tmp_path):
+    path = str(tmp_path / "leads.db")
+    db = database_at_version(path, BEFORE)
+    tracker = {"id": "trk_1", "object": "Tracker", "tracking_code": "1Z999AA10000000001",
+               "status": "delivered", "weight": 33.5, "signed_by": "Q ZEPPELINOVICH",
+               "tracking_details": [{"tracking_location": {"city": "BOISE", "zip": "83702"}}],
+               "public_url": "https://track.easypost.example/djE6dHJr"}  # fmt: skip
+    for number, result in enumerate((tracker, "not a tracker"), 1):
+        event = {"id": f"evt_{number}", "description": "tracker.updated", "mode": "production",
+                 "result": result}  # fmt: skip
+        db.execute(
+            "INSERT INTO shipment_events (provider_event_id, description, tracking_code, status, "
+            "body, received_at) VALUES (?, 'tracker.updated', '1Z999AA10000000001', 'delivered', "
+            "?, '2026-01-09T10:00:00+00:00')",
+            (event["id"], json.dumps(event)),
+        )
+    db.commit()
+    db.close()
+
+    app = make_app(LEADS_DB=path)
+
+    with app.app_context():
+        rows = get_db().execute("SELECT body FROM shipment_events ORDER BY id").fetchall()
+    assert [json.loads(row["body"]) for row in rows] == [
+        {"id": "evt_1", "description": "tracker.updated", "mode": "production",
+         "result": {"id": "trk_1", "object": "Tracker", "tracking_code": "1Z999AA10000000001",
+                    "status": "delivered", "weight": 33.5}},
+        {"id": "evt_2", "description": "tracker.updated", "mode": "production", "result": {}},
+    ]  # fmt: skip
