@@ -298,6 +298,11 @@ def erase_lead(
         db.execute("DELETE FROM erasure_requests WHERE lead_id = ?", (lead_id,))
         for table in ("mail_preparations", "address_changes"):  # a sale by mail's addresses
             db.execute(f"DELETE FROM {table} WHERE lead_id = ?", (lead_id,))
+        db.execute(  # staff's words about a parcel's claim: the claim itself is kept for ever
+            "UPDATE shipment_claims SET note = '' WHERE note <> '' "
+            "AND shipment_id IN (SELECT id FROM shipments WHERE lead_id = ?)",
+            (lead_id,),
+        )
         purchase_files = purchase(db, lead_id)
         forget_event_keys(db, lead_id, event_keys)
         append_event(db, lead_id, actor, "erased", {"photos": len(photos)})

@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 import sqlite3
 
+import pytest
+
 from app.leads import history
-from app.leads.db import get_db
+from app.leads.db import get_db, transaction
 from app.sale import erasure
 from tests.helpers import database_at_version
 
@@ -117,3 +119,33 @@ def test_every_stored_tracking_event_keeps_only_what_its_job_reads(make_app, tmp
                     "status": "delivered", "weight": 33.5}},
         {"id": "evt_2", "description": "tracker.updated", "mode": "production", "result": {}},
     ]  # fmt: skip
+
+
+def test_a_claims_note_goes_from_every_erased_lead_and_the_claims_stay_as_settled(
+    make_app, tmp_path
+):
+    path = str(tmp_path / "leads.db")
+    db = database_at_version(path, BEFORE)
+    for reference, erased in (("USWB-ERASED", True), ("USWB-LIVE01", False)):
+        parcel = old_parcel(db, old_lead(db, reference, erased))
+        db.execute(
+            "INSERT INTO shipment_claims (shipment_id, kind, state, insurer_reference, note, "
+            "opened_by, opened_at, settled_by, settled_at) VALUES (?, 'damaged', 'refused', "
+            "?, 'Zeppelinovich says the strap was scratched', 'staff:1', "
+            "'2026-01-10T10:00:00+00:00', 'staff:2', '2026-01-20T10:00:00+00:00')",
+            (parcel, f"CLM-{reference}"),
+        )
+    db.commit()
+    db.close()
+
+    app = make_app(LEADS_DB=path)
+
+    with app.app_context():
+        rows = get_db().execute("SELECT * FROM shipment_claims ORDER BY id").fetchall()
+        assert [(row["insurer_reference"], row["note"], row["state"]) for row in rows] == [
+            ("CLM-USWB-ERASED", "", "refused"),
+            ("CLM-USWB-LIVE01", "Zeppelinovich says the strap was scratched", "refused"),
+        ]
+        for change in ("state = 'open', settled_by = NULL, settled_at = NULL", "note = ''"):
+            with pytest.raises(sqlite3.IntegrityError), transaction() as db:
+                db.execute(f"UPDATE shipment_claims SET {change} WHERE id = 2")

@@ -1,10 +1,10 @@
-"""What erasures used to leave in leads.db, no longer kept (app/leads/schema/ runs it): the
-leads erased before this step lose it here, as an erasure loses it from now on."""
+"""What erasures used to leave in leads.db (app/leads/schema/ runs it): what no record needs is
+dropped for every lead; what a lead keeps until its erasure is dropped here from the leads
+erased before this step, as their erasure drops it from now on."""
 
 from __future__ import annotations
 
-# Leads already erased: the ZIP code their confirmed return address's event carried (the
-# timeline is rewritten only for an erased lead, which these are).
+# The leads erased before this step.
 ERASED_LEADS = "SELECT id FROM leads WHERE erased_at IS NOT NULL"
 
 ERASURE_LEFTOVERS = (
@@ -21,7 +21,24 @@ ERASURE_LEFTOVERS = (
         json((SELECT json_group_object(key, value) FROM json_each(shipment_events.body, '$.result')
             WHERE key IN ('id', 'object', 'tracking_code', 'status', 'status_detail', 'carrier',
                 'weight'))))""",
+    # The ZIP code a confirmed return address's event carried (the timeline is rewritten only
+    # for an erased lead, which these are).
     f"""UPDATE lead_events SET data = json_remove(data, '$.zip')
         WHERE kind = 'return_address_confirmed' AND json_type(data, '$.zip') IS NOT NULL
         AND lead_id IN ({ERASED_LEADS})""",
+    # A claim's note, staff's own words, may name the seller, and claims are kept for ever:
+    # its one change besides the settlement is now to be blanked, by its lead's erasure.
+    "DROP TRIGGER shipment_claims_settled_once",
+    """CREATE TRIGGER shipment_claims_kept BEFORE UPDATE ON shipment_claims
+        WHEN NEW.id IS NOT OLD.id OR NEW.shipment_id IS NOT OLD.shipment_id
+            OR NEW.kind IS NOT OLD.kind OR NEW.insurer_reference IS NOT OLD.insurer_reference
+            OR NEW.opened_by IS NOT OLD.opened_by OR NEW.opened_at IS NOT OLD.opened_at
+            OR (OLD.state <> 'open' AND (NEW.state IS NOT OLD.state
+                OR NEW.amount IS NOT OLD.amount OR NEW.settled_by IS NOT OLD.settled_by
+                OR NEW.settled_at IS NOT OLD.settled_at))
+            OR (NEW.note IS NOT OLD.note AND (NEW.note <> '' OR (SELECT erased_at FROM leads
+                WHERE id = (SELECT lead_id FROM shipments WHERE id = OLD.shipment_id)) IS NULL))
+        BEGIN SELECT RAISE(ABORT, 'a claim changes only by its settlement, once'); END""",
+    f"""UPDATE shipment_claims SET note = '' WHERE note <> '' AND shipment_id IN
+        (SELECT id FROM shipments WHERE lead_id IN ({ERASED_LEADS}))""",
 )
