@@ -60,12 +60,13 @@ ERASED_VALUES = {
 
 
 def drop_purchase(db: sqlite3.Connection, lead_id: int) -> list[str]:
-    """A closed lead's purchase record, its exceptions (whose reasons are staff's free text)
-    and files, dropped inside its erasure (a final offer accepted, then withdrawn: its
-    paperwork); the file names to delete once committed. The register checks stay: they
-    describe the watch, not the seller."""
+    """A closed lead's purchase record, its exceptions (whose reasons are staff's free text),
+    its payout account's checks and its files, dropped inside its erasure (a final offer
+    accepted, then withdrawn: its paperwork); the file names to delete once committed. The
+    register checks stay: they describe the watch, not the seller."""
     db.execute("DELETE FROM purchases WHERE lead_id = ?", (lead_id,))
     db.execute("DELETE FROM approvals WHERE lead_id = ?", (lead_id,))
+    record.drop_payout_checks(db, lead_id)
     return files.remove(db, lead_id, files.KINDS) + drafts.remove(db, lead_id)
 
 

@@ -16,16 +16,17 @@ from tests.helpers import database_at_version
 BEFORE = 39  # the schema's steps before the one that drops the leftovers
 
 
-def old_lead(db: sqlite3.Connection, reference: str, erased: bool) -> int:
-    """A closed lead of a sale by mail as the release before kept it, erased or not, with the
-    event of its confirmed return address naming the ZIP code; its id."""
+def old_lead(db: sqlite3.Connection, reference: str, erased: bool, state: str = "closed") -> int:
+    """A lead of a sale by mail as the release before kept it, closed (or `state`), erased or
+    not, with the event of its confirmed return address naming the ZIP code; its id."""
     lead_id = db.execute(
         "INSERT INTO leads (full_name, email, phone, watch_brand, watch_condition, has_box, "
         "has_papers, source, meta_event_id, created_at, reference, state, erased_at) "
         "VALUES (?, ?, '2085550199', 'Omega', 'Good', 0, 0, 'USA Website', ?, "
-        "'2026-01-05T10:00:00+00:00', ?, 'closed', ?)",
+        "'2026-01-05T10:00:00+00:00', ?, ?, ?)",
         ("" if erased else "Quentin Zeppelinovich", "" if erased else "q@example.org",
-         f"event-{reference}", reference, "2026-02-01T10:00:00+00:00" if erased else None),
+         f"event-{reference}", reference, state,
+         "2026-02-01T10:00:00+00:00" if erased else None),
     ).lastrowid  # fmt: skip
     db.execute(
         "INSERT INTO lead_events (lead_id, at, actor, kind, data) VALUES "
@@ -149,3 +150,35 @@ def test_a_claims_note_goes_from_every_erased_lead_and_the_claims_stay_as_settle
         for change in ("state = 'open', settled_by = NULL, settled_at = NULL", "note = ''"):
             with pytest.raises(sqlite3.IntegrityError), transaction() as db:
                 db.execute(f"UPDATE shipment_claims SET {change} WHERE id = 2")
+
+
+def test_the_payout_accounts_checks_go_from_erased_closed_leads_and_records_erased(
+    make_app, tmp_path
+):
+    path = str(tmp_path / "leads.db")
+    db = database_at_version(path, BEFORE)
+    leads = {
+        "closed, erased": old_lead(db, "USWB-CLOSED", True),
+        "closed": old_lead(db, "USWB-LIVE01", False),
+        "bought, erased keeping its record": old_lead(db, "USWB-KEPT01", True, "bought"),
+        "bought, its record erased too": old_lead(db, "USWB-WHOLE1", True, "bought"),
+    }
+    for lead_id in leads.values():
+        db.execute("INSERT INTO purchases (lead_id, record_erased_at) VALUES (?, ?)",
+                   (lead_id, "2026-03-01" if lead_id == leads["bought, its record erased too"]
+                    else None))  # fmt: skip
+        db.execute(
+            "INSERT INTO payout_checks (lead_id, account_last4, asked_at) VALUES (?, '6789', "
+            "'2026-01-11T10:00:00+00:00')",
+            (lead_id,),
+        )
+    db.commit()
+    db.close()
+
+    app = make_app(LEADS_DB=path)
+
+    with app.app_context():
+        kept = {row[0] for row in get_db().execute("SELECT lead_id FROM payout_checks")}
+    assert {name for name, lead_id in leads.items() if lead_id in kept} == {
+        "closed", "bought, erased keeping its record"
+    }  # fmt: skip

@@ -16,7 +16,7 @@ from app.extensions import rq
 from app.leads import audit, history, store
 from app.leads.db import get_db, transaction
 from app.sale import erasure, lifecycle, retention
-from app.sale.purchase import crypto, files, record
+from app.sale.purchase import crypto, files, payout, record
 from tests.helpers import (
     business_today,
     buy_lead,
@@ -318,6 +318,39 @@ def test_a_purchase_record_is_erased_once_past_retain_until_and_its_outcome_stay
     [entry] = audited(app, lead_id)
     assert entry["action"] == "purchase_record_erased" and entry["staff_id"] is None
     assert entry["data"] == {"retain_until": until.isoformat()}
+
+
+def payout_checks(app, lead_id: int) -> list[dict]:
+    with app.app_context():
+        rows = get_db().execute("SELECT * FROM payout_checks WHERE lead_id = ?", (lead_id,))
+        return [dict(row) for row in rows]
+
+
+def test_the_payout_accounts_checks_naming_its_last_4_go_with_the_record_at_its_end(app):
+    lead_id = bought(app)
+    with app.app_context(), transaction() as db:
+        signing = history.append_event(db, lead_id, "seller", "paperwork_signed", {})
+        payout.ask_seller(db, lead_id, "6789", signing)
+    with app.app_context():
+        erasure.erase_sale(lead_id, "seller")  # the seller's erasure keeps the record: and these
+    assert [check["account_last4"] for check in payout_checks(app, lead_id)] == ["6789"]
+    with app.app_context(), transaction() as db:
+        yesterday = business_today() - timedelta(days=1)
+        record.update(db, lead_id, {"retain_until": yesterday.isoformat()})
+
+    run_retention(app)
+
+    assert payout_checks(app, lead_id) == []
+
+
+def test_a_closed_leads_erasure_takes_its_payout_accounts_checks(app):
+    lead_id = save_sample_lead(app)
+    with app.app_context(), transaction() as db:
+        signing = history.append_event(db, lead_id, "seller", "paperwork_signed", {})
+        payout.ask_seller(db, lead_id, "6789", signing)
+    with app.app_context():
+        erasure.close_and_erase(lead_id, "new", "withdrawn", "staff:1")
+    assert payout_checks(app, lead_id) == []
 
 
 def test_the_kept_record_of_a_lead_its_seller_had_erased_goes_at_its_end_too(app):

@@ -41,4 +41,8 @@ ERASURE_LEFTOVERS = (
         BEGIN SELECT RAISE(ABORT, 'a claim changes only by its settlement, once'); END""",
     f"""UPDATE shipment_claims SET note = '' WHERE note <> '' AND shipment_id IN
         (SELECT id FROM shipments WHERE lead_id IN ({ERASED_LEADS}))""",
+    # The payout account's checks (each names it by its last 4 digits) of a closed lead erased,
+    # or of a purchase record erased at its end.
+    f"""DELETE FROM payout_checks WHERE lead_id IN ({ERASED_LEADS} AND state <> 'bought')
+        OR lead_id IN (SELECT lead_id FROM purchases WHERE record_erased_at IS NOT NULL)""",
 )
