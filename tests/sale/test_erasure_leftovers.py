@@ -152,7 +152,7 @@ def test_a_claims_note_goes_from_every_erased_lead_and_the_claims_stay_as_settle
                 db.execute(f"UPDATE shipment_claims SET {change} WHERE id = 2")
 
 
-def test_the_payout_accounts_checks_go_from_erased_closed_leads_and_records_erased(
+def test_payout_checks_and_exceptions_reasons_go_from_erased_closed_leads_and_records_erased(
     make_app, tmp_path
 ):
     path = str(tmp_path / "leads.db")
@@ -163,7 +163,7 @@ def test_the_payout_accounts_checks_go_from_erased_closed_leads_and_records_eras
         "bought, erased keeping its record": old_lead(db, "USWB-KEPT01", True, "bought"),
         "bought, its record erased too": old_lead(db, "USWB-WHOLE1", True, "bought"),
     }
-    for lead_id in leads.values():
+    for name, lead_id in leads.items():
         db.execute("INSERT INTO purchases (lead_id, record_erased_at) VALUES (?, ?)",
                    (lead_id, "2026-03-01" if lead_id == leads["bought, its record erased too"]
                     else None))  # fmt: skip
@@ -172,6 +172,14 @@ def test_the_payout_accounts_checks_go_from_erased_closed_leads_and_records_eras
             "'2026-01-11T10:00:00+00:00')",
             (lead_id,),
         )
+        if name.startswith("bought"):  # a closed lead's erasure always dropped its approvals
+            db.execute(
+                "INSERT INTO approvals (lead_id, kind, subject, reason, requested_by, "
+                "requested_at, approved_by, approved_at) VALUES (?, 'holder_name', 'c0ffee', "
+                "'His wife Marta', 'staff:1', '2026-01-11T10:00:00+00:00', 'staff:2', "
+                "'2026-01-11T11:00:00+00:00')",
+                (lead_id,),
+            )
     db.commit()
     db.close()
 
@@ -179,6 +187,13 @@ def test_the_payout_accounts_checks_go_from_erased_closed_leads_and_records_eras
 
     with app.app_context():
         kept = {row[0] for row in get_db().execute("SELECT lead_id FROM payout_checks")}
+        reasons = {row["lead_id"]: (row["reason"], row["subject"], row["approved_by"])
+                   for row in get_db().execute("SELECT * FROM approvals")}  # fmt: skip
     assert {name for name, lead_id in leads.items() if lead_id in kept} == {
         "closed", "bought, erased keeping its record"
+    }  # fmt: skip
+    assert {name: reasons.get(lead_id) for name, lead_id in leads.items()} == {
+        "closed, erased": None, "closed": None,
+        "bought, erased keeping its record": ("His wife Marta", "c0ffee", "staff:2"),
+        "bought, its record erased too": ("", "", "staff:2"),
     }  # fmt: skip

@@ -6,6 +6,7 @@ files gone from disk; `flask purchases retention` and `flask purchases rotate-ke
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from datetime import UTC, datetime, timedelta
 
@@ -341,6 +342,34 @@ def test_the_payout_accounts_checks_naming_its_last_4_go_with_the_record_at_its_
     run_retention(app)
 
     assert payout_checks(app, lead_id) == []
+
+
+def test_an_exceptions_reason_and_the_names_digest_go_with_the_record_the_approval_stays(app):
+    lead_id = bought(app)
+    reason = "The account is his wife Marta Avery's; she confirmed it on the phone"
+    with app.app_context(), transaction() as db:
+        db.execute(
+            "INSERT INTO approvals (lead_id, kind, subject, reason, requested_by, requested_at, "
+            "approved_by, approved_at) VALUES (?, 'holder_name', ?, ?, 'staff:1', "
+            "'2026-11-20T10:00:00+00:00', 'staff:2', '2026-11-20T11:00:00+00:00')",
+            (lead_id, "a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6", reason),
+        )
+        yesterday = business_today() - timedelta(days=1)
+        record.update(db, lead_id, {"retain_until": yesterday.isoformat()})
+    for change in ("reason = ''", "subject = ''"):  # not while the record is kept
+        with app.app_context(), pytest.raises(sqlite3.IntegrityError), transaction() as db:
+            db.execute(f"UPDATE approvals SET {change}")
+
+    run_retention(app)
+
+    with app.app_context():
+        [approval] = [dict(row) for row in get_db().execute("SELECT * FROM approvals")]
+    assert (approval["reason"], approval["subject"]) == ("", "")
+    assert (approval["kind"], approval["requested_by"], approval["approved_by"]) == (
+        "holder_name", "staff:1", "staff:2"
+    )  # fmt: skip
+    with app.app_context(), pytest.raises(sqlite3.IntegrityError), transaction() as db:
+        db.execute("UPDATE approvals SET reason = 'Written again'")
 
 
 def test_a_closed_leads_erasure_takes_its_payout_accounts_checks(app):

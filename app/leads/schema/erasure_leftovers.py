@@ -6,6 +6,8 @@ from __future__ import annotations
 
 # The leads erased before this step.
 ERASED_LEADS = "SELECT id FROM leads WHERE erased_at IS NOT NULL"
+# The purchase records erased at their end, before this step or by its trigger's update.
+RECORD_ERASED = "SELECT lead_id FROM purchases WHERE record_erased_at IS NOT NULL"
 
 ERASURE_LEFTOVERS = (
     # Where the provider keeps a bought label's image (the seller's name and address on it):
@@ -44,5 +46,21 @@ ERASURE_LEFTOVERS = (
     # The payout account's checks (each names it by its last 4 digits) of a closed lead erased,
     # or of a purchase record erased at its end.
     f"""DELETE FROM payout_checks WHERE lead_id IN ({ERASED_LEADS} AND state <> 'bought')
-        OR lead_id IN (SELECT lead_id FROM purchases WHERE record_erased_at IS NOT NULL)""",
+        OR lead_id IN ({RECORD_ERASED})""",
+    # An exception's reason (staff's own words) and a holder's name approval's subject (a
+    # digest of two names) are kept with the purchase record, and blanked with it at its end:
+    # the one change the approvals' trigger allows an approval once given.
+    "DROP TRIGGER approvals_kept",
+    f"""CREATE TRIGGER approvals_kept BEFORE UPDATE ON approvals
+        WHEN NEW.id IS NOT OLD.id OR NEW.lead_id IS NOT OLD.lead_id OR NEW.kind IS NOT OLD.kind
+          OR NEW.requested_by IS NOT OLD.requested_by OR NEW.requested_at IS NOT OLD.requested_at
+          OR NEW.deal IS NOT OLD.deal OR NEW.signing IS NOT OLD.signing
+          OR (OLD.approved_by IS NOT NULL AND (NEW.approved_by IS NOT OLD.approved_by
+            OR NEW.approved_at IS NOT OLD.approved_at))
+          OR ((NEW.subject IS NOT OLD.subject OR NEW.reason IS NOT OLD.reason)
+            AND (NEW.subject NOT IN ('', OLD.subject) OR NEW.reason NOT IN ('', OLD.reason)
+              OR OLD.lead_id NOT IN ({RECORD_ERASED})))
+        BEGIN SELECT RAISE(ABORT, 'an approval is given once and never changed'); END""",
+    f"""UPDATE approvals SET reason = '', subject = CASE kind WHEN 'holder_name' THEN ''
+        ELSE subject END WHERE lead_id IN ({RECORD_ERASED})""",
 )
