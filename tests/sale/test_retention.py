@@ -327,17 +327,27 @@ def payout_checks(app, lead_id: int) -> list[dict]:
         return [dict(row) for row in rows]
 
 
-def test_the_payout_accounts_checks_naming_its_last_4_go_with_the_record_at_its_end(app):
-    lead_id = bought(app)
+def ask_for_the_payout_account(app, lead_id: int) -> None:
+    """The check of the payout account, by its last 4, that signed paperwork e-mails."""
     with app.app_context(), transaction() as db:
         signing = history.append_event(db, lead_id, "seller", "paperwork_signed", {})
         payout.ask_seller(db, lead_id, "6789", signing)
-    with app.app_context():
-        erasure.erase_sale(lead_id, "seller")  # the seller's erasure keeps the record: and these
-    assert [check["account_last4"] for check in payout_checks(app, lead_id)] == ["6789"]
+
+
+def past_its_end(app, lead_id: int) -> None:
+    """The lead's purchase record past its retain_until since yesterday."""
     with app.app_context(), transaction() as db:
         yesterday = business_today() - timedelta(days=1)
         record.update(db, lead_id, {"retain_until": yesterday.isoformat()})
+
+
+def test_the_payout_accounts_checks_naming_its_last_4_go_with_the_record_at_its_end(app):
+    lead_id = bought(app)
+    ask_for_the_payout_account(app, lead_id)
+    with app.app_context():
+        erasure.erase_sale(lead_id, "seller")  # the seller's erasure keeps the record: and these
+    assert [check["account_last4"] for check in payout_checks(app, lead_id)] == ["6789"]
+    past_its_end(app, lead_id)
 
     run_retention(app)
 
@@ -354,8 +364,7 @@ def test_an_exceptions_reason_and_the_names_digest_go_with_the_record_the_approv
             "'2026-11-20T10:00:00+00:00', 'staff:2', '2026-11-20T11:00:00+00:00')",
             (lead_id, "a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6", reason),
         )
-        yesterday = business_today() - timedelta(days=1)
-        record.update(db, lead_id, {"retain_until": yesterday.isoformat()})
+    past_its_end(app, lead_id)
     for change in ("reason = ''", "subject = ''"):  # not while the record is kept
         with app.app_context(), pytest.raises(sqlite3.IntegrityError), transaction() as db:
             db.execute(f"UPDATE approvals SET {change}")
@@ -374,9 +383,7 @@ def test_an_exceptions_reason_and_the_names_digest_go_with_the_record_the_approv
 
 def test_a_closed_leads_erasure_takes_its_payout_accounts_checks(app):
     lead_id = save_sample_lead(app)
-    with app.app_context(), transaction() as db:
-        signing = history.append_event(db, lead_id, "seller", "paperwork_signed", {})
-        payout.ask_seller(db, lead_id, "6789", signing)
+    ask_for_the_payout_account(app, lead_id)
     with app.app_context():
         erasure.close_and_erase(lead_id, "new", "withdrawn", "staff:1")
     assert payout_checks(app, lead_id) == []
