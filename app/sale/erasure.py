@@ -24,16 +24,16 @@ from datetime import timedelta
 from flask import current_app
 
 from app import queue
-from app.leads import links, storage, store
+from app.leads import erasure_record, links, storage, store
 from app.leads.db import get_db, now, transaction
 from app.leads.state import State
 from app.rendering.dates import display_date
-from app.replica import copies, erasure_log
+from app.replica import copies
 from app.sale.lifecycle import IllegalMove, LeadNotFound, StaleState, check_move
 from app.sale.purchase import drafts, files, record
 from app.security.tokens import TOKEN_LENGTH, digest
 
-# What an erasure took, as the record of erasures names it (app/replica/erasure_log.py): a
+# What an erasure took, as the record of erasures names it (app/leads/erasure_record.py): a
 # closed lead's personal data and purchase; a bought lead's, keeping the purchase record; the
 # purchase record too, once past its retain_until.
 CLOSED_LEAD, SALE, WHOLE_RECORD = "closed_lead", "sale", "whole_record"
@@ -140,7 +140,7 @@ def remove_personal_data(lead_id: int, actor: str, state: str, purchase, kind: s
 
 
 def log_erasure(lead_id: int, kind: str, actor: str) -> None:
-    """Append a committed erasure to the record of erasures (erasure_log), which a restore of
+    """Append a committed erasure to the record of erasures (erasure_record), which a restore of
     an earlier copy applies again: the lead's id and reference, what was erased, the reason it
     was closed with, when, and by whom as a role (`staff`, `seller`, `system`), never a
     person."""
@@ -153,7 +153,7 @@ def log_erasure(lead_id: int, kind: str, actor: str) -> None:
         "at": now(),
         "by": actor.split(":")[0],
     }
-    erasure_log.append(entry)
+    erasure_record.append(entry)
 
 
 def closing_reason(lead_id: int) -> str | None:
