@@ -240,14 +240,25 @@ def ask_after_sale(lead_id: int) -> int:
     return ask_seller_to_confirm(lead_id, sale_event_id)
 
 
+# No link is sent for a request once the seller confirmed another of the same lead's closure or
+# sale (a request asked again, its link still waiting for the mail server): the erasure is
+# under way, and a new link would ask them to confirm it again.
+NONE_CONFIRMED = (
+    "NOT EXISTS (SELECT 1 FROM erasure_requests AS confirmed WHERE confirmed.lead_id = leads.id "
+    "AND confirmed.confirmed_at IS NOT NULL "
+    "AND confirmed.closed_event_id = erasure_requests.closed_event_id)"
+)
+
+
 def lead_awaiting_link(request_id: int) -> dict | None:
     """The lead of a standing request whose link is not sent yet; None once the link is sent,
-    or the lead was erased or reopened meanwhile."""
+    the lead was erased or reopened meanwhile, or its erasure is confirmed already."""
     row = (
         get_db()
         .execute(
             "SELECT leads.* FROM erasure_requests JOIN leads ON leads.id = lead_id "
-            f"WHERE erasure_requests.id = ? AND sent_at IS NULL AND {STANDING}",
+            f"WHERE erasure_requests.id = ? AND sent_at IS NULL AND {STANDING} "
+            f"AND {NONE_CONFIRMED}",
             (request_id,),
         )
         .fetchone()
@@ -316,10 +327,12 @@ def confirmed(lead_id: int) -> bool:
 
 
 def links_to_send() -> list[int]:
-    """Standing requests whose link has not gone yet: what `flask leads requeue` sends."""
+    """Standing requests whose link has not gone yet, and whose erasure is not confirmed
+    already: what `flask leads requeue` sends."""
     rows = get_db().execute(
         "SELECT erasure_requests.id FROM erasure_requests JOIN leads ON leads.id = lead_id "
-        f"WHERE sent_at IS NULL AND {STANDING} ORDER BY erasure_requests.id"
+        f"WHERE sent_at IS NULL AND {STANDING} AND {NONE_CONFIRMED} "
+        "ORDER BY erasure_requests.id"
     )
     return [row[0] for row in rows]
 
