@@ -126,18 +126,17 @@ def buy_or_take(provider_id: str, shipment: dict) -> dict:
 
 def record_label(row: dict, shipment: dict) -> None:
     """The bought label on the parcel's row and its lead's timeline, once (the UPDATE moves
-    only a parcel still without one)."""
+    only a parcel still without one). The label's image, with the seller's name and address,
+    stays with the provider: the status page fetches it by the shipment's id (label_files.py)."""
     rate = shipment.get("selected_rate") or {}
-    label = shipment["postage_label"]
     with immediate_transaction() as db:
         moved = db.execute(
             "UPDATE shipments SET state = ?, tracking_code = ?, carrier = ?, service = ?, "
-            "rate_cents = ?, label_url = ?, label_weight_oz = ?, bought_at = ?, updated_at = ? "
+            "rate_cents = ?, label_weight_oz = ?, bought_at = ?, updated_at = ? "
             "WHERE id = ? AND state = ?",
             (ShipmentState.LABEL_READY, shipment.get("tracking_code"), rate.get("carrier"),
-             rate.get("service"), round(float(rate.get("rate") or 0) * 100),
-             label.get("label_url"), PARCEL["weight"], now(), now(), row["id"],
-             ShipmentState.CREATED),
+             rate.get("service"), round(float(rate.get("rate") or 0) * 100), PARCEL["weight"],
+             now(), now(), row["id"], ShipmentState.CREATED),
         ).rowcount  # fmt: skip
         if moved:
             details = {"leg": row["leg"], "carrier": rate.get("carrier")}

@@ -181,13 +181,12 @@ def confirm_address(
     db, lead_id: int, deal: int, address: dict, address_id: str, columns: dict | None = None
 ) -> int:
     """The return address on record (its provider id the parcel's from_address_id); the
-    event's id."""
+    event's id. The event names nothing of the address: the timeline is kept after an erasure,
+    the preparation's row is not."""
     done = {"address": address, "address_id": address_id, "address_at": now()}
     if not write(db, lead_id, deal, (columns or {}) | done | {"suggestion": None}):
         raise closed()
-    return append_event(
-        db, lead_id, "seller", "return_address_confirmed", {"zip": address.get("zip", "")[:5]}
-    )
+    return append_event(db, lead_id, "seller", "return_address_confirmed", {})
 
 
 def accept_suggestion(lead_id: int, deal: int) -> int:

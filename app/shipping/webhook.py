@@ -3,7 +3,11 @@
 or, during a rotation, the previous one; then stored once by the event's own id, since the
 provider delivers at least once and in any order; in production, an event of the provider's
 test mode is answered and dropped. What an event does is the job's (tracking.py): the answer
-does not wait for it."""
+does not wait for it.
+
+Only what names an event and what its job reads is stored: a tracker also tells where each
+scan was, who signed for the parcel and its public tracking page, which say where the seller
+lives (the return is delivered to them) and would outlive their erasure in a stored body."""
 
 from __future__ import annotations
 
@@ -14,6 +18,10 @@ from easypost.util import validate_webhook
 from flask import current_app
 
 from app.leads.db import now, transaction
+
+# What a stored event keeps: its id, kind, mode and time, and of its tracker what the job reads.
+EVENT_FIELDS = ("id", "object", "description", "mode", "created_at")
+TRACKER_FIELDS = ("id", "object", "tracking_code", "status", "status_detail", "carrier", "weight")
 
 
 class Refused(Exception):
@@ -72,9 +80,15 @@ def store_event(event: dict) -> int | None:
             "status, body, received_at) VALUES (?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (provider_event_id) DO NOTHING RETURNING id",
             (event["id"], event["description"], text_or_none(result.get("tracking_code")),
-             text_or_none(result.get("status")), json.dumps(event), now()),
+             text_or_none(result.get("status")), json.dumps(kept(event)), now()),
         ).fetchone()  # fmt: skip
     return row["id"] if row else None
+
+
+def kept(event: dict) -> dict:
+    """The event as it is stored: EVENT_FIELDS, and TRACKER_FIELDS of its result."""
+    result = {name: event["result"][name] for name in TRACKER_FIELDS if name in event["result"]}
+    return {name: event[name] for name in EVENT_FIELDS if name in event} | {"result": result}
 
 
 def text_or_none(value) -> str | None:

@@ -371,10 +371,7 @@ class Answer(BaseHTTPRequestHandler):
         shipment["selected_rate"] = rate
         shipment["tracking_code"] = f"1Z999AA1{number:0>10}"
         shipment["tracker"] = {"object": "Tracker", "status": "pre_transit"}
-        shipment["postage_label"] = {
-            "label_url": f"https://easypost-files.example/labels/{shipment['id']}.pdf",
-            "label_pdf_url": None,
-        }
+        shipment["postage_label"] = {"label_url": label_url(shipment["id"]), "label_pdf_url": None}
         return 200, shipment
 
     def answer(self, status: int, body: dict) -> None:
@@ -386,6 +383,11 @@ class Answer(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
+
+
+def label_url(shipment_id: str) -> str:
+    """Where the provider keeps a bought label's image (the seller's name and address on it)."""
+    return f"https://easypost-files.example/labels/{shipment_id}.pdf"
 
 
 def label_pdf(tracking_code: str) -> bytes:

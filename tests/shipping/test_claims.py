@@ -14,6 +14,8 @@ import pytest
 
 from app.leads import audit, history
 from app.leads.db import get_db, transaction
+from app.leads.state import State
+from app.sale import erasure, lifecycle
 from app.shipping import claims, declarations
 from tests.helpers import lead_work_done
 from tests.shipping.return_steps import mail_deal, parcels, post_form, staff_on  # noqa: F401
@@ -96,6 +98,27 @@ def test_a_lost_parcel_is_claimed_by_one_and_settled_by_another(mail_app, staff_
                    (parcel["id"],))  # fmt: skip
     with mail_app.app_context(), pytest.raises(sqlite3.IntegrityError), transaction() as db:
         db.execute("DELETE FROM shipment_claims")
+
+
+def test_only_an_erasure_blanks_a_claims_note_and_nothing_else_of_the_claim_changes(mail_app):
+    parcel = mail_deal(mail_app, "in_transit")
+    note = "Quentin Zeppelinovich says a neighbour at 27 Wisteria Lane may have it"
+    with mail_app.app_context():
+        claims.open_claim(parcel["id"], "lost", "CLM-2026-0043", note, "staff:1")
+        claims.settle(parcel["id"], "refused", None, "staff:2")
+        settled = claims.of_shipment(parcel["id"])
+    for changed in ("", "Edited by staff"):  # while the lead stands, the note is as written
+        with mail_app.app_context(), pytest.raises(sqlite3.IntegrityError), transaction() as db:
+            db.execute("UPDATE shipment_claims SET note = ?", (changed,))
+
+    with mail_app.app_context():
+        reason = {"reason": "not_a_fit"}
+        lifecycle.transition(parcel["lead_id"], State.CLOSED, "staff:1", reason, State.OFFERED)
+        erasure.erase(parcel["lead_id"], "staff:1")
+
+    assert claim_of(mail_app, parcel["id"]) == settled | {"note": ""}
+    with mail_app.app_context(), pytest.raises(sqlite3.IntegrityError), transaction() as db:
+        db.execute("UPDATE shipment_claims SET note = 'Written again'")
 
 
 def test_a_lost_parcel_stays_lost_whatever_tracking_says_short_of_its_delivery(mail_app, staff_on):

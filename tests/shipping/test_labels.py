@@ -13,7 +13,7 @@ from app.leads.db import get_db
 from app.shipping import easypost_api, labels
 from app.shipping.easypost_api import ProviderError
 from tests.helpers import lead_work_done
-from tests.shipping.fake_easypost import CARRIER_ACCOUNT
+from tests.shipping.fake_easypost import CARRIER_ACCOUNT, label_url
 from tests.shipping.steps import deliver, mailin_settings, parcel_on_record, tracking_event
 
 
@@ -35,6 +35,15 @@ def test_three_clicks_on_one_deal_record_one_parcel_and_buy_one_label(mailin_app
     assert {row["tracking_code"] for row in bought} == {bought[0]["tracking_code"]}
     assert bought[0]["state"] == "label_ready" and bought[0]["rate_cents"] == 1420  # cheapest
     assert len(label_events(mailin_app, row["lead_id"])) == 1
+
+
+def test_the_labels_image_is_left_with_the_provider_not_kept_here(mailin_app, easypost):
+    shipment_id = parcel_on_record(mailin_app)
+    with mailin_app.app_context():
+        parcel = labels.buy_label(shipment_id)
+        kept = [str(value) for row in get_db().execute("SELECT * FROM shipments") for value in row]
+    image = label_url(parcel["provider_shipment_id"])  # the seller's name and address on it
+    assert image.startswith("https://") and image not in kept and "label_url" not in parcel
 
 
 def test_a_500_leaves_the_shipment_on_record_and_the_retry_buys_one_label(mailin_app, easypost):

@@ -4,6 +4,8 @@ exceptions e-mailed to staff once; nothing else is believed or stored."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from app.leads import history
@@ -50,6 +52,34 @@ def test_a_signed_event_moves_the_parcel_forward_and_goes_on_the_timeline(mailin
         assert lead.fetchone()["state"] == "new"
         kinds = [event["kind"] for event in history.lead_events(parcel["lead_id"])]
         assert "state_changed" not in kinds[kinds.index("shipment_label_bought") :]
+
+
+def test_a_stored_event_keeps_what_its_job_reads_not_where_the_seller_is(mailin_app, easypost):
+    parcel = bought_label(mailin_app)
+    event = tracking_event(parcel["tracking_code"], "delivered")
+    place = {"city": "BOISE", "state": "ID", "zip": "83702", "country": "US"}
+    event["result"] |= {
+        "weight": 33.5, "signed_by": "Q ZEPPELINOVICH", "status_detail": "arrived_at_destination",
+        "public_url": "https://track.easypost.example/djE6dHJrXzVjMWU",
+        "tracking_details": [{"status": "delivered", "message": "Delivered to front porch",
+                              "tracking_location": place}],
+        "carrier_detail": {"origin_location": "BOISE ID US 83702", "origin_tracking_location":
+                           place, "destination_location": "NEW YORK NY US 10002"},
+    }  # fmt: skip
+
+    assert deliver(mailin_app.test_client(), event).status_code == 200
+    lead_work_done(mailin_app)
+
+    [stored] = stored_events(mailin_app)
+    assert json.loads(stored["body"]) == {
+        "id": event["id"], "object": "Event", "description": "tracker.updated", "mode": "test",
+        "result": {"id": "trk_5c1e", "object": "Tracker", "tracking_code": parcel["tracking_code"],
+                   "status": "delivered", "status_detail": "arrived_at_destination",
+                   "carrier": "UPS", "weight": 33.5},
+    }  # fmt: skip
+    assert stored["outcome"] == "moved to delivered"
+    with mailin_app.app_context():
+        assert labels.get(parcel["id"])["carrier_weight_oz"] == 33.5
 
 
 @pytest.mark.parametrize(

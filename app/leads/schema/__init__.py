@@ -13,6 +13,7 @@ import sqlite3
 from collections.abc import Callable
 
 from app.leads.schema.conversion_tables import CONVERSIONS
+from app.leads.schema.erasure_leftovers import ERASURE_LEFTOVERS
 from app.leads.schema.lead_tables import (
     AD_OPT_OUT,
     BASE_TABLES,
@@ -101,6 +102,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     run(CARRIER_WEIGHTS),  # 39: the parcel's weight as the carrier measured it
     run(EMAIL_CLAIMS),  # 40: each e-mail promised once claimed before it is sent
     run(FOUND_AFTER_CLAIM),  # 41: a parcel claimed lost, then delivered: when, on its claim
+    run(ERASURE_LEFTOVERS),  # 42: what erasures used to leave behind, gone from erased leads
 )
 VERSION = len(MIGRATIONS)
 
