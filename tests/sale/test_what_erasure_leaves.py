@@ -23,7 +23,7 @@ from app.leads.state import State
 from app.replica import objects
 from app.sale import erasure, lifecycle
 from app.sale.purchase import approvals, authentication, payout, record
-from app.shipping import claims, labels, pickups, preparation
+from app.shipping import claims, labels, pickups
 from tests.data.paperwork import APPOINTMENT, OFFER, QUOTE, SECRETS, move_through, post_paperwork
 from tests.data.paperwork import FINDINGS as PAPERWORK_FINDINGS
 from tests.helpers import (
@@ -42,7 +42,7 @@ from tests.shipping.deal_steps import jpeg
 from tests.shipping.fake_easypost import easypost, easypost_server  # noqa: F401 (fixtures)
 from tests.shipping.return_steps import parcels, post_form, staff_on  # noqa: F401 (a fixture)
 from tests.shipping.steps import deliver, mailin_settings, tracking_event
-from tests.status.mail_steps import csrf, post_address, post_conditions, post_id
+from tests.status.mail_steps import csrf, post_address, post_conditions, post_id, verify_id
 from worker import jobs
 
 SITE = "https://watches.example"
@@ -130,7 +130,7 @@ def label_with_new_address(app, smtp_server, lead_id: int, token: str) -> dict:
                      post_conditions(client, token)):  # fmt: skip
         assert response.status_code == 303
     with app.app_context():
-        labels.buy_label(preparation.verify_id_and_open(lead_id, "staff:1"))
+        labels.buy_label(verify_id(lead_id))
     post_address(client, token, ADDRESS | MOVED_TO)
     lead_work_done(app)
     [message] = [m for m in smtp_server.messages

@@ -72,8 +72,8 @@ def test_every_cell_a_spreadsheet_would_run_is_written_as_text(mailin_app, easyp
         db.execute("UPDATE leads SET reference = ?", (text,))
         db.execute(
             "INSERT INTO shipment_claims (shipment_id, kind, state, insurer_reference, "
-            "opened_by, opened_at, amount, settled_by, settled_at) "
-            "VALUES (:id, :text, :text, :text, 'staff:1', :text, :text, 'staff:2', :text)",
+            "opened_by, opened_at, amount, settled_by, settled_at, delivered_at) "
+            "VALUES (:id, :text, :text, :text, 'staff:1', :text, :text, 'staff:2', :text, :text)",
             {"id": parcel["id"], "text": text},
         )
     month = parcel_month(mailin_app, parcel["id"])

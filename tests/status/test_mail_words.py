@@ -15,10 +15,10 @@ from app import queue
 from app.leads import store
 from app.leads.db import transaction
 from app.sale import lifecycle
-from app.shipping import labels, preparation
+from app.shipping import labels
 from tests.helpers import give_token, sample_lead
 from tests.shipping.steps import mailin_settings
-from tests.status.mail_steps import all_given, csrf, mail_deal, post_address, quote
+from tests.status.mail_steps import all_given, csrf, mail_deal, post_address, quote, verify_id
 from worker import seller_mail
 
 IN_PERSON_WORDS = ("appointment", "in-person", "in person", "50 miles", "collection")
@@ -104,7 +104,7 @@ def test_a_watch_worth_exactly_the_policys_limit_goes_by_mail_to_its_label(
     assert html.count("data-mail-step=") == 3 and "our shipping insurance covers" not in html
     all_given(app, token)
     with app.app_context():
-        parcel = labels.buy_label(preparation.verify_id_and_open(lead_id, "staff:1"))
+        parcel = labels.buy_label(verify_id(lead_id))
         queue.wait_until_idle(30)
     assert parcel["insured_value"] == 18_750 and parcel["state"] == "label_ready"
 
