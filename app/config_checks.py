@@ -144,6 +144,10 @@ def register_api_problems(config) -> list[str]:
     return found
 
 
+# EasyPost's keys say their mode in their first letters: EZTK for test, EZAK for production.
+EASYPOST_TEST_KEY_PREFIX = "EZTK"
+
+
 def mailin_problems(config) -> list[str]:
     """What the sale by mail lacks, each setting named, while MAILIN_ENABLED is on: without
     them a label cannot be bought, a parcel tracked, or the cover stated."""
@@ -170,6 +174,11 @@ def mailin_problems(config) -> list[str]:
             )
     if not (config.get("EASYPOST_API_BASE") or "").startswith("https://"):
         found.append("EASYPOST_API_BASE must be https:// (the key goes with every request)")
+    if (config.get("EASYPOST_API_KEY") or "").startswith(EASYPOST_TEST_KEY_PREFIX):
+        found.append(
+            "EASYPOST_API_KEY must be a production key: this one is a test key (EasyPost's test "
+            "keys begin EZTK), whose labels no carrier takes and whose events are refused here"
+        )
     # The arrival form takes 8 photos (app/staff/arrival_forms.py) and the video in one request.
     room = (config.get("MAX_CONTENT_LENGTH") or 0) - 8 * (config.get("PHOTO_MAX_BYTES") or 0)
     if (config.get("MAILIN_ARRIVAL_VIDEO_MAX_MB") or 0) * 1024 * 1024 > room:
