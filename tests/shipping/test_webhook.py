@@ -113,9 +113,11 @@ def test_a_signature_header_with_a_byte_beyond_ascii_is_refused_not_an_error(mai
 def test_in_production_a_test_mode_event_is_answered_but_neither_stored_nor_applied(
     make_app, easypost
 ):
-    app = make_app(
-        **PRODUCTION, **mailin_settings(easypost, EASYPOST_API_BASE="https://api.easypost.com/v2")
-    )
+    production = {
+        "EASYPOST_API_BASE": "https://api.easypost.com/v2",
+        "EASYPOST_API_KEY": "EZAK-7d2e",
+    }
+    app = make_app(**PRODUCTION, **mailin_settings(easypost, **production))
     shipment_id = parcel_on_record(app)
     with app.app_context(), transaction() as db:  # its label bought: the carrier has its code
         db.execute(
