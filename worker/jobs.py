@@ -10,6 +10,7 @@ from flask import current_app
 from app.conversions import events, send
 from app.leads import email_claims, email_kinds, history, links, store
 from app.leads.state import State
+from app.photos import intake
 from app.prices import market
 from app.replica import copies, erasure_log
 from app.sale import erasure, lifecycle, pending, retention
@@ -66,8 +67,9 @@ def process_lead(lead_id: int) -> str:
 
 
 def sweep_pending_work() -> str:
-    """Without Redis, at each process's start: queue the work a crashed process left."""
-    return f"queued {pending.sweep_stale_leads()} jobs"
+    """Without Redis, at each process's start: queue what a crash left, remove its uploads."""
+    queued, removed = pending.sweep_stale_leads(), intake.remove_stranded_uploads()
+    return f"queued {queued} jobs, removed {removed} stranded uploads"
 
 
 def process_photos(lead_id: int) -> str:

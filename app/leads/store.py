@@ -163,6 +163,19 @@ def lead_photos(lead_id: int) -> list[dict]:
     return [dict(row) for row in rows]
 
 
+def named_uploads(names: list[str]) -> set[str]:
+    """Which of these raw upload file names a photo row names."""
+    found = set()
+    for start in range(0, len(names), 500):  # under SQLite's limit on bound values
+        chunk = names[start : start + 500]
+        marks = ", ".join("?" for _ in chunk)
+        rows = get_db().execute(
+            f"SELECT upload_name FROM lead_photos WHERE upload_name IN ({marks})", chunk
+        )
+        found.update(row["upload_name"] for row in rows)
+    return found
+
+
 def lead_photo(lead_id: int, public_id: str) -> dict | None:
     """One photo by its public id, only if it belongs to `lead_id`."""
     row = (
