@@ -24,6 +24,7 @@ from rq import Retry
 from rq.utils import import_attribute
 
 from app.extensions import rq
+from app.redis_guard import rest, resting
 
 JOB_TIMEOUT = 300
 EXIT_GRACE_SECONDS = 20  # within gunicorn's graceful_timeout
@@ -81,16 +82,21 @@ def retry_policy() -> Retry | None:
 
 def enqueue(job_name: str, *ids: int) -> bool:
     """Run one job after the answer has gone: on Redis (retried), or on this process's
-    background thread. False if Redis could not take it; the caller's record of the work (a
-    pending column, an unanswered event, a request row) is what `flask leads requeue` finds."""
+    background thread. False if Redis could not take it, or rests after failing just now
+    (app/redis_guard.py: not even tried, so a dead Redis never holds a seller's request); the
+    caller's record of the work (a pending column, an unanswered event, a request row) is what
+    the sweep and `flask leads requeue` find."""
     runner = current_app.extensions.get("lead_work")
     if runner is not None:
         runner.submit(job_name, *ids)
         return True
+    if resting(current_app):
+        current_app.logger.warning("%s%s not queued (Redis failed just now).", job_name, ids)
+        return False
     try:
         rq.queue.enqueue(job_name, *ids, retry=retry_policy(), job_timeout=JOB_TIMEOUT)
     except RedisError as error:
-        current_app.logger.warning("%s%s not queued (%s).", job_name, ids, error)
+        rest(current_app, error, f"{job_name}{ids} not queued")
         return False
     return True
 
