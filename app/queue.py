@@ -17,8 +17,9 @@ import atexit
 import os
 import queue
 import threading
+import time
 
-from flask import Flask, current_app
+from flask import Flask, current_app, has_request_context
 from redis.exceptions import RedisError
 from rq import Retry
 from rq.utils import import_attribute
@@ -62,12 +63,18 @@ REPORT_UNSURE_EMAIL = "worker.jobs.report_unsure_email"
 # Each process without Redis sweeps up work a crashed process left when it starts, and again
 # once every lead made before it started is old enough to be nobody else's (pending.STALE_AFTER).
 SWEEP_AGAIN_AFTER_SECONDS = 120
+# The lanes jobs wait in, each run by its own worker (deploy/watchbuyers-worker@.service) or,
+# without Redis, its own thread: the replica's copies wait on the object storage, which may be
+# slow, and must never hold up the next lead's e-mails.
+QUEUES = ("default", "copies")
+LANES = {COPY_FILES: "copies"}
 
 
 def init_app(app: Flask) -> None:
     """Bind Flask-RQ when REDIS_URL is set (its connection is derived in app.config);
     otherwise give the app its in-process runner, started on first use in each process."""
     if app.config["REDIS_URL"]:
+        app.config.setdefault("RQ_QUEUES", list(QUEUES))
         rq.init_app(app)
     else:
         app.extensions["lead_work"] = InProcessRunner(app)
@@ -82,23 +89,29 @@ def retry_policy() -> Retry | None:
 
 def enqueue(job_name: str, *ids: int) -> bool:
     """Run one job after the answer has gone: on Redis (retried), or on this process's
-    background thread. False if Redis could not take it, or rests after failing just now
-    (app/redis_guard.py: not even tried, so a dead Redis never holds a seller's request); the
+    background thread. False if Redis could not take it, or, for a request, rests after failing
+    just now (app/redis_guard.py: not even tried, so a dead Redis never holds a seller); the
     caller's record of the work (a pending column, an unanswered event, a request row) is what
     the sweep and `flask leads requeue` find."""
     runner = current_app.extensions.get("lead_work")
     if runner is not None:
         runner.submit(job_name, *ids)
         return True
-    if resting(current_app):
+    if has_request_context() and resting(current_app):  # a command or a job tries each time
         current_app.logger.warning("%s%s not queued (Redis failed just now).", job_name, ids)
         return False
     try:
-        rq.queue.enqueue(job_name, *ids, retry=retry_policy(), job_timeout=JOB_TIMEOUT)
+        lane = rq.get_queue(lane_of(job_name))
+        lane.enqueue(job_name, *ids, retry=retry_policy(), job_timeout=JOB_TIMEOUT)
     except RedisError as error:
         rest(current_app, error, f"{job_name}{ids} not queued")
         return False
     return True
+
+
+def lane_of(job_name: str) -> str:
+    """The queue a job waits in (QUEUES)."""
+    return LANES.get(job_name, QUEUES[0])
 
 
 def run_now(job_name: str, *ids: int):
@@ -115,55 +128,62 @@ def wait_until_idle(timeout: float | None = None) -> bool:
 
 
 class InProcessRunner:
-    """The embedded default's job runner: one thread per process, started lazily (after any
-    fork), that runs each job after the response. A failed job is logged with its ids and run
-    again after each of JOB_RETRY_INTERVALS, as RQ's retries would; after the last it stays
-    pending, and the sweeps (at start-up and once more) or `flask leads requeue` pick it up.
-    Retries live in this process's memory only: a restart forgets them and the sweep takes
-    over."""
+    """The embedded default's job runner: one thread per lane (QUEUES) and process, started
+    lazily (after any fork), that runs each job after the response. A failed job is logged
+    with its ids and run again after each of JOB_RETRY_INTERVALS, as RQ's retries would; after
+    the last it stays pending, and the sweeps (at start-up and once more) or `flask leads
+    requeue` pick it up. Retries live in this process's memory only: a restart forgets them
+    and the sweep takes over."""
 
     def __init__(self, app: Flask):
         self.app = app
-        self.jobs: queue.Queue[tuple[str, tuple[int, ...], int]] = queue.Queue()
+        self.lanes: dict[str, queue.Queue[tuple[str, tuple[int, ...], int]]] = {}
         self.owner_pid: int | None = None
         self.start_lock = threading.Lock()
 
     def submit(self, job_name: str, *ids: int) -> None:
-        """Queue one job for this process's thread."""
+        """Queue one job on its lane's thread."""
         self.ensure_started()
-        self.jobs.put((job_name, ids, 0))
+        self.put((job_name, ids, 0))
+
+    def put(self, job: tuple[str, tuple[int, ...], int]) -> None:
+        """Put a job (name, ids, attempt) on its lane."""
+        self.lanes[lane_of(job[0])].put(job)
 
     def ensure_started(self) -> None:
-        """Start the thread and the sweeps once in each process (a forked child gets its own)."""
+        """Start the threads and the sweeps once in each process (a forked child gets its
+        own)."""
         if self.owner_pid == os.getpid():
             return
         with self.start_lock:
             if self.owner_pid == os.getpid():
                 return
-            self.jobs = queue.Queue()  # a forked child starts with its own, empty queue
-            self.jobs.put((SWEEP_PENDING_WORK, (), 0))
+            self.lanes = {name: queue.Queue() for name in QUEUES}  # a fork's own, empty ones
+            self.put((SWEEP_PENDING_WORK, (), 0))
             self.later(SWEEP_AGAIN_AFTER_SECONDS, (SWEEP_PENDING_WORK, (), 0))
-            threading.Thread(target=self.run, name="lead-work", daemon=True).start()
+            for name, jobs in self.lanes.items():
+                threading.Thread(target=self.run, args=(jobs,), name=f"jobs-{name}",
+                                 daemon=True).start()  # fmt: skip
             self.owner_pid = os.getpid()
             atexit.register(self.wait_until_idle, EXIT_GRACE_SECONDS)
 
     def later(self, seconds: float, job: tuple[str, tuple[int, ...], int]) -> None:
-        """Put a job on the queue after `seconds` (a daemon timer: it dies with the process)."""
-        timer = threading.Timer(seconds, self.jobs.put, [job])
+        """Put a job on its lane after `seconds` (a daemon timer: it dies with the process)."""
+        timer = threading.Timer(seconds, self.put, [job])
         timer.daemon = True
         timer.start()
 
-    def run(self) -> None:
-        """The thread: each job in its own app context, one at a time, for ever."""
+    def run(self, jobs: queue.Queue) -> None:
+        """A lane's thread: each job in its own app context, one at a time, for ever."""
         while True:
-            job_name, ids, attempt = self.jobs.get()
+            job_name, ids, attempt = jobs.get()
             try:
                 with self.app.app_context():
                     import_attribute(job_name)(*ids)
             except Exception:
                 self.retry_or_give_up(job_name, ids, attempt)
             finally:
-                self.jobs.task_done()
+                jobs.task_done()
 
     def retry_or_give_up(self, job_name: str, ids: tuple[int, ...], attempt: int) -> None:
         """Log a failed job and queue its next try after the next of JOB_RETRY_INTERVALS, or
@@ -179,9 +199,15 @@ class InProcessRunner:
             self.app.logger.exception("%s%s failed; it stays pending.", job_name, ids)
 
     def wait_until_idle(self, timeout: float | None = None) -> bool:
-        """Block until every queued job has run (a CLI command, tests, a graceful exit); a
-        retry still waiting for its interval is not queued yet."""
-        with self.jobs.all_tasks_done:
-            return self.jobs.all_tasks_done.wait_for(
-                lambda: not self.jobs.unfinished_tasks, timeout
-            )
+        """Block until every queued job of every lane has run (a CLI command, tests, a
+        graceful exit); a retry still waiting for its interval is not queued yet."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        lanes = list(self.lanes.values())
+        while any(jobs.unfinished_tasks for jobs in lanes):  # a job may queue on another lane
+            for jobs in lanes:
+                left = None if deadline is None else max(0.0, deadline - time.monotonic())
+                with jobs.all_tasks_done:
+                    if not jobs.all_tasks_done.wait_for(lambda j=jobs: not j.unfinished_tasks,
+                                                        left):  # fmt: skip
+                        return False
+        return True

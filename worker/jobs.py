@@ -51,9 +51,9 @@ def load_lead(lead_id: int) -> dict:
 
 def process_lead(lead_id: int) -> str:
     """Every piece of a lead's work not done yet, in order: its photos first, so the staff
-    e-mail carries their thumbnails, then staff's e-mail, the seller's confirmation, the
-    conversion events and the photos' copies in the replica. One failing piece does not hold
-    back the next."""
+    e-mail carries their thumbnails, then staff's e-mail, the seller's confirmation and the
+    conversion events; last, the photos' copies in the replica are queued on a lane of their
+    own, so no e-mail waits on the storage. One failing piece does not hold back the next."""
     failed = []
     for step in LEAD_WORK:
         try:
@@ -197,7 +197,7 @@ def make_purchase_documents(lead_id: int) -> str:
     made = documents.make_documents(lead_id)
     if not made:
         return "nothing owed"
-    copies.sync_now(lead_id)
+    copies.sync_later(lead_id)
     versions = ", ".join(f"{row['kind']} version {row['version']}" for row in made)
     current_app.logger.info("Lead %s: made %s.", lead_id, versions)
     return f"made {versions}"
@@ -261,22 +261,14 @@ def fetch_market_prices() -> str:
     return market.fetch_all().summary()
 
 
-def copy_lead_files(lead_id: int) -> str:
-    """Copy the files the steps before wrote (the cleaned photos) to the replica: the lead's
-    work's last step, so no e-mail waits on the storage. A failed copy stays owed and is
-    queued as its own job (copies.sync_now); it never fails the lead's work."""
-    done = copies.sync_now(lead_id)
-    return f"copied {len(done.copied)}, {len(done.failed)} left owed"
-
-
-LEAD_WORK = (process_photos, notify_staff, confirm_to_seller, send_conversions, copy_lead_files)
+LEAD_WORK = (process_photos, notify_staff, confirm_to_seller, send_conversions, copies.sync_later)
 
 
 def copy_files(lead_id: int) -> str:
     """Copy a lead's files to the replica and delete the copies of files its records dropped
     (app/replica/copies.py), then store the erasure entries the bucket does not hold yet
-    (app/replica/erasure_log.py): queued by whatever wrote or dropped them, by an erasure, or
-    when the writing job's own copy failed. A failure raises, so RQ retries it with backoff."""
+    (app/replica/erasure_log.py): queued, on the copies' own lane, by whatever wrote or
+    dropped them, or by an erasure. A failure raises, so RQ retries it with backoff."""
     done = copies.sync_lead(lead_id)
     if done.failed:
         raise copies.CopiesIncomplete(f"Lead {lead_id}: {len(done.failed)} copies failed.")

@@ -11,6 +11,7 @@ import pytest
 import redis
 
 from app import queue, redis_guard
+from app.extensions import rq
 from app.leads import search, store
 from tests.helpers import JSON, post
 
@@ -46,14 +47,27 @@ def test_sellers_are_answered_and_saved_while_the_queue_rests_after_one_failed_t
     assert redis_guard.resting(app)
 
 
-def test_the_queue_tries_again_once_its_rest_is_over(make_app, redis_server, monkeypatch):
+def test_a_request_leaves_a_resting_redis_alone_and_a_command_tries_it(make_app, redis_server):
     app = make_app(REDIS_URL=redis_server.url)
-    monkeypatch.setattr(redis_guard, "REDIS_REST_SECONDS", 0)
     redis_server.stop()
+    with app.test_request_context("/sell", method="POST"):
+        assert queue.enqueue(queue.PROCESS_LEAD, 1) is False  # tried, failed: Redis rests
+    redis_server.start()
+    with app.test_request_context("/sell", method="POST"):
+        assert queue.enqueue(queue.PROCESS_LEAD, 2) is False  # not even tried
     with app.app_context():
+        assert queue.enqueue(queue.PROCESS_LEAD, 2) is True  # the sweep, a command: tried
+        assert [job.args for job in rq.queue.get_jobs()] == [(2,)]
+
+
+def test_a_request_tries_redis_again_once_its_rest_is_over(make_app, redis_server, monkeypatch):
+    monkeypatch.setattr(redis_guard, "REDIS_REST_SECONDS", 0)
+    app = make_app(REDIS_URL=redis_server.url)
+    redis_server.stop()
+    with app.test_request_context("/sell", method="POST"):
         assert queue.enqueue(queue.PROCESS_LEAD, 1) is False
     redis_server.start()
-    with app.app_context():
+    with app.test_request_context("/sell", method="POST"):
         assert queue.enqueue(queue.PROCESS_LEAD, 1) is True
     assert not redis_guard.resting(app)
 
