@@ -91,6 +91,7 @@ class Config:
     RATELIMIT_SINGLE_PROCESS = False
     REDIS_SOCKET_TIMEOUT = 2.0  # one try each (app/redis_guard.py)
     JOB_RETRY_INTERVALS = (10, 60, 300)
+    JOB_SWEEP_SECONDS = 120  # without Redis, each process finds owed work again this often
     STAFF_EMAIL = ""
     MAIL_FROM = "leads@localhost"
     SMTP_HOST = ""
@@ -215,6 +216,7 @@ class TestingConfig(Config):
     # No in-process retries: a test's app outlives the test, and a retry would run against the
     # next test's database. Tests of retries set their own.
     JOB_RETRY_INTERVALS = ()
+    JOB_SWEEP_SECONDS = 0  # ... nor sweeps after the first, for the same reason
 
 
 class ProductionConfig(Config):

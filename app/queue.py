@@ -18,6 +18,7 @@ import os
 import queue
 import threading
 import time
+from collections import Counter
 
 from flask import Flask, current_app, has_request_context
 from redis.exceptions import RedisError
@@ -48,6 +49,7 @@ ALERT_RANGE_VOLUME = "worker.jobs.alert_range_volume"
 SWEEP_PENDING_WORK = "worker.jobs.sweep_pending_work"
 COPY_FILES = "worker.jobs.copy_files"
 CHECK_REPLICATION = "worker.jobs.check_replication"
+CHECK_HEALTH = "worker.jobs.check_health"
 APPLY_SHIPMENT_EVENT = "worker.jobs.apply_shipment_event"
 ALERT_SHIPMENT_EXCEPTION = "worker.jobs.alert_shipment_exception"
 ALERT_SHIPPING_ATTENTION = "worker.jobs.alert_shipping_attention"
@@ -60,9 +62,6 @@ SEND_LABEL_MAIL = "worker.jobs.send_label_mail"
 SEND_ADDRESS_CHECK = "worker.jobs.send_address_change_check"
 BOOK_PICKUP = "worker.jobs.book_pickup"
 REPORT_UNSURE_EMAIL = "worker.jobs.report_unsure_email"
-# Each process without Redis sweeps up work a crashed process left when it starts, and again
-# once every lead made before it started is old enough to be nobody else's (pending.STALE_AFTER).
-SWEEP_AGAIN_AFTER_SECONDS = 120
 # The lanes jobs wait in, each run by its own worker (deploy/watchbuyers-worker@.service) or,
 # without Redis, its own thread: the replica's copies wait on the object storage, which may be
 # slow, and must never hold up the next lead's e-mails.
@@ -109,6 +108,29 @@ def enqueue(job_name: str, *ids: int) -> bool:
     return True
 
 
+def in_flight() -> set[tuple[str, tuple[int, ...]]]:
+    """The jobs (name, ids) some runner has in hand: queued, waiting for a retry, or running
+    (on Redis, by a worker whose heartbeat still holds: RQ moves a dead worker's job on when
+    asked, here). The sweep leaves their work to them."""
+    runner = current_app.extensions.get("lead_work")
+    if runner is not None:
+        return runner.in_hand()
+    found = set()
+    for lane in rq.queues.values():
+        ids = [*lane.get_job_ids(), *lane.intermediate_queue.get_job_ids()]
+        for registry in (lane.scheduled_job_registry, lane.deferred_job_registry,
+                         lane.started_job_registry):  # fmt: skip
+            ids += registry.get_job_ids()  # the started registry's cleanup runs first
+        jobs = lane.job_class.fetch_many(ids, connection=lane.connection)
+        found |= {(job.func_name, tuple(job.args)) for job in jobs if job is not None}
+    return found
+
+
+def on_redis() -> bool:
+    """Whether jobs go to Redis, where every process's are seen (else only this one's)."""
+    return "lead_work" not in current_app.extensions
+
+
 def lane_of(job_name: str) -> str:
     """The queue a job waits in (QUEUES)."""
     return LANES.get(job_name, QUEUES[0])
@@ -131,20 +153,29 @@ class InProcessRunner:
     """The embedded default's job runner: one thread per lane (QUEUES) and process, started
     lazily (after any fork), that runs each job after the response. A failed job is logged
     with its ids and run again after each of JOB_RETRY_INTERVALS, as RQ's retries would; after
-    the last it stays pending, and the sweeps (at start-up and once more) or `flask leads
-    requeue` pick it up. Retries live in this process's memory only: a restart forgets them
-    and the sweep takes over."""
+    the last it stays pending for the sweep, which runs at start-up and every
+    JOB_SWEEP_SECONDS, leaving alone what the runner has in hand. Retries live in this
+    process's memory only: a restart forgets them and the sweep takes over."""
 
     def __init__(self, app: Flask):
         self.app = app
         self.lanes: dict[str, queue.Queue[tuple[str, tuple[int, ...], int]]] = {}
+        self.held: Counter[tuple[str, tuple[int, ...]]] = Counter()
         self.owner_pid: int | None = None
         self.start_lock = threading.Lock()
+        self.held_lock = threading.Lock()
 
     def submit(self, job_name: str, *ids: int) -> None:
-        """Queue one job on its lane's thread."""
+        """Queue one job on its lane's thread; it is in hand until it ends or gives up."""
         self.ensure_started()
+        with self.held_lock:
+            self.held[(job_name, ids)] += 1
         self.put((job_name, ids, 0))
+
+    def in_hand(self) -> set[tuple[str, tuple[int, ...]]]:
+        """The jobs queued, running or waiting for a retry here."""
+        with self.held_lock:
+            return {job for job, count in self.held.items() if count > 0}
 
     def put(self, job: tuple[str, tuple[int, ...], int]) -> None:
         """Put a job (name, ids, attempt) on its lane."""
@@ -159,13 +190,22 @@ class InProcessRunner:
             if self.owner_pid == os.getpid():
                 return
             self.lanes = {name: queue.Queue() for name in QUEUES}  # a fork's own, empty ones
-            self.put((SWEEP_PENDING_WORK, (), 0))
-            self.later(SWEEP_AGAIN_AFTER_SECONDS, (SWEEP_PENDING_WORK, (), 0))
+            self.held = Counter({(SWEEP_PENDING_WORK, ()): 1})
+            self.put((SWEEP_PENDING_WORK, (), 0))  # what a crash left, first
             for name, jobs in self.lanes.items():
                 threading.Thread(target=self.run, args=(jobs,), name=f"jobs-{name}",
                                  daemon=True).start()  # fmt: skip
+            if self.app.config["JOB_SWEEP_SECONDS"]:
+                threading.Thread(target=self.sweep, name="jobs-sweep", daemon=True).start()
             self.owner_pid = os.getpid()
             atexit.register(self.wait_until_idle, EXIT_GRACE_SECONDS)
+
+    def sweep(self) -> None:
+        """Queue the sweep every JOB_SWEEP_SECONDS, unless the last one is still in hand."""
+        while True:
+            time.sleep(self.app.config["JOB_SWEEP_SECONDS"])
+            if (SWEEP_PENDING_WORK, ()) not in self.in_hand():
+                self.submit(SWEEP_PENDING_WORK)
 
     def later(self, seconds: float, job: tuple[str, tuple[int, ...], int]) -> None:
         """Put a job on its lane after `seconds` (a daemon timer: it dies with the process)."""
@@ -177,17 +217,21 @@ class InProcessRunner:
         """A lane's thread: each job in its own app context, one at a time, for ever."""
         while True:
             job_name, ids, attempt = jobs.get()
+            retried = False
             try:
                 with self.app.app_context():
                     import_attribute(job_name)(*ids)
             except Exception:
-                self.retry_or_give_up(job_name, ids, attempt)
+                retried = self.retry_or_give_up(job_name, ids, attempt)
             finally:
+                if not retried:
+                    with self.held_lock:
+                        self.held[(job_name, ids)] -= 1
                 jobs.task_done()
 
-    def retry_or_give_up(self, job_name: str, ids: tuple[int, ...], attempt: int) -> None:
-        """Log a failed job and queue its next try after the next of JOB_RETRY_INTERVALS, or
-        say it stays pending once they are used up."""
+    def retry_or_give_up(self, job_name: str, ids: tuple[int, ...], attempt: int) -> bool:
+        """Log a failed job and queue its next try after the next of JOB_RETRY_INTERVALS (True),
+        or say it stays pending for the sweep once they are used up (False)."""
         intervals = self.app.config["JOB_RETRY_INTERVALS"]
         if attempt < len(intervals):
             self.app.logger.exception(
@@ -195,8 +239,9 @@ class InProcessRunner:
                 job_name, ids, intervals[attempt], attempt + 1, len(intervals),
             )  # fmt: skip
             self.later(intervals[attempt], (job_name, ids, attempt + 1))
-        else:
-            self.app.logger.exception("%s%s failed; it stays pending.", job_name, ids)
+            return True
+        self.app.logger.exception("%s%s failed; it stays pending for the sweep.", job_name, ids)
+        return False
 
     def wait_until_idle(self, timeout: float | None = None) -> bool:
         """Block until every queued job of every lane has run (a CLI command, tests, a

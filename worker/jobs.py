@@ -18,6 +18,7 @@ from app.sale.purchase import documents
 from app.shipping import pickups, tracking
 from worker import (
     erasure_mail,
+    health_alerts,
     label_jobs,
     mail,
     mailbox_jobs,
@@ -67,9 +68,9 @@ def process_lead(lead_id: int) -> str:
 
 
 def sweep_pending_work() -> str:
-    """Without Redis, at each process's start: queue what a crash left, remove its uploads."""
-    queued, removed = pending.sweep_stale_leads(), intake.remove_stranded_uploads()
-    return f"queued {queued} jobs, removed {removed} stranded uploads"
+    """On a schedule: queue the owed work no runner has, remove the uploads a crash left."""
+    queued, removed = pending.sweep(), intake.remove_stranded_uploads()
+    return f"queued {queued.count()} jobs, removed {removed} stranded uploads"
 
 
 def process_photos(lead_id: int) -> str:
@@ -292,8 +293,10 @@ def check_replication() -> str:
 # if it cannot be, a new return address confirmed from the seller's mailbox, a carrier pickup
 # booked once, a return opened, a held watch e-mailed to staff once; worker/parcel_mail.py,
 # label_jobs.py, return_jobs.py, shipping_alerts.py);
-# the stolen-watch register asked by API, its answer recorded and staff alerted when needed.
+# the stolen-watch register asked by API, its answer recorded and staff alerted when needed;
+# the health check (deploy/watchbuyers-health.timer): owed work found again, staff told of faults.
 apply_retention = retention.apply_rules
+check_health = health_alerts.check_health
 alert_payments_due = payment_alerts.send_late_alerts
 alert_unreadable_purchase = record_alerts.send_unreadable_alert
 alert_range_volume = range_alerts.send_volume_alert

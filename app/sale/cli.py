@@ -247,8 +247,8 @@ def requeue_command() -> None:
     if not queued:
         click.echo("Nothing to requeue: every lead's work is done.")
         return
-    for lead in queued.leads:
-        click.echo(f"Queued lead #{lead['id']} ({store.work_status(lead)}).")
+    for lead_id in queued.leads:
+        click.echo(f"Queued lead #{lead_id} ({store.work_status(store.get_lead(lead_id))}).")
     for lead_id, event_id in queued.seller_emails:
         click.echo(f"Queued the seller e-mail of lead #{lead_id} (event {event_id}).")
     for lead_id, event_id in queued.staff_alerts:
