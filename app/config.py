@@ -92,6 +92,10 @@ class Config:
     REDIS_SOCKET_TIMEOUT = 2.0  # one try each (app/redis_guard.py)
     JOB_RETRY_INTERVALS = (10, 60, 300)
     JOB_SWEEP_SECONDS = 120  # without Redis, each process finds owed work again this often
+    # The health check (app/health/) e-mails staff when work is owed this long, or when a disk
+    # the site writes to has less than this share free.
+    OWED_WORK_ALERT_MINUTES = 15
+    DISK_FREE_ALERT_PERCENT = 10.0
     STAFF_EMAIL = ""
     MAIL_FROM = "leads@localhost"
     SMTP_HOST = ""
@@ -287,7 +291,7 @@ def typed_value(key: str, value, default):
 # Settings that take one of a few words, settings that are a share of something (0-100), and
 # settings that are a time of day on a 24-hour clock.
 CHOICES = {"CONVERSION_VALUE": ("price", "margin")}
-PERCENTAGES = ("CONVERSION_MARGIN_PERCENT",)
+PERCENTAGES = ("CONVERSION_MARGIN_PERCENT", "DISK_FREE_ALERT_PERCENT")
 CLOCK_TIMES = ("BUSINESS_DAY_ENDS",)
 CLOCK_TIME = re.compile(r"([01][0-9]|2[0-3]):[0-5][0-9]")
 

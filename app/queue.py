@@ -23,7 +23,8 @@ from collections import Counter
 from flask import Flask, current_app, has_request_context
 from redis.exceptions import RedisError
 from rq import Retry
-from rq.utils import import_attribute
+from rq.defaults import DEFAULT_FAILURE_TTL
+from rq.utils import as_text, import_attribute
 
 from app.extensions import rq
 from app.redis_guard import rest, resting
@@ -123,6 +124,33 @@ def in_flight() -> set[tuple[str, tuple[int, ...]]]:
             ids += registry.get_job_ids()  # the started registry's cleanup runs first
         jobs = lane.job_class.fetch_many(ids, connection=lane.connection)
         found |= {(job.func_name, tuple(job.args)) for job in jobs if job is not None}
+    return found
+
+
+def redis_error() -> str | None:
+    """Why Redis does not answer (None when it does, or when there is no Redis)."""
+    if not on_redis():
+        return None
+    try:
+        rq.queue.connection.ping()
+    except RedisError as error:
+        return str(error)
+    return None
+
+
+def failed_since(seconds: float) -> list[tuple[str, tuple, str]]:
+    """The jobs whose last try failed within the last `seconds` (their retries used up, or
+    abandoned by a dead worker): name, ids and the error's last line, from RQ's failed-job
+    registries (each job kept there DEFAULT_FAILURE_TTL, so its score says when it failed)."""
+    found = []
+    for lane in rq.queues.values():
+        since = time.time() - seconds + DEFAULT_FAILURE_TTL
+        ids = lane.connection.zrangebyscore(lane.failed_job_registry.key, since, "+inf")
+        for job in lane.job_class.fetch_many([as_text(i) for i in ids], lane.connection):
+            if job is not None:
+                result = job.latest_result()
+                lines = (result.exc_string or "").strip().splitlines() if result else []
+                found.append((job.func_name, tuple(job.args), lines[-1][:200] if lines else ""))
     return found
 
 
