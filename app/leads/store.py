@@ -129,7 +129,7 @@ def add_photos(lead_id: int, photos: list[dict], max_count: int) -> int:
 
     The UPDATE comes first so this transaction holds the write lock before it counts: two
     uploads at once cannot both fit in the last free places. It also marks the photos as
-    unprocessed, so the photo job (and a start-up sweep after a crash) takes the new ones.
+    unprocessed, so the photo job (and the sweep after a crash) takes the new ones.
     """
     with transaction() as db:
         cursor = db.execute(

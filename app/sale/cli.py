@@ -80,7 +80,8 @@ def restore_command(
     try:
         queued = pending.requeue_all()
     except pending.QueueDown:
-        click.echo("Redis does not answer: run flask leads requeue once it does.")
+        click.echo("Redis does not answer: the health check queues the pending work once it "
+                   "does (or run flask leads requeue).")  # fmt: skip
         return
     queue.wait_until_idle()
     click.echo(f"Queued the pending work of {len(queued.leads)} leads, and what else was owed.")
