@@ -1,14 +1,15 @@
 """The one way the web app hands work to the worker: `enqueue(job_name, *ids)`.
 
 Jobs are named by their dotted path in worker/jobs.py and take ids only, never personal data
-(job arguments sit in Redis and its failed-job registry). With REDIS_URL set, Flask-RQ binds a
-queue and `flask rq worker --with-scheduler` runs them, retried with backoff. Without it (the
-embedded default), the same functions run on one background thread per process, after the
-answer has gone: no job ever runs on a request's thread, and a failed one is retried after each of
-JOB_RETRY_INTERVALS as RQ would. The app never imports `worker`, and
+(job arguments sit in Redis and its failed-job registry). Each job waits in one of QUEUES. With
+REDIS_URL set, Flask-RQ binds them and `flask rq worker --with-scheduler QUEUE` runs each,
+retried with backoff. Without it (the embedded default), the same functions run on one
+background thread per queue and process, after the answer has gone: no job ever runs on a
+request's thread, and a failed one is retried after each of JOB_RETRY_INTERVALS as RQ would.
+The app never imports `worker`, and
 this module imports none of the app's features: dependencies point one way (worker -> app).
 Whoever enqueues has already committed its record of the work, so an outage only delays it:
-see `flask leads requeue` and the start-up sweep (app/sale/pending.py).
+see the sweep on its schedule and `flask leads requeue` (app/sale/pending.py).
 """
 
 from __future__ import annotations
