@@ -14,6 +14,7 @@ from app.content import loader, queries, samples
 from app.conversions.cli import conversions_command
 from app.extensions import cache, csrf, limiter
 from app.forms import rules
+from app.health.cli import health_command
 from app.leads import db as leads_db
 from app.leads import handover
 from app.leads.cli import leads_command
@@ -142,6 +143,7 @@ def register_commands(app: Flask) -> None:
     leads_command.add_command(requeue_command)
     leads_command.add_command(restore_command)
     leads_command.add_command(replication_command)
+    leads_command.add_command(health_command)
     app.cli.add_command(leads_command)
     app.cli.add_command(prices_command)
     app.cli.add_command(staff_command)

@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from redis.connection import parse_url
+from app.redis_guard import client_settings
 
 DEV_SECRET_KEY = "dev-only-not-secret"
 ROOT = Path(__file__).resolve().parent.parent
@@ -89,8 +89,13 @@ class Config:
     # Without REDIS_URL each process counts the limits in its own memory: production refuses
     # that unless this says the site runs as one process.
     RATELIMIT_SINGLE_PROCESS = False
-    REDIS_SOCKET_TIMEOUT = 2.0
+    REDIS_SOCKET_TIMEOUT = 2.0  # one try each (app/redis_guard.py)
     JOB_RETRY_INTERVALS = (10, 60, 300)
+    JOB_SWEEP_SECONDS = 120  # without Redis, each process finds owed work again this often
+    # The health check (app/health/) e-mails staff when work is owed this long, or when a disk
+    # the site writes to has less than this share free.
+    OWED_WORK_ALERT_MINUTES = 15
+    DISK_FREE_ALERT_PERCENT = 10.0
     STAFF_EMAIL = ""
     MAIL_FROM = "leads@localhost"
     SMTP_HOST = ""
@@ -215,6 +220,7 @@ class TestingConfig(Config):
     # No in-process retries: a test's app outlives the test, and a retry would run against the
     # next test's database. Tests of retries set their own.
     JOB_RETRY_INTERVALS = ()
+    JOB_SWEEP_SECONDS = 0  # ... nor sweeps after the first, for the same reason
 
 
 class ProductionConfig(Config):
@@ -285,7 +291,7 @@ def typed_value(key: str, value, default):
 # Settings that take one of a few words, settings that are a share of something (0-100), and
 # settings that are a time of day on a 24-hour clock.
 CHOICES = {"CONVERSION_VALUE": ("price", "margin")}
-PERCENTAGES = ("CONVERSION_MARGIN_PERCENT",)
+PERCENTAGES = ("CONVERSION_MARGIN_PERCENT", "DISK_FREE_ALERT_PERCENT")
 CLOCK_TIMES = ("BUSINESS_DAY_ENDS",)
 CLOCK_TIME = re.compile(r"([01][0-9]|2[0-3]):[0-5][0-9]")
 
@@ -322,25 +328,8 @@ def derived_settings(config, instance: Path) -> dict:
         or ("RedisCache" if config["REDIS_URL"] else "SimpleCache"),
         "TRUSTED_HOSTS": trusted_hosts(config),
     }
-    if config["REDIS_URL"]:
-        timeout = config["REDIS_SOCKET_TIMEOUT"]  # a hung Redis fails fast, never hangs a seller
-        derived["CACHE_REDIS_URL"] = config.get("CACHE_REDIS_URL") or config["REDIS_URL"]
-        derived["RQ_CONNECTION"] = parse_url(config["REDIS_URL"]) | {
-            "socket_timeout": timeout,
-            "socket_connect_timeout": timeout,
-        }
-        derived["RQ_ASYNC"] = True  # Flask-RQ runs jobs inline under TESTING otherwise
-        derived["RATELIMIT_STORAGE_URI"] = with_timeouts(config["REDIS_URL"], timeout)
-    else:
-        derived["RATELIMIT_STORAGE_URI"] = "memory://"
-    return derived
-
-
-def with_timeouts(redis_url: str, seconds: float) -> str:
-    """A Redis URL whose connections give up after `seconds` (redis-py reads them from the
-    query), for clients configured by URL alone, such as the request limiter's storage."""
-    separator = "&" if "?" in redis_url else "?"
-    return f"{redis_url}{separator}socket_timeout={seconds}&socket_connect_timeout={seconds}"
+    redis = client_settings(config) if config["REDIS_URL"] else {}
+    return derived | {"RATELIMIT_STORAGE_URI": "memory://"} | redis
 
 
 def trusted_hosts(config) -> tuple[str, ...]:

@@ -18,11 +18,13 @@ import subprocess
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
+from email import message_from_bytes, policy
 from html import unescape
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pyotp
+from aiosmtpd.controller import Controller
 from werkzeug.datastructures import FileStorage, MultiDict
 from werkzeug.test import stream_encode_multipart
 
@@ -253,6 +255,40 @@ def mail_settings_for(inbox: SmtpInbox) -> dict:
         "MAIL_FROM": "offers@watches.example",
         "SITE_URL": "https://watches.example",
     }
+
+
+class RefusingRelay(SmtpInbox):
+    """An SMTP server on loopback, started when a test wants it (`start`), that refuses on
+    purpose: every message at DATA while `refusing` is "data" (451, as a relay over its quota),
+    every recipient while it is "rcpt" (554, as a relay that stopped relaying for us)."""
+
+    refusing = ""
+    refused = 0
+
+    def start(self) -> None:
+        relay = self
+
+        class Handler:
+            async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+                if relay.refusing == "rcpt":
+                    relay.refused += 1
+                    return "554 5.7.1 Relay access denied"
+                envelope.rcpt_tos.append(address)
+                return "250 OK"
+
+            async def handle_DATA(self, server, session, envelope):
+                if relay.refusing == "data":
+                    relay.refused += 1
+                    return "451 4.3.0 Try again later"
+                relay.messages.append(message_from_bytes(envelope.content, policy=policy.default))
+                return "250 OK"
+
+        self.controller = Controller(Handler(), hostname=self.host, port=self.port)
+        self.controller.start()
+
+    def stop(self) -> None:
+        if hasattr(self, "controller"):
+            self.controller.stop()
 
 
 @dataclass

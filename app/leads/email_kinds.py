@@ -45,6 +45,7 @@ UNREADABLE = Kind("unreadable", "lead {} day {}", "staff's alert: a record no ke
 RANGE_VOLUME = Kind("range volume", "day {}", "staff's alert about the instant range", STAFF)
 REPLICA = Kind("replica alert", "hour {}", "staff's alert about the off-site replica", STAFF)
 UNSURE = Kind("unsure e-mail", "claim {}", "staff's e-mail about an unsure one", STAFF)
+HEALTH = Kind("health alert", "faults {}", "staff's alert of the site's faults", STAFF)
 
 
 def kind_of(about: str) -> Kind:

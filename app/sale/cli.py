@@ -80,7 +80,8 @@ def restore_command(
     try:
         queued = pending.requeue_all()
     except pending.QueueDown:
-        click.echo("Redis does not answer: run flask leads requeue once it does.")
+        click.echo("Redis does not answer: the health check queues the pending work once it "
+                   "does (or run flask leads requeue).")  # fmt: skip
         return
     queue.wait_until_idle()
     click.echo(f"Queued the pending work of {len(queued.leads)} leads, and what else was owed.")
@@ -247,8 +248,8 @@ def requeue_command() -> None:
     if not queued:
         click.echo("Nothing to requeue: every lead's work is done.")
         return
-    for lead in queued.leads:
-        click.echo(f"Queued lead #{lead['id']} ({store.work_status(lead)}).")
+    for lead_id in queued.leads:
+        click.echo(f"Queued lead #{lead_id} ({store.work_status(store.get_lead(lead_id))}).")
     for lead_id, event_id in queued.seller_emails:
         click.echo(f"Queued the seller e-mail of lead #{lead_id} (event {event_id}).")
     for lead_id, event_id in queued.staff_alerts:

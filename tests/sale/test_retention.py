@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from app import queue
+from app import queue, redis_guard
 from app.extensions import rq
 from app.leads import audit, history, store
 from app.leads.db import get_db, transaction
@@ -151,8 +151,9 @@ def test_the_first_request_of_the_day_queues_the_run_and_no_other_process_does(
 
 
 def test_a_run_the_queue_refused_is_claimed_again_at_the_next_check(
-    make_app, tmp_path, redis_server
+    make_app, tmp_path, redis_server, monkeypatch
 ):
+    monkeypatch.setattr(redis_guard, "REDIS_REST_SECONDS", 0)  # the next check is 10 min on
     app = make_app(LEADS_DB=str(tmp_path / "leads.db"), TESTING=False, REDIS_URL=redis_server.url)
     redis_server.stop()  # Redis down at the first check
     app.test_client().get("/status")

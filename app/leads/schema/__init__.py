@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from app.leads.schema.conversion_tables import CONVERSIONS
 from app.leads.schema.erasure_leftovers import ERASURE_LEFTOVERS
+from app.leads.schema.health_tables import HEALTH
 from app.leads.schema.lead_tables import (
     AD_OPT_OUT,
     BASE_TABLES,
@@ -103,6 +104,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     run(EMAIL_CLAIMS),  # 40: each e-mail promised once claimed before it is sent
     run(FOUND_AFTER_CLAIM),  # 41: a parcel claimed lost, then delivered: when, on its claim
     run(ERASURE_LEFTOVERS),  # 42: what erasures used to leave behind, gone from erased leads
+    run(HEALTH),  # 43: owed work as first seen owed; each fault staff are told of, once
 )
 VERSION = len(MIGRATIONS)
 

@@ -80,7 +80,7 @@ def document_state(lead_id: int) -> tuple[int | None, list[str]]:
 def leads_owed_documents(changed_before: str = "9999") -> list[int]:
     """Bought leads, not erased, without both documents made since their record last changed
     (before `changed_before`, a stored time: the sweep leaves a live process's work alone):
-    what `flask leads requeue` and the start-up sweep queue."""
+    what `flask leads requeue` and the sweep queue."""
     made = MADE_SINCE_CHANGE.format("count(DISTINCT json_extract(made.data, '$.kind'))")
     rows = get_db().execute(
         f"SELECT leads.id FROM leads WHERE {KEPT_PURCHASE} AND {made} < ? "
