@@ -168,7 +168,8 @@ def check_purchase_keys() -> None:
 @with_appcontext
 def requeue_command() -> None:
     """Queue the unfinished work of every lead, the seller e-mails and staff alerts not sent yet,
-    the lost-link requests not answered yet and the purchases not reported yet. Without
+    the lost-link requests not answered yet, the purchases not reported yet and the register
+    questions still open. Without
     REDIS_URL the work runs in this process, and the command waits for it."""
     try:
         queued = pending.requeue_all()
@@ -199,4 +200,6 @@ def requeue_command() -> None:
         click.echo(f"Queued the replica copies of lead #{lead_id}'s files.")
     for lead_id in queued.erasure_entries:
         click.echo(f"Queued the replica copy of lead #{lead_id}'s erasure entry.")
+    for ask_id in queued.register_asks:
+        click.echo(f"Queued stolen-watch register question {ask_id}.")
     queue.wait_until_idle()

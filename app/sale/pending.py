@@ -24,7 +24,7 @@ from app.conversions import records as conversions
 from app.leads import history, links, store
 from app.replica import copies, erasure_log
 from app.sale import erasure, lifecycle
-from app.sale.purchase import documents, payout
+from app.sale.purchase import documents, payout, register_asks
 
 STALE_AFTER = timedelta(minutes=2)  # in-process work of a live process is done well before
 
@@ -48,6 +48,7 @@ class Requeued:
     documents: list[int] = field(default_factory=list)
     file_copies: list[int] = field(default_factory=list)
     erasure_entries: list[int] = field(default_factory=list)
+    register_asks: list[int] = field(default_factory=list)
 
     def __bool__(self) -> bool:
         return any(vars(self).values())
@@ -74,14 +75,15 @@ OWED = (
     ("purchases", queue.REPORT_PURCHASE, conversions.unreported_purchases),
     ("file_copies", queue.COPY_FILES, copies.leads_owing),
     ("erasure_entries", queue.COPY_FILES, erasure_log.leads_owing),
+    ("register_asks", queue.ASK_REGISTER, register_asks.open_questions),
 )  # fmt: skip
 
 
 def requeue_all() -> Requeued:
     """Queue every lead's unfinished work, the seller e-mails and staff alerts not sent yet, the
     lost-link requests not answered yet, the erasure links and confirmed erasures not done yet,
-    the purchases not yet reported to every ad platform and the purchase documents not yet made.
-    Raises QueueDown if Redis refuses."""
+    the purchases not yet reported to every ad platform, the purchase documents not yet made
+    and the register questions not answered. Raises QueueDown if Redis refuses."""
     done = Requeued()
     for lead in store.leads_with_pending_work():
         enqueue_or_raise(queue.PROCESS_LEAD, lead["id"])
@@ -110,10 +112,10 @@ def sweep_lock(leads_db: str) -> Iterator[bool]:
 
 
 def sweep_stale_leads() -> int:
-    """Queue the work of leads made more than STALE_AFTER ago that is still not done, and the
-    purchase reports and documents of leads bought (or corrected) that long ago, unless another
-    process is sweeping (newer work may be a live process's, left alone); how many jobs were
-    queued."""
+    """Queue the work of leads made more than STALE_AFTER ago that is still not done, the
+    purchase reports and documents of leads bought (or corrected) that long ago, and the
+    register questions asked that long ago and still open, unless another process is sweeping
+    (newer work may be a live process's, left alone); how many jobs were queued."""
     with sweep_lock(current_app.config["LEADS_DB"]) as allowed:
         if not allowed:
             return 0
@@ -134,4 +136,8 @@ def sweep_stale_leads() -> int:
         for lead_id in to_copy:
             current_app.logger.info("Lead %s: picking up its replica copies.", lead_id)
             queue.enqueue(queue.COPY_FILES, lead_id)
-        return len(stale) + len(bought) + len(owed) + len(to_copy)
+        questions = register_asks.open_questions(asked_before=cutoff)
+        for ask_id in questions:
+            current_app.logger.info("Register question %s: asking it again.", ask_id)
+            queue.enqueue(queue.ASK_REGISTER, ask_id)
+        return len(stale) + len(bought) + len(owed) + len(to_copy) + len(questions)

@@ -28,7 +28,13 @@ from app.leads.schema.lead_tables import (
     give_photo_ids,
     give_references,
 )
-from app.leads.schema.money_tables import MONEY_CHECKS, ONE_DEAL, PAYOUT_CHECKS, REGISTER_ASKS
+from app.leads.schema.money_tables import (
+    MONEY_CHECKS,
+    ONE_DEAL,
+    PAYOUT_CHECKS,
+    REGISTER_ASKS,
+    REGISTER_TRIES,
+)
 from app.leads.schema.price_tables import (
     INSTANT_RANGES,
     LIST_INDEXES,
@@ -97,6 +103,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     run(PICKUPS),  # 37: a carrier pickup the seller booked for their parcel
     run(SELLER_WORDS),  # 38: the serial number a seller gives; the label-ready e-mail, once
     run(CARRIER_WEIGHTS),  # 39: the parcel's weight as the carrier measured it
+    run(REGISTER_TRIES),  # 40: a register question's try claimed, so a lost one is asked again
 )
 VERSION = len(MIGRATIONS)
 

@@ -167,3 +167,10 @@ REGISTER_ASKS = (
     "ALTER TABLE register_checks ADD COLUMN provider_reference TEXT",
     "ALTER TABLE purchases ADD COLUMN register_reference TEXT",
 )
+
+REGISTER_TRIES = (
+    # A register question's try under way since when (register_asks.py claims it before asking,
+    # and clears it when the question ends): a try older than its lease was lost with its
+    # process, and the requeue or the start-up sweep asks again.
+    "ALTER TABLE register_asks ADD COLUMN asking_since TEXT",
+)

@@ -6,13 +6,20 @@ Each question is a row of `register_asks` first, then a job by its id (queue.ASK
 an outage only delays it. A clear or flagged answer becomes a register check exactly like one
 staff record by hand (stolen_register.record_check, by "register_api"), with the certificate
 stored privately; a flagged one therefore holds the sale under the same rules (a second staff
-member must approve clearing it). An error or a time-out is retried on JOB_RETRY_INTERVALS and
-never recorded as clear; after the last try the question is `failed`, and staff check by hand.
+member must approve clearing it). Whatever goes wrong in a try (an error, a time-out, an answer
+no parser takes) is retried on JOB_RETRY_INTERVALS and never recorded as clear; after the last
+try the question is `failed`, and staff check by hand.
+
+A question never stays open for ever: each try is claimed on its row first (`asking_since`, and
+counted), so two runners never ask at once, and a try lost with its process (a crash, a
+restart) is claimed again once its lease has run out. `flask leads requeue` and the start-up
+sweep queue every open question that no live try holds (app/sale/pending.py).
 """
 
 from __future__ import annotations
 
 import sqlite3
+from datetime import UTC, datetime, timedelta
 
 from flask import current_app
 
@@ -108,15 +115,38 @@ def get(ask_id: int) -> dict:
     return dict(row)
 
 
-def count_try(ask_id: int, error: str | None = None) -> int:
-    """One more try of the question (and why it failed, if it did); how many so far."""
+def try_lease() -> timedelta:
+    """How long a try may hold its question: its two requests (the search, the certificate),
+    each up to REGISTER_API_TIMEOUT, three times over. A claim older than this was lost with its
+    process."""
+    return timedelta(seconds=6 * current_app.config["REGISTER_API_TIMEOUT"])
+
+
+def lease_ended() -> str:
+    """The moment before which a claim on a question has run out, as stored."""
+    return (datetime.now(UTC) - try_lease()).isoformat(timespec="seconds")
+
+
+def claim(ask_id: int) -> int | None:
+    """Take the question for one try, and count it (a try lost with its process counts too):
+    how many tries so far, or None when it is answered or another runner's try holds it."""
+    with transaction() as db:
+        rows = db.execute(
+            "UPDATE register_asks SET attempts = attempts + 1, asking_since = :now "
+            "WHERE id = :id AND outcome IS NULL "
+            "AND (asking_since IS NULL OR asking_since < :ended) RETURNING attempts",
+            {"id": ask_id, "now": now(), "ended": lease_ended()},
+        ).fetchall()  # all of it, so the UPDATE is finished before the commit
+    return rows[0][0] if rows else None
+
+
+def release(ask_id: int, error: str) -> None:
+    """Let go of a failed try's claim, with why it failed, for the next try."""
     with transaction() as db:
         db.execute(
-            "UPDATE register_asks SET attempts = attempts + 1, last_error = ? WHERE id = ?",
+            "UPDATE register_asks SET asking_since = NULL, last_error = ? WHERE id = ?",
             (error, ask_id),
         )
-        row = db.execute("SELECT attempts FROM register_asks WHERE id = ?", (ask_id,)).fetchone()
-        return row[0]
 
 
 def last_try(attempts: int) -> bool:
@@ -130,7 +160,7 @@ def end(ask_id: int, outcome: str, answer: Answer | None = None, check_id: int |
     with transaction() as db:
         closed = db.execute(
             "UPDATE register_asks SET outcome = ?, answered_at = ?, provider_reference = ?, "
-            "check_id = ? WHERE id = ? AND outcome IS NULL",
+            "check_id = ?, asking_since = NULL WHERE id = ? AND outcome IS NULL",
             (outcome, now(), answer.reference if answer else None, check_id, ask_id),
         ).rowcount
         if closed:
@@ -142,25 +172,49 @@ def end(ask_id: int, outcome: str, answer: Answer | None = None, check_id: int |
     return bool(closed)
 
 
+def why_it_failed(error: Exception) -> str:
+    """A failed try's reason, in staff's words: the register's, or the kind of error."""
+    if isinstance(error, RegisterError):
+        return str(error)
+    return f"an unexpected error ({type(error).__name__})"
+
+
 def put_to_register(ask_id: int) -> str:
-    """The job's work: ask, and record what the register said. Returns the outcome; raises
-    RegisterError (for the job to retry) on a failed try that is not the last."""
+    """The job's work: claim a try, ask, and record what the register said. Returns the
+    outcome; any exception on a try that is not the last is raised again, for the job to
+    retry."""
     ask = get(ask_id)
     if ask["outcome"]:
         return f"answered already: {ask['outcome']}"
     if ask["erased_at"]:
         end(ask_id, "not_recorded")
         return "not_recorded"
+    attempts = claim(ask_id)
+    if attempts is None:
+        return "being asked by another try"
     try:
         answer = register_api.ask(ask["serial_number"], ask["watch_brand"])
         certificate = register_api.certificate(answer) if answer.result != "unknown" else None
-    except RegisterError as error:
-        if last_try(count_try(ask_id, str(error))):
+        return record_answer(ask, answer, certificate)
+    except Exception as error:
+        release(ask_id, why_it_failed(error))
+        current_app.logger.warning("Register question %s: try %s failed.", ask_id, attempts)
+        if last_try(attempts):
             end(ask_id, "failed")
             return "failed"
         raise
-    count_try(ask_id)
-    return record_answer(ask, answer, certificate)
+
+
+def open_questions(asked_before: str | None = None) -> list[int]:
+    """Questions not answered that no live try holds (their job never ran, Redis refused it,
+    or its process died mid-try), oldest first; only those asked before `asked_before` if
+    given: what `flask leads requeue` and the start-up sweep queue again."""
+    rows = get_db().execute(
+        "SELECT id FROM register_asks WHERE outcome IS NULL "
+        "AND (asking_since IS NULL OR asking_since < ?) AND asked_at < ? ORDER BY id",
+        (lease_ended(), asked_before or "9999"),
+    )
+    return [row[0] for row in rows]
 
 
 def record_answer(ask: dict, answer: Answer, certificate: tuple[bytes, str] | None) -> str:
