@@ -34,6 +34,7 @@ from urllib.parse import urlsplit
 
 from flask import current_app
 
+from app.sale.purchase import serials
 from app.sale.purchase.stolen_register import CERTIFICATE_MAX_BYTES, certificate_type
 from app.security.outbound import OPENER
 
@@ -65,12 +66,6 @@ def provider_name() -> str:
     return current_app.config["REGISTER_PROVIDER_NAME"]
 
 
-def normalised_serial(serial: str) -> str:
-    """A serial number as the register is asked it: capitals, without the spaces, dashes,
-    dots and slashes people type inside one, so "7z-1234 ab" and "7Z1234AB" are one question."""
-    return re.sub(r"[\s\-./]+", "", serial or "").upper()
-
-
 def call(request: urllib.request.Request, limit: int) -> bytes:
     """The body of one request to the register (at most `limit` bytes), or RegisterError."""
     try:
@@ -95,7 +90,7 @@ def headers() -> dict[str, str]:
 
 def ask(serial: str, brand: str) -> Answer:
     """Search the register for one watch; RegisterError if it gave no usable answer."""
-    body = json.dumps({"serial_number": normalised_serial(serial), "brand": brand, "item": "watch"})
+    body = json.dumps({"serial_number": serials.normal(serial), "brand": brand, "item": "watch"})
     request = urllib.request.Request(
         current_app.config["REGISTER_API_URL"].rstrip("/") + "/searches",
         data=body.encode(),

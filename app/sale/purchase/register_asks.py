@@ -27,7 +27,13 @@ from app import queue
 from app.leads.db import get_db, immediate_transaction, now, transaction
 from app.leads.display import business_today
 from app.leads.history import append_event
-from app.sale.purchase import authentication, checklist, register_api, stolen_register
+from app.sale.purchase import (
+    authentication,
+    checklist,
+    register_api,
+    serials,
+    stolen_register,
+)
 from app.sale.purchase.authentication import Refused
 from app.sale.purchase.register_api import Answer, RegisterError
 
@@ -62,7 +68,7 @@ def open_ask(db: sqlite3.Connection, lead_id: int, serial: str, reason: str) -> 
 def ask_about(lead_id: int, serial: str, reason: str) -> int | None:
     """Ask the register about the lead's watch, by a job after this returns; the question's
     id, or None when the register is not asked by API or needs no new question."""
-    serial = register_api.normalised_serial(serial)
+    serial = serials.normal(serial)
     if not register_api.configured() or not serial:
         return None
     with immediate_transaction() as db:
@@ -218,21 +224,36 @@ def open_questions(asked_before: str | None = None) -> list[int]:
 
 
 def record_answer(ask: dict, answer: Answer, certificate: tuple[bytes, str] | None) -> str:
-    """A clear or flagged answer as a register check of the serial on record (when it is still
-    the one asked about); an unknown one as the question's outcome only. The outcome."""
+    """A flagged answer as a register check of the serial asked about, whatever happened since
+    (a flag always holds: a serial corrected meanwhile, the lead closed); a clear one as a
+    check of the serial on record while it is still the one asked about, or, for the serial the
+    seller gave, as the question's outcome only (it is not yet the serial the watch is seen to
+    bear: the findings ask again); an unknown one as the question's outcome only. The
+    outcome."""
     if answer.result == "unknown":
         end(ask["id"], "unknown", answer)
         return "unknown"
+    if answer.result == "flagged":
+        return record_as_check(ask, answer, certificate, of_serial=ask["serial_number"])
     if ask["reason"] == "sellers_serial":
-        return record_sellers_serial(ask, answer, certificate)
-    serial = (
+        end(ask["id"], "clear", answer)
+        return "clear"
+    on_record = (
         get_db()
         .execute("SELECT serial_number FROM purchases WHERE lead_id = ?", (ask["lead_id"],))
         .fetchone()
     )
-    if serial is None or register_api.normalised_serial(serial[0]) != ask["serial_number"]:
-        end(ask["id"], answer.result if answer.result == "flagged" else "not_recorded", answer)
-        return answer.result if answer.result == "flagged" else "not_recorded"
+    if on_record is None or not serials.same(on_record[0], ask["serial_number"]):
+        end(ask["id"], "not_recorded", answer)
+        return "not_recorded"
+    return record_as_check(ask, answer, certificate)
+
+
+def record_as_check(ask: dict, answer: Answer, certificate: tuple[bytes, str],
+                    of_serial: str | None = None) -> str:  # fmt: skip
+    """The answer as a register check by the API (of the findings' serial, or `of_serial`),
+    and the question closed with it; the outcome, `not_recorded` when the lead no longer takes
+    it (bought, closed or erased meanwhile; a flag, only erased)."""
     check = {
         "provider": register_api.provider_name(),
         "checked_on": business_today().isoformat(),
@@ -240,37 +261,14 @@ def record_answer(ask: dict, answer: Answer, certificate: tuple[bytes, str] | No
         "provider_reference": answer.reference,
     }
     try:
-        event_id = stolen_register.record_check(ask["lead_id"], ACTOR, check, *certificate)
-    except Refused:  # bought, closed or erased meanwhile: nothing to hold or clear any more
+        event_id = stolen_register.record_check(
+            ask["lead_id"], ACTOR, check, *certificate, of_serial=of_serial
+        )
+    except Refused:
         end(ask["id"], "not_recorded", answer)
         return "not_recorded"
     end(ask["id"], answer.result, answer, check_of_event(event_id))
     return answer.result
-
-
-def record_sellers_serial(ask: dict, answer: Answer, certificate: tuple[bytes, str]) -> str:
-    """The answer about the serial the seller gave: a flag holds the sale at once (a register
-    check of that serial, standing until a clear check of the authenticated serial is approved
-    by a second staff member); a clear answer is only the question's outcome, as the serial is
-    not yet the one the watch bears (the findings ask again)."""
-    if answer.result == "clear":
-        end(ask["id"], "clear", answer)
-        return "clear"
-    check = {
-        "provider": register_api.provider_name(),
-        "checked_on": business_today().isoformat(),
-        "result": "flagged",
-        "provider_reference": answer.reference,
-    }
-    try:
-        event_id = stolen_register.record_check(
-            ask["lead_id"], ACTOR, check, *certificate, sellers_serial=ask["serial_number"]
-        )
-    except Refused:
-        end(ask["id"], "flagged", answer)
-        return "flagged"
-    end(ask["id"], "flagged", answer, check_of_event(event_id))
-    return "flagged"
 
 
 def check_of_event(event_id: int) -> int | None:

@@ -81,44 +81,48 @@ def standing_columns(check: dict) -> dict:
 
 
 def record_check(lead_id: int, actor: str, check: dict, certificate: bytes, media_type: str,
-                 sellers_serial: str | None = None) -> int:  # fmt: skip
+                 of_serial: str | None = None) -> int:  # fmt: skip
     """Add a register check with its certificate (the next version of the lead's certificate
     file); the event's id. It counts at once, unless it is clear while a flagged check stands:
     then it waits for a second staff member's approval, and the flag keeps the lead from being
-    bought (checklist.BEFORE_PURCHASE). A check of `sellers_serial` (the serial number the
-    seller gave, asked of the register before anyone authenticated the watch) is recorded
-    from the quote on, so a flag on it holds the sale before anyone travels."""
-    event_id = store_check(lead_id, actor, check, (certificate, media_type), sellers_serial)
+    bought (checklist.BEFORE_PURCHASE). A check `of_serial`, another serial than the findings'
+    (the one the seller gave, asked of the register before anyone authenticated the watch, or
+    one staff corrected since it was asked), is recorded from the quote on, so a flag on it
+    holds the sale before anyone travels; and a flag always holds: it is recorded whatever the
+    lead's state, unless the lead is erased."""
+    event_id = store_check(lead_id, actor, check, (certificate, media_type), of_serial)
     copies.sync_later(lead_id)
     return event_id
 
 
-def refuse_unless_checkable(db, lead: dict, purchase: dict, checked_on: date,
-                            sellers_serial) -> None:  # fmt: skip
+def refuse_unless_checkable(db, lead: dict, purchase: dict, check: dict,
+                            of_serial: str | None) -> None:  # fmt: skip
     """A check of the authenticated serial belongs between the appointment and payment, dated
-    after the authentication; one of the seller's own serial, to any lead still open."""
-    if sellers_serial is None:
+    after the authentication; one of another serial, to any lead still open; a flag of another
+    serial, to any lead not erased (a flag always holds)."""
+    if of_serial is None:
         refuse_unless_authenticating(db, lead)
-        refuse_unless_dated_well(purchase, checked_on)
-    elif lead["erased_at"] or lead["state"] in (State.BOUGHT, State.CLOSED):
+        refuse_unless_dated_well(purchase, date.fromisoformat(check["checked_on"]))
+    elif lead["erased_at"]:
+        raise Refused("This lead is erased: no check is recorded. Nothing was changed.")
+    elif check["result"] != "flagged" and lead["state"] in (State.BOUGHT, State.CLOSED):
         raise Refused("This lead is bought or closed: no check is recorded. Nothing was changed.")
 
 
 def store_check(lead_id: int, actor: str, check: dict, certificate: tuple[bytes, str],
-                sellers_serial: str | None) -> int:  # fmt: skip
+                of_serial: str | None) -> int:  # fmt: skip
     """record_check's one transaction: the certificate's file, the check's row and event."""
     written: list[str] = []
     try:
         with immediate_transaction() as db:
             lead, purchase = lead_and_record(db, lead_id)
-            checked_on = date.fromisoformat(check["checked_on"])
-            refuse_unless_checkable(db, lead, purchase, checked_on, sellers_serial)
+            refuse_unless_checkable(db, lead, purchase, check, of_serial)
             row = files.add_file(db, lead_id, "register_certificate", *certificate)
             written.append(row["file_name"])
             kept = check | {
                 "certificate": row["public_id"],
                 "recorded_by": actor,
-                "serial_number": sellers_serial or purchase["serial_number"],
+                "serial_number": of_serial or purchase["serial_number"],
             }
             check_id = add_row(db, lead_id, kept)
             waits = purchase.get("register_result") == "flagged" and check["result"] == "clear"

@@ -10,11 +10,13 @@ from datetime import timedelta
 import pytest
 
 from app import queue
-from app.leads.db import get_db, transaction
+from app.leads.db import get_db, immediate_transaction, transaction
 from app.leads.history import lead_events
 from app.sale import lifecycle
 from app.sale.purchase import checklist, files, record, register_asks
+from app.sale.purchase.authentication import Refused
 from tests.helpers import (
+    FINDINGS,
     PAYMENT,
     business_today,
     put_purchase_on_record,
@@ -275,3 +277,58 @@ def test_a_clear_answer_on_the_sellers_serial_is_no_check_and_the_findings_ask_a
     ask(register_app, lead_id)
     assert purchase(register_app, lead_id)["register_result"] == "clear"
     assert len(register.searches()) == 2
+
+
+def test_a_flag_on_a_serial_corrected_since_it_was_asked_still_holds_the_sale(
+    register_app, register
+):
+    lead_id = authenticated(register_app, "7Z41K9Q3")  # a typo at the authentication
+    register.answer("7Z41K9Q3", "flagged")
+    with register_app.app_context():
+        with immediate_transaction() as db:  # asked, its job not run yet
+            ask_id = register_asks.open_ask(db, lead_id, "7Z41K9Q3", "serial_on_record")
+        with transaction() as db:  # staff correct the findings before the answer comes
+            record.update(db, lead_id, {"serial_number": SERIAL})
+        assert register_asks.put_to_register(ask_id) == "flagged"
+        held = record.get(lead_id)
+        assert (held["register_result"], held["register_serial"]) == ("flagged", "7Z41K9Q3")
+        check = get_db().execute("SELECT * FROM register_checks WHERE lead_id = ?", (lead_id,))
+        assert [(c["result"], c["recorded_by"]) for c in check] == [("flagged", "register_api")]
+        assert register_asks.get(ask_id)["check_id"] is not None
+        data = {"amount": 9500, "paid_on": business_today().isoformat()} | PAYMENT
+        with pytest.raises(lifecycle.MissingDetails, match="a clear stolen-watch register check"):
+            lifecycle.transition(lead_id, "bought", "staff:1", data, "agreed")
+    ask(register_app, lead_id)  # the corrected serial comes back clear: it waits for approval
+    assert purchase(register_app, lead_id)["register_result"] == "flagged"
+
+
+@pytest.mark.parametrize("corrected", ["7z41k9q2", "7Z41 K9Q2", "7z41-k9q2"])
+def test_correcting_only_the_spacing_or_case_of_the_serial_keeps_its_clear_check(
+    register_app, register, corrected
+):
+    lead_id = authenticated(register_app)
+    ask(register_app, lead_id)
+    with register_app.app_context():
+        with transaction() as db:  # before the seller signs: the serial may still be corrected
+            db.execute("UPDATE leads SET state = 'offered' WHERE id = ?", (lead_id,))
+            record.update(db, lead_id, {"signed_at": None})
+        findings = FINDINGS | {"serial_number": corrected, "condition_findings": "Very good"}
+        register_asks.record_findings_and_ask(lead_id, "staff:1", findings)
+        queue.wait_until_idle(10)
+        assert record.get(lead_id)["serial_number"] == corrected
+        assert checklist.register_clear(record.get(lead_id))
+    assert len(register.searches()) == 1  # the same serial: not asked again
+
+
+def test_after_signing_a_serial_retyped_in_another_spacing_stays_as_signed(register_app, register):
+    lead_id = authenticated(register_app)
+    ask(register_app, lead_id)
+    with register_app.app_context():
+        findings = FINDINGS | {"serial_number": "7z41 k9q2", "condition_findings": "Very good"}
+        register_asks.record_findings_and_ask(lead_id, "staff:1", findings)
+        kept = record.get(lead_id)
+        assert (kept["serial_number"], kept["condition_findings"]) == (SERIAL, "Very good")
+        assert checklist.missing(kept, checklist.BEFORE_PURCHASE) == []
+        with pytest.raises(Refused, match="can no longer be changed"):
+            register_asks.record_findings_and_ask(lead_id, "staff:1", FINDINGS | {
+                "serial_number": "7Z41K9Q3", "condition_findings": "Very good"})  # fmt: skip
