@@ -306,7 +306,8 @@ def buy_lead(app, lead_id: int, amount: int = 9500, paid_days_ago: int = 0, made
 
 
 PAYMENT = {"method": "ach", "confirmation": "ACH-20261124-0042"}
-FINDINGS = {"model_reference": "126610LN", "serial_number": "7Z41K9Q2", "case_marks": "Clean"}
+FINDINGS = {"brand": "Rolex", "model_reference": "126610LN", "serial_number": "7Z41K9Q2",
+            "case_marks": "Clean"}  # fmt: skip
 # Every character a spreadsheet opens a formula with (OWASP's CSV injection list), by name, written
 # out here: a test built from the guard's own list would shrink with it.
 FORMULA_OPENINGS = {

@@ -113,6 +113,9 @@ def test_with_the_register_asked_by_api_a_flag_reads_only_as_on_hold(
         assert ask["reason"] == "sellers_serial" and ask["serial_number"] == "7Z41K9Q2"
         wait_until(lambda: register_asks.get(ask["id"])["outcome"], timeout=20)
         assert register_asks.get(ask["id"])["outcome"] == "flagged"
+    # Nobody has seen the watch: asked without a brand, never the one chosen on /sell.
+    assert register.searches()[0]["body"] == {"serial_number": "7Z41K9Q2", "brand": None,
+                                              "item": "watch"}  # fmt: skip
     html = page(client, token)
     assert GIVEN in html and "Your sale is on hold pending checks." in html
     text = re.sub(r"<script.*?</script>|<[^>]+>", " ", html, flags=re.S).lower()

@@ -29,6 +29,7 @@ from app.leads.schema.lead_tables import (
     give_references,
 )
 from app.leads.schema.money_tables import (
+    AUTHENTICATED_BRAND,
     MONEY_CHECKS,
     ONE_DEAL,
     PAYOUT_CHECKS,
@@ -104,6 +105,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     run(SELLER_WORDS),  # 38: the serial number a seller gives; the label-ready e-mail, once
     run(CARRIER_WEIGHTS),  # 39: the parcel's weight as the carrier measured it
     run(REGISTER_TRIES),  # 40: a register question's try claimed, so a lost one is asked again
+    run(AUTHENTICATED_BRAND),  # 41: the brand the findings read, which the register is asked
 )
 VERSION = len(MIGRATIONS)
 

@@ -19,6 +19,7 @@ from app.sale.purchase import record, serials
 # From the appointment until the watch is bought (an accepted offer still takes corrections).
 AT_AUTHENTICATION = (State.APPOINTMENT, State.OFFERED, State.AGREED)
 FINDINGS = (
+    "brand",
     "model_reference",
     "serial_number",
     "case_marks",

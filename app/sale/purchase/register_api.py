@@ -16,6 +16,11 @@ The answer (200)::
      "reference": "the register's own reference for this search",
      "certificate_url": "https://<the same host>/certificates/<reference>.pdf"}
 
+`brand` is the brand staff read on the watch with the authentication's findings, never the one
+the seller chose on /sell (which a thief could choose to miss the report); it is null for a
+serial nobody has authenticated yet (the seller's, the arrival's), and the register then searches
+the serial across every brand.
+
 `unknown` means the register cannot say (for instance a serial it does not know the form of);
 a clear or flagged answer comes with its certificate, fetched with the same key from the same
 host, as a PDF or an image. Anything else (an HTTP error, a time-out, a redirect, an answer of
@@ -88,7 +93,7 @@ def headers() -> dict[str, str]:
     return {"Authorization": f"Bearer {current_app.config['REGISTER_API_KEY']}"}
 
 
-def ask(serial: str, brand: str) -> Answer:
+def ask(serial: str, brand: str | None) -> Answer:
     """Search the register for one watch; RegisterError if it gave no usable answer."""
     body = json.dumps({"serial_number": serials.normal(serial), "brand": brand, "item": "watch"})
     request = urllib.request.Request(

@@ -45,34 +45,46 @@ REASONS = {
 }
 
 
-def open_ask(db: sqlite3.Connection, lead_id: int, serial: str, reason: str) -> int | None:
-    """Inside the caller's transaction: a new question of `serial` (normalised), with its
-    event; None when it needs none: one is open already, or (for a serial given or newly on
-    record) the register has answered this very serial, for the same reason, before."""
+def open_ask(db: sqlite3.Connection, lead_id: int, serial: str, reason: str,
+             brand: str | None = None) -> int | None:  # fmt: skip
+    """Inside the caller's transaction: a new question of `serial` (normalised) and `brand`
+    (None: nobody has authenticated one), with its event; None when it needs none: one is open
+    already, or (for a serial given or newly on record) the register has answered this very
+    serial and brand, for the same reason, before."""
     asked = db.execute(
         "SELECT outcome FROM register_asks WHERE lead_id = :lead AND serial_number = :serial "
-        "AND (outcome IS NULL OR (reason = :reason AND :reason != 'before_payment' "
-        "AND outcome != 'failed'))",
-        {"lead": lead_id, "serial": serial, "reason": reason},
+        "AND brand IS :brand AND (outcome IS NULL OR (reason = :reason "
+        "AND :reason != 'before_payment' AND outcome != 'failed'))",
+        {"lead": lead_id, "serial": serial, "brand": brand, "reason": reason},
     ).fetchone()
     if asked is not None:
         return None
     ask_id = db.execute(
-        "INSERT INTO register_asks (lead_id, serial_number, reason, asked_at) VALUES (?, ?, ?, ?)",
-        (lead_id, serial, reason, now()),
+        "INSERT INTO register_asks (lead_id, serial_number, brand, reason, asked_at) "
+        "VALUES (?, ?, ?, ?, ?)",
+        (lead_id, serial, brand, reason, now()),
     ).lastrowid
     append_event(db, lead_id, ACTOR, "register_asked", {"ask": ask_id, "reason": reason})
     return ask_id
 
 
+def authenticated_brand(db: sqlite3.Connection, lead_id: int) -> str | None:
+    """The brand the findings read on the watch (None before the findings): the one the
+    register is asked with, never the brand the seller chose on /sell."""
+    row = db.execute("SELECT brand FROM purchases WHERE lead_id = ?", (lead_id,)).fetchone()
+    return row[0] if row else None
+
+
 def ask_about(lead_id: int, serial: str, reason: str) -> int | None:
-    """Ask the register about the lead's watch, by a job after this returns; the question's
-    id, or None when the register is not asked by API or needs no new question."""
+    """Ask the register about the lead's watch, by a job after this returns, with the brand
+    staff authenticated (none for the serial the seller gave: nobody has seen the watch); the
+    question's id, or None when the register is not asked by API or needs no new question."""
     serial = serials.normal(serial)
     if not register_api.configured() or not serial:
         return None
     with immediate_transaction() as db:
-        ask_id = open_ask(db, lead_id, serial, reason)
+        brand = None if reason == "sellers_serial" else authenticated_brand(db, lead_id)
+        ask_id = open_ask(db, lead_id, serial, reason, brand)
     if ask_id is not None:
         queue.enqueue(queue.ASK_REGISTER, ask_id)
     return ask_id
@@ -106,11 +118,11 @@ def refresh_before_payment(lead_id: int) -> int | None:
 
 
 def get(ask_id: int) -> dict:
-    """One question's row with its lead's brand and erasure; LookupError if there is none."""
+    """One question's row with its lead's erasure; LookupError if there is none."""
     row = (
         get_db()
         .execute(
-            "SELECT register_asks.*, leads.watch_brand, leads.erased_at FROM register_asks "
+            "SELECT register_asks.*, leads.erased_at FROM register_asks "
             "JOIN leads ON leads.id = register_asks.lead_id WHERE register_asks.id = ?",
             (ask_id,),
         )
@@ -199,7 +211,7 @@ def put_to_register(ask_id: int) -> str:
     if attempts is None:
         return "being asked by another try"
     try:
-        answer = register_api.ask(ask["serial_number"], ask["watch_brand"])
+        answer = register_api.ask(ask["serial_number"], ask["brand"])
         certificate = register_api.certificate(answer) if answer.result != "unknown" else None
         return record_answer(ask, answer, certificate)
     except Exception as error:

@@ -54,7 +54,7 @@ def open_question(app, lead_id: int, asking_since: datetime | None = None) -> in
     down), asked three minutes ago; with `asking_since`, a try under way since then."""
     asked_at = (datetime.now(UTC) - timedelta(minutes=3)).isoformat(timespec="seconds")
     with app.app_context(), immediate_transaction() as db:
-        ask_id = register_asks.open_ask(db, lead_id, SERIAL, "serial_on_record")
+        ask_id = register_asks.open_ask(db, lead_id, SERIAL, "serial_on_record", "Rolex")
         db.execute("UPDATE register_asks SET asked_at = ? WHERE id = ?", (asked_at, ask_id))
         if asking_since is not None:
             db.execute(
