@@ -1,6 +1,7 @@
 """What the sale by mail needs a person for when no carrier says so: a replaced label whose
-postage the provider did not give back, a pickup whose booking never got an answer, and a return
-that could not be opened because the watch is worth more than the policy covers per parcel.
+postage the provider did not give back, a pickup whose booking never got an answer, a return
+that could not be opened because the watch is worth more than the policy covers per parcel, and
+a return that waits for the watch to be opened on record or for a clear register check.
 Each goes on the lead's timeline once per parcel and reason (`shipment_attention`, with what to
 do in staff's words) and staff are e-mailed once (worker/shipping_alerts.py), however often the
 job or the reconciler that finds it runs."""
@@ -14,12 +15,16 @@ from app.leads.history import append_event
 REFUND_FAILED = "refund_failed"
 PICKUP_UNANSWERED = "pickup_unanswered"
 RETURN_OVER_LIMIT = "return_over_limit"
+RETURN_WAITS_FOR_ARRIVAL = "return_waits_for_arrival"
+RETURN_WAITS_FOR_CHECK = "return_waits_for_check"
 # What staff read: the e-mail's subject, and on the timeline and in the e-mail what happened
 # and what to do.
 TITLES = {
     REFUND_FAILED: "a replaced label's postage was not refunded",
     PICKUP_UNANSWERED: "its pickup booking was never answered",
     RETURN_OVER_LIMIT: "its return could not be opened",
+    RETURN_WAITS_FOR_ARRIVAL: "its return waits: open it on record",
+    RETURN_WAITS_FOR_CHECK: "its return waits: record a clear register check",
 }
 WHY = {
     REFUND_FAILED: (
@@ -35,6 +40,19 @@ WHY = {
         "the watch is with us and its sale has ended, but no return label was bought: its "
         "insured value is above the policy's per-parcel limit (MAILIN_MAX_VALUE). Return it in "
         "person or under cover arranged with the insurer"
+    ),
+    RETURN_WAITS_FOR_ARRIVAL: (
+        "the watch is with us and its sale has ended, but its parcel was never opened on record: "
+        "a watch goes back only after a clear stolen-watch register check of the serial seen at "
+        "its arrival. Open it on record (the arrival asks the register), and the return follows "
+        "a clear answer"
+    ),
+    RETURN_WAITS_FOR_CHECK: (
+        "the watch is with us and its sale has ended, but no clear stolen-watch register check "
+        "of the serial seen on it is on record (the register gave no usable answer, could not "
+        "say, or is not asked by API). Search the register by hand and record the check with "
+        "its certificate on the lead's purchase panel: a clear one opens the return. Keep the "
+        "watch until then"
     ),
 }
 

@@ -1,7 +1,9 @@
 """The free insured return: a sale by mail that ends without a purchase while we hold the watch
 sends it back to the seller, under the same policy, adult signature required, tracked to
-delivered, unless the watch's stolen-watch register check stands flagged: then it is held as
-the law requires, and staff are told not to return it.
+delivered, once a clear stolen-watch register check of the serial seen on the watch (at its
+arrival, or in the findings) is on record; while there is none it waits, and staff are told once
+when a person must act (open the parcel on record, or record a check by hand). A watch whose
+register check stands flagged is held as the law requires, and staff are told not to return it.
 
 The lead is closed at once, as any lead is (app/sale/lifecycle.py is unchanged); the return
 parcel is what staff and the seller follow from there, and its delivery is the deal's end on the
@@ -19,13 +21,16 @@ from app.leads.db import get_db, immediate_transaction, now
 from app.leads.history import append_event
 from app.leads.state import State
 from app.rendering.dates import display_date
-from app.sale.purchase import record
+from app.sale.purchase import record, stolen_register
 from app.shipping import attention, labels
 from app.shipping.shipment_state import Leg, ShipmentState
 
 # The inbound parcel's states that mean the watch is with us.
 WITH_US = (ShipmentState.DELIVERED, ShipmentState.RECEIVED)
 HELD = "held"
+# Why a return waits on a person (attention.py says what to do).
+WAITS_FOR_ARRIVAL = attention.RETURN_WAITS_FOR_ARRIVAL
+WAITS_FOR_CHECK = attention.RETURN_WAITS_FOR_CHECK
 
 
 def watch_we_hold(db, lead_id: int) -> dict | None:
@@ -64,8 +69,9 @@ def on_hold(lead_id: int) -> bool:
 
 def open_return(lead_id: int) -> str:
     """The job: for a closed lead whose watch we hold, its return parcel opened and its label's
-    purchase queued, or the watch held when its register check stands flagged; what it did. A
-    watch above the policy's per-parcel limit gets no return parcel: staff are asked to look.
+    purchase queued, or the watch held when its register check stands flagged, or the return
+    left waiting for a clear check of the serial seen on the watch; what it did. A watch above
+    the policy's per-parcel limit gets no return parcel: staff are asked to look.
     Anything else (the lead reopened or bought, the watch never reached us, a return already
     opened) changes nothing."""
     with immediate_transaction() as db:
@@ -82,6 +88,12 @@ def open_return(lead_id: int) -> str:
             event_id = hold(db, inbound)
             queue.enqueue(queue.ALERT_RETURN_HELD, lead_id, event_id)
             return "held: the register check stands flagged, not returned"
+        checked = existing is not None or stolen_register.clear_of_serial_seen(db, lead_id)
+        waits_for = None if checked else what_it_waits_for(db, lead_id)
+    if not checked:
+        if waits_for:
+            attention.raise_once(inbound, waits_for)
+        return "waits: no clear register check of the serial seen on the watch yet"
     if existing is not None:
         shipment_id = existing["id"]
     else:
@@ -97,6 +109,18 @@ def open_return(lead_id: int) -> str:
         queue.enqueue(queue.BUY_LABEL, shipment_id)
         return f"return parcel {shipment_id} on record, its label to buy"
     return f"return parcel {shipment_id} already has its label"
+
+
+def what_it_waits_for(db, lead_id: int) -> str | None:
+    """Why a return waits on a person: the parcel never opened on record, or no clear check of
+    the serial seen on the watch and no question to the register still open; None while the
+    register's answer is awaited (it decides, by a job: stolen_register.record_check)."""
+    if stolen_register.serial_seen(db, lead_id)[0] is None:
+        return WAITS_FOR_ARRIVAL
+    asking = db.execute(
+        "SELECT 1 FROM register_asks WHERE lead_id = ? AND outcome IS NULL", (lead_id,)
+    ).fetchone()
+    return None if asking else WAITS_FOR_CHECK
 
 
 def hold(db, inbound: dict) -> int:

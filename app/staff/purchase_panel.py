@@ -53,8 +53,8 @@ def offered(name: str, lead: dict, purchase: dict) -> bool:
     authenticating = at_authentication(get_db(), lead)
     if name == "findings":  # the signed declaration names the serial number: it stays
         return authenticating and not purchase.get("signed_at")
-    if name == "register_check":
-        return authenticating
+    if name == "register_check":  # a watch by mail: from its arrival, its return waits on it
+        return stolen_register.checkable(get_db(), lead)
     agreed = lead["state"] == State.AGREED
     if name == "payment_exception":
         return agreed
@@ -239,7 +239,7 @@ def panel(lead: dict, names: dict[str, str], failed: tuple[str, object] | None =
         forms[failed[0]] = failed[1]
     checks = stolen_register.history(lead["id"])
     return {
-        "shown": bool(purchase) or at_authentication(get_db(), lead),
+        "shown": bool(purchase) or stolen_register.checkable(get_db(), lead),
         "record": purchase,
         "forms": forms,
         "findings": findings_facts(purchase, names) if purchase.get("serial_number") else [],

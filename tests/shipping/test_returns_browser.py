@@ -29,7 +29,7 @@ def closed_with_us(app, flagged: bool = False) -> int:
             closed = (State.CLOSED, inbound["lead_id"])
             db.execute("UPDATE leads SET state = ? WHERE id = ?", closed)
             if flagged:
-                db.execute("INSERT INTO purchases (lead_id, register_result) VALUES (?, 'flagged')",
+                db.execute("UPDATE purchases SET register_result = 'flagged' WHERE lead_id = ?",
                            (inbound["lead_id"],))  # fmt: skip
         returns.open_return(inbound["lead_id"])
     return inbound["lead_id"]

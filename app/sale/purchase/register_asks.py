@@ -238,7 +238,8 @@ def open_questions(asked_before: str | None = None) -> list[int]:
 def record_answer(ask: dict, answer: Answer, certificate: tuple[bytes, str] | None) -> str:
     """A flagged answer as a register check of the serial asked about, whatever happened since
     (a flag always holds: a serial corrected meanwhile, the lead closed); a clear one as a
-    check of the serial on record while it is still the one asked about, or, for the serial the
+    check of the serial on record (the findings', or before them the arrival's) while it is
+    still the one asked about, or, for the serial the
     seller gave, as the question's outcome only (it is not yet the serial the watch is seen to
     bear: the findings ask again); an unknown one as the question's outcome only. The
     outcome."""
@@ -250,12 +251,8 @@ def record_answer(ask: dict, answer: Answer, certificate: tuple[bytes, str] | No
     if ask["reason"] == "sellers_serial":
         end(ask["id"], "clear", answer)
         return "clear"
-    on_record = (
-        get_db()
-        .execute("SELECT serial_number FROM purchases WHERE lead_id = ?", (ask["lead_id"],))
-        .fetchone()
-    )
-    if on_record is None or not serials.same(on_record[0], ask["serial_number"]):
+    on_record, _ = stolen_register.serial_seen(get_db(), ask["lead_id"])
+    if not serials.same(on_record, ask["serial_number"]):
         end(ask["id"], "not_recorded", answer)
         return "not_recorded"
     return record_as_check(ask, answer, certificate)
@@ -263,9 +260,9 @@ def record_answer(ask: dict, answer: Answer, certificate: tuple[bytes, str] | No
 
 def record_as_check(ask: dict, answer: Answer, certificate: tuple[bytes, str],
                     of_serial: str | None = None) -> str:  # fmt: skip
-    """The answer as a register check by the API (of the findings' serial, or `of_serial`),
-    and the question closed with it; the outcome, `not_recorded` when the lead no longer takes
-    it (bought, closed or erased meanwhile; a flag, only erased)."""
+    """The answer as a register check by the API (of the serial seen on the watch, or
+    `of_serial`), and the question closed with it; the outcome, `not_recorded` when the lead
+    no longer takes it (stolen_register.refuse_unless_checkable: a flag, only once erased)."""
     check = {
         "provider": register_api.provider_name(),
         "checked_on": business_today().isoformat(),
