@@ -48,6 +48,16 @@ def parcels(app, lead_id: int, leg: str) -> list[dict]:
         return [dict(row) for row in rows]
 
 
+def held_not_returned(app, easypost, lead_id: int, bought: int) -> dict:
+    """Assert the lead's watch is held: no return parcel, no label bought beyond the `bought`
+    before, its inbound parcel marked held; that parcel's row."""
+    assert parcels(app, lead_id, "return") == []
+    assert easypost.bought() == bought
+    [held] = parcels(app, lead_id, "inbound")
+    assert held["return_held_at"]
+    return held
+
+
 @pytest.fixture
 def staff_on(monkeypatch):
     """Sign a staff member in to an app with both factors: (their client, the Staff driver)."""

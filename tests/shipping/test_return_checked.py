@@ -26,7 +26,7 @@ from tests.sale.purchase.fake_register import (  # noqa: F401 (fixtures)
     register_settings,
 )
 from tests.shipping.deal_steps import delivered_deal, mail_deal, move
-from tests.shipping.return_steps import parcels, staff_on  # noqa: F401 (a fixture)
+from tests.shipping.return_steps import held_not_returned, parcels, staff_on  # noqa: F401
 from tests.shipping.steps import mailin_settings
 
 SERIAL = "7Z41K9Q2"  # as the register is asked it; staff type "7z41 k9q2" at the arrival
@@ -128,10 +128,7 @@ def test_a_flag_on_the_arrival_serial_after_a_withdrawal_holds_the_watch(
     withdraw(checked_app, lead_id)
     bought = easypost.bought()
     open_on_record(checked_app, parcel)
-    assert parcels(checked_app, lead_id, "return") == []
-    assert easypost.bought() == bought
-    [held] = parcels(checked_app, lead_id, "inbound")
-    assert held["return_held_at"]
+    held_not_returned(checked_app, easypost, lead_id, bought)
     assert any(s.startswith("HELD, do not return") for s in alerts(smtp_server, lead_id))
     with checked_app.app_context():
         assert record.get(lead_id)["register_result"] == "flagged"
