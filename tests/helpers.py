@@ -31,7 +31,7 @@ from app.leads.db import transaction
 from app.leads.display import business_zone
 from app.leads.history import append_event
 from app.leads.reference import new_status_token
-from app.sale import lifecycle
+from app.sale import lifecycle, retention
 from app.sale.purchase import record
 from app.security.tokens import digest
 from app.staff import totp
@@ -514,3 +514,15 @@ def island_messages(rules: dict, cases) -> list:
         check=True,
     )
     return json.loads(result.stdout)
+
+
+def backdate_activity(app, lead_id: int, margin: timedelta) -> None:
+    """The lead's last activity LEAD_RETENTION_MONTHS ago, moved by `margin` towards today."""
+    months = app.config["LEAD_RETENTION_MONTHS"]
+    assert months == 24
+    then = retention.months_before(datetime.now(UTC), months) + margin
+    with app.app_context(), transaction() as db:
+        db.execute(
+            "UPDATE leads SET last_activity_at = ? WHERE id = ?",
+            (then.isoformat(timespec="seconds"), lead_id),
+        )

@@ -266,13 +266,13 @@ def erase_at_sellers_request(lead_id: int) -> str:
     """Erase a lead whose seller confirmed it from their e-mail: first the last e-mail, which
     the withdrawal page promises, while the address is still there; the erasure is the last
     step, so a failed send is retried with nothing lost. Never without a confirmed request
-    that still stands (staff reopening the lead voids it). A bought lead keeps the purchase
-    record the law requires, as that e-mail says."""
+    that still stands (staff reopening the lead voids it) and may run (nothing keeps the lead
+    now). A bought lead keeps the purchase record the law requires, as that e-mail says."""
     lead = load_lead(lead_id)
     if lead["erased_at"]:
         return "already erased"
     if not erasure.confirmed(lead_id):
-        return "no confirmed request stands: not erased"
+        return "no confirmed request stands, or the lead is kept: not erased now"
     if held := held_back(lead, mail.smtp_configured(), "erasure e-mail"):
         return held
     mail.deliver(erasure_mail.erased_message(lead))

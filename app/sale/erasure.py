@@ -29,6 +29,7 @@ from app.leads.db import get_db, now, transaction
 from app.leads.state import State
 from app.rendering.dates import display_date
 from app.replica import copies, erasure_log
+from app.sale import keeping
 from app.sale.lifecycle import IllegalMove, LeadNotFound, StaleState, check_move
 from app.sale.purchase import drafts, files, record
 from app.security.tokens import TOKEN_LENGTH, digest
@@ -70,7 +71,9 @@ def drop_purchase(db: sqlite3.Connection, lead_id: int) -> list[str]:
 
 def erase(lead_id: int, actor: str) -> int:
     """Remove a closed lead's personal data and photo files, keeping a non-personal record;
-    returns how many photos were removed. Raises TransitionError unless the lead is closed."""
+    returns how many photos were removed. Raises TransitionError unless the lead is closed and
+    nothing keeps it."""
+    refuse_while_kept(lead_id, actor)
     check_erasable(lead_id, State.CLOSED)
     return remove_personal_data(lead_id, actor, State.CLOSED, drop_purchase, CLOSED_LEAD)
 
@@ -80,7 +83,8 @@ def erase_sale(lead_id: int, actor: str, whole_record: bool = False) -> int:
     its documents the law requires until its retain_until (the seller's request: their bank
     details and ID photos go); or, once past it (`whole_record`, the daily retention), blank
     that record too. Returns how many photos were removed; TransitionError unless the lead is
-    bought and not erased."""
+    bought and not erased, or while something keeps it."""
+    refuse_while_kept(lead_id, actor)
     check_erasable(lead_id, State.BOUGHT)
     if whole_record:
         return remove_personal_data(lead_id, actor, State.BOUGHT, record.erase_record, WHOLE_RECORD)
@@ -97,13 +101,21 @@ def erase_inactive(lead_id: int, state: str) -> int:
 def close_and_erase(lead_id: int, state: str, reason: str, actor: str) -> int:
     """Close a lead with `reason` if it is not closed yet, then erase it. No e-mail announces
     the closing: the address goes with it, and a send racing the erasure could still reach
-    someone whose details we no longer keep."""
+    someone whose details we no longer keep. Neither happens while something keeps the lead."""
+    refuse_while_kept(lead_id, actor)
     if state != State.CLOSED:
         check_move(state, State.CLOSED, {"reason": reason})
         moved, _ = store.change_state(lead_id, state, State.CLOSED, actor, {"reason": reason})
         if moved is None:
             raise StaleState("This lead changed before it was closed; nothing was erased.", "")
     return erase(lead_id, actor)
+
+
+def refuse_while_kept(lead_id: int, actor: str) -> None:
+    """IllegalMove, naming why, while something keeps the lead (app/sale/keeping.py); never
+    for a restore's erasure applied again (its entry says it was done before)."""
+    if why := actor != RESTORE and keeping.kept_because(get_db(), lead_id):
+        raise IllegalMove(f"This lead's details are kept while {why}, as the law requires.")
 
 
 def check_erasable(lead_id: int, state: str) -> None:
@@ -300,7 +312,8 @@ def confirm(token: str) -> int | None:
 
 
 def confirmed(lead_id: int) -> bool:
-    """Whether an erasure of this lead that its seller confirmed from their e-mail stands."""
+    """Whether an erasure of this lead that its seller confirmed from their e-mail stands and
+    may run now: while something keeps the lead, it waits (the requeue does it then)."""
     row = (
         get_db()
         .execute(
@@ -310,7 +323,7 @@ def confirmed(lead_id: int) -> bool:
         )
         .fetchone()
     )
-    return row is not None
+    return row is not None and not keeping.kept_because(get_db(), lead_id)
 
 
 def links_to_send() -> list[int]:
@@ -324,9 +337,10 @@ def links_to_send() -> list[int]:
 
 def confirmed_erasures() -> list[int]:
     """Leads whose seller's confirmed erasure stands but is not done yet (a job that failed,
-    or waited for SMTP): what `flask leads requeue` erases."""
+    or waited for SMTP, or for nothing to keep the lead any more): what `flask leads requeue`
+    erases."""
     rows = get_db().execute(
         "SELECT DISTINCT lead_id FROM erasure_requests JOIN leads ON leads.id = lead_id "
         f"WHERE confirmed_at IS NOT NULL AND {STANDING} ORDER BY lead_id"
     )
-    return [row[0] for row in rows]
+    return [row[0] for row in rows if confirmed(row[0])]

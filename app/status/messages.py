@@ -67,10 +67,21 @@ EXPIRED_QUOTE = (
     "This preliminary quote has expired, so it can no longer be accepted here. Please call us "
     "and we will look at your watch again."
 )
-ERASE_AFTER_RETURN = (
-    "Nothing was changed: your watch may be with us for authentication, so we keep your details "
-    "until it is back with you. Withdraw without deleting, and once it is back with you, reply "
-    "to any of our e-mails and we delete your details."
+# Why the seller cannot have their details deleted now: one sentence whatever the reason (the
+# watch on its way, with us or held, its serial given, a check open or flagged), so a refusal
+# never tells a thief more than an honest seller reads (app/sale/keeping.py).
+KEPT_WHILE = (
+    "we keep your sale's details while your watch is with us or on its way, and while our "
+    "checks of the sale are open, as the law requires, and delete them once it is back with "
+    "you and the checks are done"
+)
+DETAILS_KEPT = (
+    f"We cannot delete your details as you withdraw: {KEPT_WHILE}. Withdraw now, and then "
+    "reply to any of our e-mails to ask us to delete them."
+)
+ERASE_NOT_NOW = (
+    f"Nothing was changed: {KEPT_WHILE}. Withdraw without deleting, and then reply to any of "
+    "our e-mails to ask us to delete them."
 )
 NOT_NOW = "Your sale has moved on since this page was opened. Here is where it stands now."
 
