@@ -78,7 +78,8 @@ def kept_because(db: sqlite3.Connection, lead_id: int) -> str | None:
 def seller_may_ask(db: sqlite3.Connection, lead: dict) -> bool:
     """Whether the status page offers the seller to have their details deleted as they
     withdraw: only before anything under way could keep them, judged by what the seller knows
-    (never by the register's answer, which the serial given already rules out)."""
+    and never by the register's answer (a request confirmed while something keeps the lead
+    all the same waits: erasure.confirmed)."""
     if lead["state"] not in ASKING_STATES or lead.get("sellers_serial"):
         return False
     seen = db.execute(
@@ -87,4 +88,4 @@ def seller_may_ask(db: sqlite3.Connection, lead: dict) -> bool:
     labelled = db.execute(
         "SELECT 1 FROM shipments WHERE lead_id = ? AND state != 'voided'", (lead["id"],)
     ).fetchone()
-    return not seen and not labelled and kept_because(db, lead["id"]) is None
+    return not seen and not labelled

@@ -1,7 +1,8 @@
 """The forms staff fill in at the authentication, on the lead page's purchase panel
 (purchase_panel.py lists them with the exceptions' forms, money_forms.py): the watch's findings,
 which ask the stolen-watch register about the serial and brand they give, a register check
-recorded by hand with its certificate, and the check of the seller's ID."""
+recorded by hand with its certificate, the check of the seller's ID, and the choice to tell the
+seller of a sale held for its checks."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from app.forms.fields import not_in_future, options, words
 from app.leads.display import business_today
 from app.sale.purchase import authentication, register_asks, stolen_register
 from app.sale.purchase.stolen_register import RESULTS as REGISTER_RESULTS
+from app.shipping import returns
 
 
 def line(label: str, description: str, length: int = 60) -> StringField:
@@ -106,3 +108,20 @@ class VerifyIdForm(FlaskForm):
     def take(self, lead_id: int, actor: str) -> int:
         """Record that `actor` checked the ID, now; the event's id."""
         return authentication.verify_id(lead_id, actor)
+
+
+class TellHoldForm(FlaskForm):
+    """A staff member's choice to tell the seller their sale is on hold pending checks: until
+    then, nothing the seller reads depends on the register's answer (returns.on_hold)."""
+
+    audited = "hold_told"
+    done = "The seller's page and e-mails now say only that the sale is on hold pending checks."
+
+    told = BooleanField(
+        "Tell the seller their sale is on hold pending checks (never why)",
+        validators=[InputRequired(message="Tick the box to tell the seller.")],
+    )
+
+    def take(self, lead_id: int, actor: str) -> int:
+        """Record the choice; the event's id."""
+        return returns.tell_seller(lead_id, actor)

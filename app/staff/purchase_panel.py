@@ -28,8 +28,14 @@ from app.sale.purchase import (
 from app.sale.purchase.authentication import authenticating as at_authentication
 from app.sale.purchase.paperwork import ID_TYPES, agreed_price
 from app.sale.purchase.stolen_register import RESULTS as REGISTER_RESULTS
+from app.shipping import returns
 from app.staff import money_forms
-from app.staff.authentication_forms import FindingsForm, RegisterCheckForm, VerifyIdForm
+from app.staff.authentication_forms import (
+    FindingsForm,
+    RegisterCheckForm,
+    TellHoldForm,
+    VerifyIdForm,
+)
 
 REGISTER_DAYS = 30  # the register page's default period
 
@@ -55,6 +61,8 @@ def offered(name: str, lead: dict, purchase: dict) -> bool:
         return authenticating and not purchase.get("signed_at")
     if name == "register_check":  # a watch by mail: from its arrival, its return waits on it
         return stolen_register.checkable(get_db(), lead)
+    if name == "tell_hold":
+        return returns.held_for_checks(lead["id"]) and not returns.told_event(lead["id"])
     agreed = lead["state"] == State.AGREED
     if name == "payment_exception":
         return agreed
@@ -73,6 +81,7 @@ FORMS = {
     "findings": FindingsForm,
     "register_check": RegisterCheckForm,
     "verify_id": VerifyIdForm,
+    "tell_hold": TellHoldForm,
     "payment_exception": money_forms.PaymentExceptionForm,
     "clear_flag": money_forms.ClearFlagForm,
     "holder_name": money_forms.HolderNameForm,
@@ -91,6 +100,21 @@ def empty_form(name: str, purchase: dict, waiting: dict | None = None, phone: st
         "payout_callback": {"phone_called": phone},
     }.get(name)
     return FORMS[name](prefix=name, formdata=None, data=data)
+
+
+def hold_words(lead_id: int, names: dict[str, str]) -> str:
+    """What the seller of a sale held for its checks reads, and who chose it; empty when the
+    sale is not held."""
+    if not returns.held_for_checks(lead_id):
+        return ""
+    told = returns.told_event(lead_id)
+    if told:
+        by = by_whom(told["actor"], names, told["at"])
+        return f"The seller was told their sale is on hold pending checks ({by}), never why."
+    return (
+        "The seller's page and e-mails read as for any sale at this step: nothing tells them of "
+        "the hold until a staff member chooses to tell them, below."
+    )
 
 
 def exception_words(approval: dict, agreed: int | None, checks: dict[int, dict]) -> str:
@@ -249,6 +273,7 @@ def panel(lead: dict, names: dict[str, str], failed: tuple[str, object] | None =
             for check in checks
         ],
         "waiting_check": waiting,
+        "held": hold_words(lead["id"], names),
         "exceptions": listed_exceptions(lead["id"], checks, names),
         "approve_form": money_forms.ApproveForm(prefix="approve", formdata=None),
         "paperwork": paperwork_facts(purchase, names) if paperwork_kept(purchase) else [],

@@ -124,7 +124,7 @@ def test_the_return_label_is_bought_once_after_a_failure(mail_app, easypost):
     assert [r["action"] for r in easypost.requests].count("create") == 1
 
 
-def test_a_flagged_watch_is_held_never_returned_and_the_seller_reads_only_on_hold(
+def test_a_flagged_watch_is_held_never_returned_and_the_seller_is_told_only_on_hold(
     mail_app, easypost, smtp_server, staff_on
 ):
     inbound = mail_deal(mail_app)
@@ -143,6 +143,10 @@ def test_a_flagged_watch_is_held_never_returned_and_the_seller_reads_only_on_hol
     to_seller = [m for m in messages if m["To"] != "staff@example.com"]
     assert to_seller
     token = give_token(mail_app, lead_id)
+    page = mail_app.test_client().get(f"/status/{token}").get_data(as_text=True)
+    assert "on hold" not in page and "data-return" not in page  # as a return still waiting
+    with mail_app.app_context():  # a staff member chose to tell the seller
+        returns.tell_seller(lead_id, "staff:1")
     page = mail_app.test_client().get(f"/status/{token}").get_data(as_text=True)
     assert "Your sale is on hold pending checks." in page
     for message in to_seller:

@@ -91,6 +91,7 @@ def test_a_flagged_answer_holds_the_sale_and_alerts_staff_once(register_app, reg
     alerts = [m for m in smtp_server.messages if "FLAGGED" in m["Subject"]]
     assert len(alerts) == 1
     assert SERIAL not in alerts[0].get_body().get_content()
+    assert alerts[0]["Reply-To"] is None  # a hurried reply never reaches the seller
 
 
 def test_a_flag_after_a_clear_answer_holds_the_purchase(register_app, register):
