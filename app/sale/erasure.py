@@ -16,33 +16,33 @@ leads.db keeps its SHA-256 (app/security/tokens.py), and the jobs are queued by 
 from __future__ import annotations
 
 import functools
-import json
-import secrets
 import sqlite3
 from datetime import timedelta
 
 from flask import current_app
 
 from app import queue
-from app.leads import links, storage, store
+from app.leads import erasure_record, links, storage, store
 from app.leads.db import get_db, now, transaction
+from app.leads.email_kinds import ERASURE_LINK, unclaimed
 from app.leads.state import State
 from app.rendering.dates import display_date
-from app.replica import copies, erasure_log
+from app.replica import copies
 from app.sale import keeping
 from app.sale.lifecycle import IllegalMove, LeadNotFound, StaleState, check_move
 from app.sale.purchase import drafts, files, record
 from app.security.tokens import TOKEN_LENGTH, digest
 
-# What an erasure took, as the record of erasures names it (app/replica/erasure_log.py): a
+# What an erasure took, as the record of erasures names it (app/leads/erasure_record.py): a
 # closed lead's personal data and purchase; a bought lead's, keeping the purchase record; the
 # purchase record too, once past its retain_until.
 CLOSED_LEAD, SALE, WHOLE_RECORD = "closed_lead", "sale", "whole_record"
 # The actor of an erasure applied again after a restore: its entry is already on record.
 RESTORE = "restore"
 
-# Event data that may hold personal details in people's own words: removed on erasure.
-FREE_TEXT_KEYS = ("note", "message", "place")
+# Event data that may hold personal details, removed on erasure: people's own words, and the
+# ZIP code a confirmed return address's event carried before step 40 of the schema.
+ERASED_EVENT_KEYS = ("note", "message", "place", "zip")
 # Blanked on erasure (the click and browser ids too: each points to one person's browser).
 # Kept: reference, brand, model, condition, dates, campaign and landing page, outcome.
 ERASED_VALUES = {
@@ -60,12 +60,13 @@ ERASED_VALUES = {
 
 
 def drop_purchase(db: sqlite3.Connection, lead_id: int) -> list[str]:
-    """A closed lead's purchase record, its exceptions (whose reasons are staff's free text)
-    and files, dropped inside its erasure (a final offer accepted, then withdrawn: its
-    paperwork); the file names to delete once committed. The register checks stay: they
-    describe the watch, not the seller."""
+    """A closed lead's purchase record, its exceptions (whose reasons are staff's free text),
+    its payout account's checks and its files, dropped inside its erasure (a final offer
+    accepted, then withdrawn: its paperwork); the file names to delete once committed. The
+    register checks stay: they describe the watch, not the seller."""
     db.execute("DELETE FROM purchases WHERE lead_id = ?", (lead_id,))
     db.execute("DELETE FROM approvals WHERE lead_id = ?", (lead_id,))
+    record.drop_payout_checks(db, lead_id)
     return files.remove(db, lead_id, files.KINDS) + drafts.remove(db, lead_id)
 
 
@@ -73,8 +74,7 @@ def erase(lead_id: int, actor: str) -> int:
     """Remove a closed lead's personal data and photo files, keeping a non-personal record;
     returns how many photos were removed. Raises TransitionError unless the lead is closed and
     nothing keeps it."""
-    refuse_while_kept(lead_id, actor)
-    check_erasable(lead_id, State.CLOSED)
+    check_erasable(lead_id, State.CLOSED, actor)
     return remove_personal_data(lead_id, actor, State.CLOSED, drop_purchase, CLOSED_LEAD)
 
 
@@ -84,8 +84,7 @@ def erase_sale(lead_id: int, actor: str, whole_record: bool = False) -> int:
     details and ID photos go); or, once past it (`whole_record`, the daily retention), blank
     that record too. Returns how many photos were removed; TransitionError unless the lead is
     bought and not erased, or while something keeps it."""
-    refuse_while_kept(lead_id, actor)
-    check_erasable(lead_id, State.BOUGHT)
+    check_erasable(lead_id, State.BOUGHT, actor)
     if whole_record:
         return remove_personal_data(lead_id, actor, State.BOUGHT, record.erase_record, WHOLE_RECORD)
     keep_record = functools.partial(record.forget_after_sale, actor=actor)
@@ -102,7 +101,7 @@ def close_and_erase(lead_id: int, state: str, reason: str, actor: str) -> int:
     """Close a lead with `reason` if it is not closed yet, then erase it. No e-mail announces
     the closing: the address goes with it, and a send racing the erasure could still reach
     someone whose details we no longer keep. Neither happens while something keeps the lead."""
-    refuse_while_kept(lead_id, actor)
+    check_erasable(lead_id, state, actor)
     if state != State.CLOSED:
         check_move(state, State.CLOSED, {"reason": reason})
         moved, _ = store.change_state(lead_id, state, State.CLOSED, actor, {"reason": reason})
@@ -111,20 +110,16 @@ def close_and_erase(lead_id: int, state: str, reason: str, actor: str) -> int:
     return erase(lead_id, actor)
 
 
-def refuse_while_kept(lead_id: int, actor: str) -> None:
-    """IllegalMove, naming why, while something keeps the lead (app/sale/keeping.py); never
-    for a restore's erasure applied again (its entry says it was done before)."""
-    if why := actor != RESTORE and keeping.kept_because(get_db(), lead_id):
-        raise IllegalMove(f"This lead's details are kept while {why}, as the law requires.")
-
-
-def check_erasable(lead_id: int, state: str) -> None:
-    """LeadNotFound, or IllegalMove unless the lead is in `state` and not yet erased."""
+def check_erasable(lead_id: int, state: str, actor: str) -> None:
+    """LeadNotFound, or IllegalMove unless the lead is in `state`, not yet erased, and nothing
+    keeps it (app/sale/keeping.py; never a restore's erasure applied again: it was done)."""
     lead = store.get_lead(lead_id)
     if lead is None:
         raise LeadNotFound(f"Lead {lead_id} does not exist.")
     if lead["state"] != state or lead["erased_at"]:
         raise IllegalMove(f"Only a {state} lead that is not yet erased can be erased.")
+    if why := actor != RESTORE and keeping.kept_because(get_db(), lead_id):
+        raise IllegalMove(f"This lead's details are kept while {why}, as the law requires.")
 
 
 def remove_personal_data(lead_id: int, actor: str, state: str, purchase, kind: str) -> int:
@@ -134,50 +129,19 @@ def remove_personal_data(lead_id: int, actor: str, state: str, purchase, kind: s
     blank = ERASED_VALUES | {"meta_event_id": f"erased-{lead_id}"}
     try:
         photos, purchase_files = store.erase_lead(
-            lead_id, actor, blank, FREE_TEXT_KEYS, state, purchase
+            lead_id, actor, blank, ERASED_EVENT_KEYS, state, purchase
         )
     except LookupError as error:
         raise StaleState(
             "This lead changed while it was being erased; nothing was erased.", ""
         ) from error
     if actor != RESTORE:
-        log_erasure(lead_id, kind, actor)
+        erasure_record.log(lead_id, kind, actor)
     storage.remove_photo_files(photos)
     files.remove_files(purchase_files)
     copies.sync_later(lead_id)
     current_app.logger.info("Lead %s erased by %s (%s photos).", lead_id, actor, len(photos))
     return len(photos)
-
-
-def log_erasure(lead_id: int, kind: str, actor: str) -> None:
-    """Append a committed erasure to the record of erasures (erasure_log), which a restore of
-    an earlier copy applies again: the lead's id and reference, what was erased, the reason it
-    was closed with, when, and by whom as a role (`staff`, `seller`, `system`), never a
-    person."""
-    entry = {
-        "id": f"{lead_id}-{secrets.token_hex(8)}",
-        "lead_id": lead_id,
-        "reference": store.get_lead(lead_id)["reference"],
-        "erased": kind,
-        "reason": closing_reason(lead_id),
-        "at": now(),
-        "by": actor.split(":")[0],
-    }
-    erasure_log.append(entry)
-
-
-def closing_reason(lead_id: int) -> str | None:
-    """The reason the lead's last state change gave (None if it gave none: a sale)."""
-    row = (
-        get_db()
-        .execute(
-            "SELECT data FROM lead_events WHERE lead_id = ? AND kind = 'state_changed' "
-            "ORDER BY id DESC LIMIT 1",
-            (lead_id,),
-        )
-        .fetchone()
-    )
-    return json.loads(row["data"]).get("reason") if row else None
 
 
 # The seller's own request, confirmed from their mailbox
@@ -250,14 +214,25 @@ def ask_after_sale(lead_id: int) -> int:
     return ask_seller_to_confirm(lead_id, sale_event_id)
 
 
+# No link is sent for a request once the seller confirmed another of the same lead's closure or
+# sale (a request asked again, its link still waiting for the mail server): the erasure is
+# under way, and a new link would ask them to confirm it again.
+NONE_CONFIRMED = (
+    "NOT EXISTS (SELECT 1 FROM erasure_requests AS confirmed WHERE confirmed.lead_id = leads.id "
+    "AND confirmed.confirmed_at IS NOT NULL "
+    "AND confirmed.closed_event_id = erasure_requests.closed_event_id)"
+)
+
+
 def lead_awaiting_link(request_id: int) -> dict | None:
     """The lead of a standing request whose link is not sent yet; None once the link is sent,
-    or the lead was erased or reopened meanwhile."""
+    the lead was erased or reopened meanwhile, or its erasure is confirmed already."""
     row = (
         get_db()
         .execute(
             "SELECT leads.* FROM erasure_requests JOIN leads ON leads.id = lead_id "
-            f"WHERE erasure_requests.id = ? AND sent_at IS NULL AND {STANDING}",
+            f"WHERE erasure_requests.id = ? AND sent_at IS NULL AND {STANDING} "
+            f"AND {NONE_CONFIRMED}",
             (request_id,),
         )
         .fetchone()
@@ -312,8 +287,7 @@ def confirm(token: str) -> int | None:
 
 
 def confirmed(lead_id: int) -> bool:
-    """Whether an erasure of this lead that its seller confirmed from their e-mail stands and
-    may run now: while something keeps the lead, it waits (the requeue does it then)."""
+    """Whether an erasure of this lead that its seller confirmed from their e-mail stands."""
     row = (
         get_db()
         .execute(
@@ -323,14 +297,17 @@ def confirmed(lead_id: int) -> bool:
         )
         .fetchone()
     )
-    return row is not None and not keeping.kept_because(get_db(), lead_id)
+    return row is not None
 
 
 def links_to_send() -> list[int]:
-    """Standing requests whose link has not gone yet: what `flask leads requeue` sends."""
+    """Standing requests whose link has not gone yet nor is claimed, and whose erasure is not
+    confirmed already: what `flask leads requeue` sends."""
     rows = get_db().execute(
         "SELECT erasure_requests.id FROM erasure_requests JOIN leads ON leads.id = lead_id "
-        f"WHERE sent_at IS NULL AND {STANDING} ORDER BY erasure_requests.id"
+        f"WHERE sent_at IS NULL AND {STANDING} AND {NONE_CONFIRMED} "
+        f"AND {unclaimed(ERASURE_LINK, 'lead_id', 'erasure_requests.id')} "
+        "ORDER BY erasure_requests.id"
     )
     return [row[0] for row in rows]
 
@@ -343,4 +320,4 @@ def confirmed_erasures() -> list[int]:
         "SELECT DISTINCT lead_id FROM erasure_requests JOIN leads ON leads.id = lead_id "
         f"WHERE confirmed_at IS NOT NULL AND {STANDING} ORDER BY lead_id"
     )
-    return [row[0] for row in rows if confirmed(row[0])]
+    return [row[0] for row in rows if not keeping.kept_because(get_db(), row[0])]

@@ -26,10 +26,12 @@ from app.leads.state import State
 # hands: from the appointment on, or once the serial is given or a label bought, the seller
 # asks for deletion only once it is all over (by replying to an e-mail; staff then erase).
 ASKING_STATES = frozenset({State.NEW, State.CONTACTED, State.QUOTED, State.ACCEPTED})
-# An inbound parcel in these states may be carrying the watch to us (lost: the carrier may yet
-# find it); delivered or received, the watch is with us.
-ON_ITS_WAY = ("created", "label_ready", "in_transit", "out_for_delivery", "lost")
-WITH_US = ("delivered", "received")
+# An inbound parcel in these states may be carrying the watch to us; delivered or received,
+# the watch is with us. A parcel lost on either leg keeps nothing: the watch is in nobody's
+# hands, and the insurer's records (the parcel, its claim) outlive an erasure; should the
+# carrier deliver it after all, it keeps the lead again from then on.
+ON_ITS_WAY = ("created", "label_ready", "in_transit", "out_for_delivery")
+ENDED = ("delivered", "lost")
 
 
 def register_keeps(db: sqlite3.Connection, lead_id: int) -> str | None:
@@ -49,7 +51,7 @@ def register_keeps(db: sqlite3.Connection, lead_id: int) -> str | None:
 def parcels_keep(db: sqlite3.Connection, lead_id: int) -> str | None:
     """Why the lead's watch keeps it, in staff's words: held, on its way to us, with us, or on
     its way back (until its return is delivered); None when it never left the seller (no
-    parcel, or only labels voided unused) or is back with them."""
+    parcel, or only labels voided unused), is back with them, or was lost on the way."""
     parcels = db.execute(
         "SELECT inbound.state, inbound.return_held_at, back.state AS back_state "
         "FROM shipments AS inbound LEFT JOIN shipments AS back ON back.lead_id = inbound.lead_id "
@@ -63,10 +65,11 @@ def parcels_keep(db: sqlite3.Connection, lead_id: int) -> str | None:
     for parcel in parcels:
         if parcel["state"] in ON_ITS_WAY:
             return "its watch is on its way to us"
+        if parcel["state"] == "lost" or parcel["back_state"] in ENDED:
+            continue
         if parcel["back_state"] is None or parcel["back_state"] == "voided":
             return "its watch is with us"
-        if parcel["back_state"] != "delivered":
-            return "its watch is on its way back to its seller"
+        return "its watch is on its way back to its seller"
     return None
 
 

@@ -29,11 +29,9 @@ from app.leads.history import append_event
 from app.leads.state import State
 from app.replica import copies
 from app.sale.purchase import files, register_asks
-from app.shipping.shipment_state import Leg, ShipmentState
+from app.shipping.shipment_state import ARRIVAL_MISMATCH, Leg, ShipmentState
 from app.shipping.tracking import move_forward
 
-# What the parcel's exception says while a mismatch waits for its second staff member.
-ARRIVAL_MISMATCH = "arrival_mismatch"
 NOTHING_CHANGED = "Nothing was changed."
 
 

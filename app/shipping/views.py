@@ -11,8 +11,9 @@ from app.shipping import webhook
 
 
 def easypost_webhook():
-    """POST /webhooks/easypost: 200 for a verified event, stored once; 401 unsigned, 400 not an
-    event, 413 too large."""
+    """POST /webhooks/easypost: 200 for a verified event, stored once (in production, one from
+    the provider's test mode is answered 200 and dropped); 401 unsigned, 400 not an event, 413
+    too large."""
     if not current_app.config["MAILIN_ENABLED"]:
         abort(404)
     limit = current_app.config["EASYPOST_WEBHOOK_MAX_BYTES"]
@@ -26,6 +27,9 @@ def easypost_webhook():
     except webhook.Refused as refused:
         current_app.logger.warning("EasyPost webhook refused (%s): %s", refused.status, refused)
         return plain(str(refused), refused.status)
+    if webhook.not_for_this_site(event):  # 200, so the provider does not send it again
+        current_app.logger.warning("EasyPost webhook: a %r-mode event dropped.", event.get("mode"))
+        return plain("Not applied: a test-mode event is never applied in production.", 200)
     stored = webhook.store_event(event)
     if stored is not None:
         queue.enqueue(queue.APPLY_SHIPMENT_EVENT, stored)

@@ -151,7 +151,7 @@ def test_a_confirmed_request_waits_while_the_lead_is_kept_and_is_done_once_it_is
     flag(mail_app, lead_id)  # (a lead reopened since its findings, say)
     smtp_server.messages.clear()
     with mail_app.app_context():
-        assert jobs.erase_at_sellers_request(lead_id).endswith("the lead is kept: not erased now")
+        assert jobs.erase_at_sellers_request(lead_id).startswith("kept while its stolen-watch")
         assert store.get_lead(lead_id)["erased_at"] is None
         assert lead_id not in pending.requeue_all().erasures
     assert smtp_server.messages == []  # no "we deleted your details" that did not happen

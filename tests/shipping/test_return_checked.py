@@ -69,7 +69,7 @@ def alerts(smtp_server, lead_id: int) -> list[str]:
 
 
 def test_a_watch_delivered_after_a_withdrawal_goes_back_after_its_arrival_is_checked_clear(
-    checked_app, register, easypost, smtp_server
+    checked_app, register, easypost, smtp_server, staff_on
 ):
     parcel = mail_deal(checked_app)
     move(checked_app, parcel, "in_transit")
@@ -78,6 +78,9 @@ def test_a_watch_delivered_after_a_withdrawal_goes_back_after_its_arrival_is_che
     assert parcels(checked_app, parcel["lead_id"], "return") == []
     assert waiting_told(checked_app, parcel["lead_id"]) == [returns.WAITS_FOR_ARRIVAL]
     assert any("open it on record" in s for s in alerts(smtp_server, parcel["lead_id"]))
+    staff, _ = staff_on(checked_app)  # it is to be opened, not sent back unopened
+    to_open = staff.get("/staff/shipments?tab=to-open").get_data(as_text=True)
+    assert parcel["tracking_code"] in to_open
     assert register.searches() == []
     open_on_record(checked_app, parcel)
     [asked] = register.searches()

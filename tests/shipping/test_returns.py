@@ -20,7 +20,7 @@ from app.rendering.dates import display_date
 from app.sale import lifecycle
 from app.sale.timeline import entries
 from app.shipping import declarations, labels, reconcile, returns, shipment_tabs
-from tests.helpers import answer_data, give_token, lead_work_done
+from tests.helpers import answer_data, give_token, lead_work_done, save_sample_lead
 from tests.shipping.return_steps import (  # noqa: F401 (a fixture)
     held_not_returned,
     mail_deal,
@@ -159,6 +159,26 @@ def test_a_flagged_watch_is_held_never_returned_and_the_seller_is_told_only_on_h
     staff, _ = staff_on(mail_app)
     assert "Held: do not return" in staff.get(f"/staff/shipments/{held['id']}").get_data(True)
     assert held["tracking_code"] in staff.get("/staff/shipments?tab=held").get_data(True)
+
+
+def test_a_flagged_watch_is_held_when_its_lead_and_its_parcel_have_different_ids(
+    mail_app, easypost
+):
+    save_sample_lead(mail_app), save_sample_lead(mail_app)  # leads 1 and 2, neither flagged
+    inbound = mail_deal(mail_app)  # parcel 1, of lead 3
+    lead_id = inbound["lead_id"]
+    assert (lead_id, inbound["id"]) == (3, 1)
+    flag_register(mail_app, lead_id)
+    close(mail_app, lead_id)
+    assert parcels(mail_app, lead_id, "return") == []
+    [held] = parcels(mail_app, lead_id, "inbound")
+    assert held["return_held_at"]
+    with mail_app.app_context():
+        assert returns.held_for_checks(lead_id)
+        assert not returns.held_for_checks(inbound["id"])
+        assert returns.seller_view(lead_id) is None  # as a return still waiting, until told
+        assert returns.owed() == [] and "held" in returns.open_return(lead_id)
+    assert parcels(mail_app, lead_id, "return") == []
 
 
 def test_nothing_goes_back_that_never_reached_us_and_its_label_is_voided(mail_app, easypost):

@@ -13,6 +13,7 @@ import sqlite3
 from collections.abc import Callable
 
 from app.leads.schema.conversion_tables import CONVERSIONS
+from app.leads.schema.erasure_leftovers import ERASURE_LEFTOVERS
 from app.leads.schema.lead_tables import (
     AD_OPT_OUT,
     BASE_TABLES,
@@ -28,6 +29,7 @@ from app.leads.schema.lead_tables import (
     give_photo_ids,
     give_references,
 )
+from app.leads.schema.mail_tables import EMAIL_CLAIMS
 from app.leads.schema.money_tables import (
     AUTHENTICATED_BRAND,
     MONEY_CHECKS,
@@ -54,6 +56,7 @@ from app.leads.schema.replica_tables import FILE_COPIES
 from app.leads.schema.shipping_tables import (
     ARRIVALS,
     CARRIER_WEIGHTS,
+    FOUND_AFTER_CLAIM,
     HANDOVER,
     MAIL_PREPARATIONS,
     PICKUPS,
@@ -104,8 +107,11 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     run(PICKUPS),  # 37: a carrier pickup the seller booked for their parcel
     run(SELLER_WORDS),  # 38: the serial number a seller gives; the label-ready e-mail, once
     run(CARRIER_WEIGHTS),  # 39: the parcel's weight as the carrier measured it
-    run(REGISTER_TRIES),  # 40: a register question's try claimed, so a lost one is asked again
-    run(AUTHENTICATED_BRAND),  # 41: the brand the findings read, which the register is asked
+    run(EMAIL_CLAIMS),  # 40: each e-mail promised once claimed before it is sent
+    run(FOUND_AFTER_CLAIM),  # 41: a parcel claimed lost, then delivered: when, on its claim
+    run(ERASURE_LEFTOVERS),  # 42: what erasures used to leave behind, gone from erased leads
+    run(REGISTER_TRIES),  # 43: a register question's try claimed, so a lost one is asked again
+    run(AUTHENTICATED_BRAND),  # 44: the brand the findings read, which the register is asked
 )
 VERSION = len(MIGRATIONS)
 

@@ -258,7 +258,7 @@ def erase(lead_id: int):
     if not action.offered(lead):
         return back(lead_id, "Only a closed or bought lead can be erased, and only once.", "error")
     try:  # the watch away from its seller, or a flag: said before the form, not after it
-        erasure.refuse_while_kept(lead_id, actor())
+        erasure.check_erasable(lead_id, lead["state"], actor())
     except lifecycle.TransitionError as error:
         return back(lead_id, str(error), "error")
     kept_until = record_kept_until(lead)
