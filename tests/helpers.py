@@ -35,7 +35,7 @@ from app.leads.db import transaction
 from app.leads.display import business_zone
 from app.leads.history import append_event
 from app.leads.reference import new_status_token
-from app.sale import lifecycle
+from app.sale import lifecycle, retention
 from app.sale.purchase import record
 from app.security.tokens import digest
 from app.staff import totp
@@ -363,7 +363,8 @@ def buy_lead(app, lead_id: int, amount: int = 9500, paid_days_ago: int = 0, made
 
 
 PAYMENT = {"method": "ach", "confirmation": "ACH-20261124-0042"}
-FINDINGS = {"model_reference": "126610LN", "serial_number": "7Z41K9Q2", "case_marks": "Clean"}
+FINDINGS = {"brand": "Rolex", "model_reference": "126610LN", "serial_number": "7Z41K9Q2",
+            "case_marks": "Clean"}  # fmt: skip
 # Every character a spreadsheet opens a formula with (OWASP's CSV injection list), by name, written
 # out here: a test built from the guard's own list would shrink with it.
 FORMULA_OPENINGS = {
@@ -570,3 +571,15 @@ def island_messages(rules: dict, cases) -> list:
         check=True,
     )
     return json.loads(result.stdout)
+
+
+def backdate_activity(app, lead_id: int, margin: timedelta) -> None:
+    """The lead's last activity LEAD_RETENTION_MONTHS ago, moved by `margin` towards today."""
+    months = app.config["LEAD_RETENTION_MONTHS"]
+    assert months == 24
+    then = retention.months_before(datetime.now(UTC), months) + margin
+    with app.app_context(), transaction() as db:
+        db.execute(
+            "UPDATE leads SET last_activity_at = ? WHERE id = ?",
+            (then.isoformat(timespec="seconds"), lead_id),
+        )

@@ -9,11 +9,12 @@ from flask import current_app
 
 from app.conversions import events, send
 from app.leads import email_claims, email_kinds, history, links, store
+from app.leads.db import get_db
 from app.leads.state import State
 from app.photos import intake
 from app.prices import market
 from app.replica import copies, erasure_log
-from app.sale import erasure, lifecycle, pending, retention
+from app.sale import erasure, keeping, lifecycle, pending, retention
 from app.sale.purchase import documents
 from app.shipping import pickups, tracking
 from worker import (
@@ -233,14 +234,18 @@ def erase_at_sellers_request(lead_id: int) -> str:
     """Erase a lead whose seller confirmed it from their e-mail: first the last e-mail, which
     the withdrawal page promises, while the address is still there; the erasure is the last
     step, so a failed send is retried with nothing lost. Never without a confirmed request
-    that still stands (staff reopening the lead voids it). A bought lead keeps the purchase
-    record the law requires, as that e-mail says. The e-mail goes once: a run that finds it
-    claimed erases too, unless the claim's runner may still be sending it (and erases after)."""
+    that still stands (staff reopening the lead voids it), nor while something keeps the lead
+    (app/sale/keeping.py: the request waits, and the requeue carries it out once nothing does).
+    A bought lead keeps the purchase record the law requires, as that e-mail says. The e-mail
+    goes once: a run that finds it claimed erases too, unless the claim's runner may still be
+    sending it (and erases after)."""
     lead = load_lead(lead_id)
     if lead["erased_at"]:
         return "already erased"
     if not erasure.confirmed(lead_id):
         return "no confirmed request stands: not erased"
+    if why := keeping.kept_because(get_db(), lead_id):
+        return f"kept while {why}: not erased yet"
     if held := mail.held_back(lead, mail.smtp_configured(), "erasure e-mail"):
         return held
     about = email_kinds.ERASED.key(lead_id)

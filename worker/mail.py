@@ -114,11 +114,17 @@ def seller_action_message(lead: dict, event: dict) -> EmailMessage:
 
 
 def staff_alert(
-    lead: dict, title: str, when: str, details: list[tuple[str, str]], words: str = ""
+    lead: dict,
+    title: str,
+    when: str,
+    details: list[tuple[str, str]],
+    words: str = "",
+    reply_to_seller: bool = True,
 ) -> EmailMessage:
     """A short e-mail to staff about one lead (emails/staff_alert.txt): what happened and when,
-    its details, any words of the seller's, the lead and a link to it; replies go to the
-    seller."""
+    its details, any words of the seller's, the lead and a link to it; replies go to the seller,
+    unless a reply must not reach them (`reply_to_seller`: the register's alerts, where a
+    hurried answer would tip a thief off)."""
     config = current_app.config
     context = {
         "title": title,
@@ -134,7 +140,8 @@ def staff_alert(
     message["Subject"] = " ".join(f"{lead['reference']}: {title}".split())
     message["From"] = config["MAIL_FROM"]
     message["To"] = config["STAFF_EMAIL"]
-    message["Reply-To"] = lead["email"]
+    if reply_to_seller:
+        message["Reply-To"] = lead["email"]
     message.set_content(render("emails/staff_alert.txt", context))
     return message
 

@@ -238,8 +238,8 @@ def check_purchase_keys() -> None:
 @with_appcontext
 def requeue_command() -> None:
     """Queue the unfinished work of every lead, the seller e-mails and staff alerts not sent yet,
-    the lost-link requests not answered yet, the purchases not reported yet and staff's e-mail
-    about any e-mail whose send is unsure. Without
+    the lost-link requests not answered yet, the purchases not reported yet, staff's e-mail
+    about any e-mail whose send is unsure and the register questions still open. Without
     REDIS_URL the work runs in this process, and the command waits for it."""
     try:
         queued = pending.requeue_all()
@@ -272,4 +272,6 @@ def requeue_command() -> None:
         click.echo(f"Queued the replica copy of lead #{lead_id}'s erasure entry.")
     for claim_id in queued.unsure_emails:
         click.echo(f"Queued staff's e-mail about e-mail claim {claim_id}, which may not have gone.")
+    for ask_id in queued.register_asks:
+        click.echo(f"Queued stolen-watch register question {ask_id}.")
     queue.wait_until_idle()

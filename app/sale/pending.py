@@ -33,7 +33,7 @@ from app.leads import email_claims, history, links, store
 from app.leads.db import now, transaction
 from app.replica import copies, erasure_log
 from app.sale import erasure, lifecycle
-from app.sale.purchase import documents, payout
+from app.sale.purchase import documents, payout, register_asks
 
 STALE_AFTER = timedelta(minutes=2)  # in-process work of a live process is done well before
 
@@ -58,6 +58,7 @@ class Requeued:
     file_copies: list[int] = field(default_factory=list)
     erasure_entries: list[int] = field(default_factory=list)
     unsure_emails: list[int] = field(default_factory=list)
+    register_asks: list[int] = field(default_factory=list)
 
     def __bool__(self) -> bool:
         return any(vars(self).values())
@@ -89,13 +90,15 @@ OWED = (
     ("file_copies", queue.COPY_FILES, copies.leads_owing),
     ("erasure_entries", queue.COPY_FILES, erasure_log.leads_owing),
     ("unsure_emails", queue.REPORT_UNSURE_EMAIL, email_claims.unsure_to_report),
+    ("register_asks", queue.ASK_REGISTER, register_asks.open_questions),
 )  # fmt: skip
 
 
 # The finders that can leave out work newer than a cutoff (without Redis, another live
 # process's), by the keyword each takes it by.
 SINCE = {"documents": "changed_before", "purchases": "bought_before",
-         "file_copies": "since_before", "unsure_emails": "claimed_before"}  # fmt: skip
+         "file_copies": "since_before", "unsure_emails": "claimed_before",
+         "register_asks": "asked_before"}  # fmt: skip
 TIMED = {"leads", *SINCE}
 
 
@@ -114,9 +117,9 @@ def owed_jobs(cutoff: str | None = None) -> Iterator[tuple[str, str, tuple[int, 
 def requeue_all() -> Requeued:
     """Queue every lead's unfinished work, the seller e-mails and staff alerts not sent yet, the
     lost-link requests not answered yet, the erasure links and confirmed erasures not done yet,
-    the purchases not yet reported to every ad platform, the purchase documents not yet made and
-    staff's e-mails about unsure ones, whatever the queue holds already. Raises QueueDown if
-    Redis refuses."""
+    the purchases not yet reported to every ad platform, the purchase documents not yet made,
+    staff's e-mails about unsure ones and the register questions not answered, whatever the
+    queue holds already. Raises QueueDown if Redis refuses."""
     return queue_each(owed_jobs())
 
 

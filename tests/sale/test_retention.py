@@ -19,6 +19,7 @@ from app.leads.db import get_db, transaction
 from app.sale import erasure, lifecycle, retention
 from app.sale.purchase import crypto, files, payout, record
 from tests.helpers import (
+    backdate_activity,
     business_today,
     buy_lead,
     lead_work_done,
@@ -214,18 +215,6 @@ def test_bank_details_go_payout_details_days_after_payment_and_the_record_stays(
     assert entry["data"] == {"paid_on": purchase["paid_on"], "after_days": 30}
     run_retention(app)  # nothing is done twice
     assert len(audited(app, lead_id)) == 1
-
-
-def backdate_activity(app, lead_id: int, margin: timedelta) -> None:
-    """The lead's last activity LEAD_RETENTION_MONTHS ago, moved by `margin` towards today."""
-    months = app.config["LEAD_RETENTION_MONTHS"]
-    assert months == 24
-    then = retention.months_before(datetime.now(UTC), months) + margin
-    with app.app_context(), transaction() as db:
-        db.execute(
-            "UPDATE leads SET last_activity_at = ? WHERE id = ?",
-            (then.isoformat(timespec="seconds"), lead_id),
-        )
 
 
 @pytest.mark.parametrize("margin_days", [1, -1])
