@@ -167,7 +167,7 @@ def document_context(lead_id: int) -> dict:
         "issued_on": display_date(business_today().isoformat()),
         "seller_name": purchase["legal_name"],
         "seller_address": address_lines(purchase),
-        "watch_name": watch_name(lead),
+        "watch_name": watch_name(lead | {"watch_brand": authenticated_brand(lead, purchase)}),
         "serial_number": purchase["serial_number"],
         "watch": watch_facts(lead, purchase),
         "price": usd(purchase["paid_amount"]),
@@ -188,11 +188,17 @@ def address_lines(purchase: dict) -> list[str]:
     return [line for line in (purchase["street_address"], town) if line]
 
 
+def authenticated_brand(lead: dict, purchase: dict) -> str:
+    """The brand staff read on the watch, which the documents name; the seller's choice on
+    /sell only for a record older than that finding."""
+    return purchase.get("brand") or lead["watch_brand"]
+
+
 def watch_facts(lead: dict, purchase: dict) -> list[tuple[str, str]]:
-    """The watch's identity as authenticated: the serial in full (it names the watch, not a
-    person), with what came with it."""
+    """The watch's identity as authenticated: its brand, the serial in full (it names the
+    watch, not a person), with what came with it."""
     return [
-        ("Brand", lead["watch_brand"]),
+        ("Brand", authenticated_brand(lead, purchase)),
         ("Model", recorded(lead["watch_model"])),
         ("Model reference", recorded(purchase["model_reference"])),
         ("Serial number", recorded(purchase["serial_number"])),

@@ -70,7 +70,8 @@ def sign_paperwork(lead_id: int) -> None:
 def bought_lead(app) -> tuple[int, int]:
     """A lead bought by staff (the real transition, which queues the "paid" e-mail and the
     documents job), with every queued job run; its id and the `bought` event's."""
-    lead_id = save_sample_lead(app, email="jordan@example.com")
+    # The seller chose Tudor on /sell; staff read Rolex on the watch: the documents say Rolex.
+    lead_id = save_sample_lead(app, email="jordan@example.com", watch_brand="Tudor")
     with app.app_context():
         sign_paperwork(lead_id)
         event_id = lifecycle.transition(lead_id, "bought", "staff:1", PAID, "agreed")
