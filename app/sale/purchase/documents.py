@@ -21,9 +21,8 @@ from app.leads import store
 from app.leads.db import get_db, immediate_transaction
 from app.leads.display import (
     business_today,
-    business_zone,
+    local_day,
     local_time,
-    stored_time,
     usd,
     watch_name,
 )
@@ -260,12 +259,6 @@ def recorded(value) -> str:
 def ending(last4: str | None) -> str:
     """A number shown only by its last 4 characters."""
     return f"ending {last4}" if last4 else "Not recorded"
-
-
-def local_day(iso: str) -> str:
-    """A stored time's date in the business's time zone."""
-    moment = stored_time(iso).astimezone(business_zone())
-    return display_date(moment.date().isoformat())
 
 
 class DocumentsNotReady(LookupError):
