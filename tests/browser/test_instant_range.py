@@ -5,6 +5,9 @@ the guide does not cover gets no number."""
 
 from __future__ import annotations
 
+import urllib.error
+import urllib.request
+
 from playwright.sync_api import expect
 
 from tests.browser.test_sell_form import SUCCESS, fill_valid
@@ -55,14 +58,15 @@ def test_a_seller_typing_letter_by_letter_stays_well_within_the_limit(page, make
 
 
 def test_past_its_limit_the_range_goes_and_the_form_still_posts(page, make_live_server):
-    server = make_live_server(RATELIMIT_ENABLED=True, SELL_RANGE_RATELIMIT="1 per minute")
+    server = make_live_server(RATELIMIT_ENABLED=True, SELL_RANGE_RATELIMIT="6 per minute")
     add_entry(server.app)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(server.url + "/sell")
     shown = page.locator("[data-instant-range]")
-    fill_valid(page, watchModel="126610LN")
-    expect(shown).to_have_count(1)  # fill_valid's changes, asked as one question
+    fill_valid(page, watchModel="126610LN")  # one question or a few, as the machine keeps up
+    expect(shown).to_have_count(1)
+    spend_the_rest_of_the_limit(server.url + "/sell/range?watchBrand=Rolex&watchModel=126610LN")
     with page.expect_response(lambda answer: "/sell/range" in answer.url) as refusal:
         page.check("#field-hasPapers")
     assert refusal.value.status == 429
@@ -70,6 +74,18 @@ def test_past_its_limit_the_range_goes_and_the_form_still_posts(page, make_live_
     page.click("button[type=submit]")
     expect(page.get_by_text(SUCCESS)).to_be_visible()
     assert errors == []
+
+
+def spend_the_rest_of_the_limit(url: str) -> None:
+    """Ask the range from the browser's own address until the limit refuses: the next question
+    the page asks is then past it, however many the typing before took."""
+    for _ in range(10):
+        try:
+            urllib.request.urlopen(url, timeout=10)
+        except urllib.error.HTTPError as refused:
+            assert refused.code == 429
+            return
+    raise AssertionError("the range's limit never refused")
 
 
 def test_without_javascript_the_thank_you_page_shows_the_range(no_js_page, live_server):
