@@ -8,8 +8,9 @@ from flask import Flask
 
 from app import errors, queue, staff, status
 from app.blog import routes as blog
-from app.config import config_class, derived_settings, settings_from_environment, typed_settings
+from app.config import config_class, settings_from_environment, typed_settings
 from app.config_checks import check_production_settings
+from app.config_derived import derived_settings
 from app.content import loader, queries, samples
 from app.conversions.cli import conversions_command
 from app.extensions import cache, csrf, limiter

@@ -1,8 +1,8 @@
 """What production refuses to start with (the factory calls `check_production_settings` once
 the settings are complete): a guessable secret, a site URL taken from requests, debug, contact
 details that reach nobody, request limits each process counts alone, e-mail in clear, no
-off-site replica, a market-data provider asked in clear, and a sale by mail without what it
-needs.
+off-site replica, a market-data provider asked in clear, a sale by mail without what it needs,
+and a payout by bank API without its key, account, webhook secret and limits.
 `flask content check` (app/content/samples.py) shares the placeholder tests."""
 
 from __future__ import annotations
@@ -178,6 +178,26 @@ def mailin_problems(config) -> list[str]:
     return found
 
 
+def payout_problems(config) -> list[str]:
+    """What the payout by bank API lacks, each setting named, while PAYOUT_PROVIDER is set:
+    without them no transfer can be sent, limited or followed, and the key must not travel in
+    clear."""
+    if not config.get("PAYOUT_PROVIDER"):
+        return []
+    needed = {
+        "INCREASE_API_KEY": "the bank API's key",
+        "INCREASE_ACCOUNT_NUMBER_ID": "the business's account number payouts are sent from",
+        "INCREASE_WEBHOOK_SECRET": "the secret the bank's events are signed with",
+    }
+    found = [f"{name} must be set ({why})" for name, why in needed.items() if not config.get(name)]
+    for name, what in (("PAYOUT_MAX_AMOUNT", "per transfer"), ("PAYOUT_DAILY_LIMIT", "per day")):
+        if (config.get(name) or 0) <= 0:
+            found.append(f"{name} must be set to the most the business pays {what}, in dollars")
+    if not (config.get("INCREASE_API_BASE") or "").startswith("https://"):
+        found.append("INCREASE_API_BASE must be https:// (the key goes with every request)")
+    return found
+
+
 def check_production_settings(config) -> None:
     """Refuse to serve production with a guessable secret, a site URL taken from requests,
     debug on, contact details that reach nobody (the development defaults), or request limits
@@ -211,5 +231,6 @@ def check_production_settings(config) -> None:
     problems.extend(replica_problems(config))
     problems.extend(mailin_problems(config))
     problems.extend(register_api_problems(config))
+    problems.extend(payout_problems(config))
     if problems:
         raise ConfigError("Refusing to start in production: " + "; ".join(problems) + ".")

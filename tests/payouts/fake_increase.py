@@ -1,0 +1,413 @@
+"""A local stand-in for the bank API, Increase, served on loopback for the payout tests: routing
+numbers, the business's account number, and transfers on the four rails (Real-Time Payments,
+FedNow, ACH, wire), each created, read, approved or cancelled at the paths and in the shapes the
+`increase` library sends and reads, with its idempotency keys honoured as the bank documents
+them (the same key and arguments: the same transfer again, marked `Idempotent-Replayed`; the
+same key with other arguments: 409). It records every request and fails on purpose when told:
+
+- `plan("create", 500)` answers the next create with a 500 and makes nothing;
+- `plan("create", "slow")` makes the transfer but answers only after the client gave up (a
+  time-out after the transfer was made); the same for "approve", "retrieve", "routing"...;
+- `plan("create", 400)` refuses it as the bank refuses an account it cannot pay;
+- `plan("approve", "rejected")`: the network refuses the transfer once released (the seller's
+  bank answers `account_closed`); `plan("approve", "pending")`: it stays on its way;
+- `advance(transfer_id, "returned", "insufficient_fund")`: what the bank says later (an ACH
+  return), as `settle(transfer_id)` completes a transfer still on its way.
+
+Released, a transfer completes at once (RTP, FedNow, wire: `complete`; ACH: `submitted`), as an
+instant payment does within seconds. Every change is an event the fake keeps; given a site to
+deliver to (`deliver_to(url, secret)`), it POSTs each, signed as the bank signs them (Standard
+Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`), from a thread of its own;
+`signed(event)` gives the same for a test to post itself.
+
+Given a server TLS context (`FakeIncrease(tls=...)`), it answers over HTTPS, as the real API does
+(the production shape refuses an `http://` INCREASE_API_BASE)."""
+
+from __future__ import annotations
+
+import json
+import re
+import ssl
+import threading
+import time
+import urllib.request
+from collections import defaultdict
+from datetime import UTC, datetime
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from standardwebhooks import Webhook
+
+from tests.helpers import APPS_MADE, finish_jobs_of_apps_made_since
+
+ACCOUNT_NUMBER_ID = "account_number_v18nkfqm6afpsrvy82b2"
+ACCOUNT_ID = "account_in71c4amph0vgo2qllky"
+# Routing numbers the fake's data knows (each passes the ABA checksum): a bank on every rail, one
+# on FedNow but not RTP, one with neither instant network.
+BANKS = {
+    "021000021": ("JPMORGAN CHASE BANK, NA", ("rtp", "fednow", "ach", "wire")),
+    "263181368": ("HARBOR FEDERAL CREDIT UNION", ("fednow", "ach", "wire")),
+    "211274450": ("GRANITE STATE SAVINGS BANK", ("ach", "wire")),
+}
+KINDS = {
+    "real_time_payments_transfers": "rtp",
+    "fednow_transfers": "fednow",
+    "ach_transfers": "ach",
+    "wire_transfers": "wire",
+}
+OBJECT_TYPES = {
+    "rtp": "real_time_payments_transfer",
+    "fednow": "fednow_transfer",
+    "ach": "ach_transfer",
+    "wire": "wire_transfer",
+}
+# Where a released transfer goes: on its way, then done.
+ON_ITS_WAY = {"rtp": "pending_submission", "fednow": "pending_submitting",
+              "ach": "pending_submission", "wire": "pending_creating"}  # fmt: skip
+DONE = {"rtp": "complete", "fednow": "complete", "ach": "submitted", "wire": "complete"}
+ERRORS = {
+    400: ("invalid_parameters_error", "Invalid parameters",
+          "account_number {account}: the receiving bank has no open account with this number."),
+    404: ("object_not_found_error", "Object not found", "No such object."),
+    409: ("invalid_operation_error", "Invalid operation", "The transfer is not pending approval."),
+    500: ("internal_server_error", "Internal server error", "Something went wrong on our end."),
+}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def increase_server():
+    """The fake for one test module (import it with `bank` where a folder needs it)."""
+    fake = FakeIncrease()
+    yield fake
+    fake.stop()
+
+
+@pytest.fixture
+def bank(increase_server):
+    """The module's fake, with no request recorded and no failure planned yet; the test's jobs
+    done before the next test resets it."""
+    increase_server.reset()
+    apps_before = len(APPS_MADE)
+    yield increase_server
+    finish_jobs_of_apps_made_since(apps_before)
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def sign(secret: str, body: bytes, message_id: str, at: datetime | None = None) -> dict:
+    """The headers the bank signs a webhook with (Standard Webhooks, the secret's bytes as key)."""
+    at = at or datetime.now(UTC)
+    signature = Webhook(secret.encode()).sign(message_id, at, body.decode())
+    return {
+        "webhook-id": message_id,
+        "webhook-timestamp": str(int(at.timestamp())),
+        "webhook-signature": signature,
+        "Content-Type": "application/json",
+    }
+
+
+class FakeIncrease(ThreadingHTTPServer):
+    """The fake, on a free port; `api_base` is what the app's INCREASE_API_BASE points at."""
+
+    daemon_threads = True
+
+    def __init__(self, slow_seconds: float = 3.0, tls: ssl.SSLContext | None = None):
+        super().__init__(("127.0.0.1", 0), Answer)
+        if tls is not None:  # the handshake in each request's thread, not the accepting one
+            self.socket = tls.wrap_socket(self.socket, server_side=True,
+                                          do_handshake_on_connect=False)  # fmt: skip
+        scheme = "https" if tls is not None else "http"
+        self.api_base = f"{scheme}://127.0.0.1:{self.server_port}"
+        self.slow_seconds = slow_seconds
+        self.transfers: dict[str, dict] = {}
+        self.keys: dict[tuple[str, str], tuple[dict, str]] = {}
+        self.events: list[dict] = []
+        self.requests: list[dict] = []
+        self.planned: dict[str, list] = defaultdict(list)
+        self.delivery: tuple[str, str, ssl.SSLContext | None] | None = None
+        self.deliveries: list[tuple[str, int]] = []
+        self.lock = threading.Lock()
+        threading.Thread(target=self.serve_forever, daemon=True).start()
+
+    def plan(self, action: str, *answers) -> None:
+        """The next answers to `action` (routing, account, create, retrieve, approve, cancel):
+        a status, "slow", "garbage", or for approve "rejected" or "pending"."""
+        self.planned[action].extend(answers)
+
+    def deliver_to(self, url: str, secret: str, context: ssl.SSLContext | None = None) -> None:
+        """POST every event from now on to the site's webhook, signed with `secret`."""
+        self.delivery = (url, secret, context)
+
+    def handle_error(self, request, client_address) -> None:
+        """A client that gave up before a slow answer is what "slow" is for, not an error."""
+
+    def reset(self) -> None:
+        """Forget the requests, the failures planned and where events go (transfers stay)."""
+        with self.lock:
+            self.requests.clear()
+            self.planned.clear()
+            self.delivery = None
+
+    def stop(self) -> None:
+        self.shutdown()
+        self.server_close()
+
+    def made(self) -> int:
+        """How many transfers were created (a replayed key makes none)."""
+        return sum(1 for r in self.requests if r["action"] == "create" and r.get("created"))
+
+    def approved(self) -> int:
+        """How many transfers were released (approved while waiting for it)."""
+        return sum(1 for r in self.requests if r["action"] == "approve" and r.get("released"))
+
+    def settle(self, transfer_id: str) -> None:
+        """The network completes a transfer still on its way."""
+        rail = self.transfers[transfer_id]["rail"]
+        self.advance(transfer_id, DONE[rail])
+
+    def advance(self, transfer_id: str, status: str, reason: str | None = None) -> None:
+        """What the bank says of a transfer now: its status, with the reason of a rejection or
+        a return, as an event (delivered if a site is given)."""
+        with self.lock:
+            transfer = self.transfers[transfer_id]
+            apply_status(transfer, status, reason)
+            event = self.new_event(transfer)
+        self.deliver(event)
+
+    def new_event(self, transfer: dict) -> dict:
+        """Inside the lock: an `<object>.updated` event about the transfer."""
+        event = {
+            "id": f"event_{len(self.events) + 1:06d}",
+            "type": "event",
+            "created_at": now_iso(),
+            "category": f"{OBJECT_TYPES[transfer['rail']]}.updated",
+            "associated_object_type": OBJECT_TYPES[transfer["rail"]],
+            "associated_object_id": transfer["id"],
+        }
+        self.events.append(event)
+        return event
+
+    def signed(self, event: dict, secret: str, at: datetime | None = None) -> tuple[bytes, dict]:
+        """An event's body and the headers that sign it, as the bank would deliver it."""
+        body = json.dumps(event).encode()
+        return body, sign(secret, body, f"msg_{event['id']}", at)
+
+    def deliver(self, event: dict) -> None:
+        """POST the event to the site given, from a thread (the bank does not wait on us)."""
+        if self.delivery is None:
+            return
+        url, secret, context = self.delivery
+
+        def post():
+            body, headers = self.signed(event, secret)
+            request = urllib.request.Request(url, data=body, headers=headers, method="POST")
+            try:
+                with urllib.request.urlopen(request, timeout=10, context=context) as answer:
+                    status = answer.status
+            except urllib.error.HTTPError as error:
+                status = error.code
+            with self.lock:
+                self.deliveries.append((event["id"], status))
+
+        threading.Thread(target=post, daemon=True).start()
+
+
+def apply_status(transfer: dict, status: str, reason: str | None) -> None:
+    """A transfer's new status, with what the bank's objects carry for it."""
+    rail = transfer["rail"]
+    transfer["status"] = status
+    if status in (DONE[rail], "submitted", "pending_response") and not transfer["submission"]:
+        transfer["submission"] = {
+            "rtp": {"transaction_identification": f"20261203021000021P1BRJPM{transfer['n']:08d}",
+                    "submitted_at": now_iso()},
+            "fednow": {"message_identification": f"20261203FDN{transfer['n']:010d}",
+                       "submitted_at": now_iso()},
+            "ach": {"trace_number": f"0210000{transfer['n']:08d}", "submitted_at": now_iso(),
+                    "expected_settlement_schedule": "same_day"},
+            "wire": {"input_message_accountability_data": f"20261203MMQFMP{transfer['n']:06d}",
+                     "submitted_at": now_iso()},
+        }[rail]  # fmt: skip
+    if status == "complete":
+        transfer["acknowledgement"] = {"acknowledged_at": now_iso()}
+    if status == "rejected":
+        transfer["rejection"] = {"reject_reason_code": reason or "account_closed",
+                                 "rejected_at": now_iso()}  # fmt: skip
+    if status == "returned" and rail == "ach":
+        transfer["return"] = {"return_reason_code": reason or "insufficient_fund",
+                              "created_at": now_iso()}  # fmt: skip
+    if status == "returned" and rail == "fednow":
+        transfer["returns"] = [{"return_reason_code": reason or "account_closed",
+                                "amount": transfer["amount"]}]  # fmt: skip
+    if status == "reversed":
+        transfer["reversal"] = {"description": reason or "Returned by the beneficiary's bank"}
+
+
+class Answer(BaseHTTPRequestHandler):
+    server: FakeIncrease
+
+    def log_message(self, format, *args):  # noqa: A002 (the base class's name)
+        return
+
+    def do_GET(self):
+        self.route()
+
+    do_POST = do_GET
+
+    def route(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length)
+        body = json.loads(raw) if raw else {}
+        action, kind, transfer_id = self.action_of(self.command, self.path)
+        record = {"action": action, "path": self.path, "body": body,
+                  "key": self.headers.get("Idempotency-Key"),
+                  "authorization": self.headers.get("Authorization")}  # fmt: skip
+        with self.server.lock:
+            self.server.requests.append(record)
+            planned = self.server.planned[action].pop(0) if self.server.planned[action] else None
+        if planned == "garbage":  # a proxy's error page, say: not JSON at all
+            record["answered"] = 502
+            self.answer_raw(502, b"<html>Bad gateway</html>")
+            return
+        if isinstance(planned, int):  # a refusal that echoes the number it refuses, as some do
+            record["answered"] = planned
+            status, answer = error_body(planned)
+            answer["detail"] = answer["detail"].format(account=body.get("account_number"))
+            self.answer(status, answer, {})
+            return
+        status, answer, headers = self.do(action, kind, transfer_id, body, record, planned)
+        record["answered"] = status
+        if planned == "slow":
+            time.sleep(self.server.slow_seconds)
+        self.answer(status, answer, headers)
+
+    @staticmethod
+    def action_of(method: str, path: str) -> tuple[str, str | None, str | None]:
+        bare = path.split("?")[0]
+        if bare == "/routing_numbers":
+            return "routing", None, None
+        if re.fullmatch(r"/account_numbers/\w+", bare):
+            return "account", None, bare.rsplit("/", 1)[1]
+        found = re.fullmatch(r"/(\w+_transfers)(?:/(\w+?)(?:/(approve|cancel))?)?", bare)
+        if found and found.group(1) in KINDS:
+            kind, transfer_id, verb = found.groups()
+            if verb:
+                return verb, kind, transfer_id
+            return ("retrieve" if method == "GET" else "create"), kind, transfer_id
+        return "unknown", None, None
+
+    def do(self, action, kind, transfer_id, body, record, planned):
+        server = self.server
+        if action == "routing":
+            number = re.search(r"routing_number=(\d+)", self.path)
+            return 200, {"data": routing_rows(number.group(1) if number else ""),
+                         "next_cursor": None}, {}  # fmt: skip
+        if action == "account":
+            if transfer_id != ACCOUNT_NUMBER_ID:
+                return *error_body(404), {}
+            return 200, {"id": ACCOUNT_NUMBER_ID, "account_id": ACCOUNT_ID,
+                         "type": "account_number", "status": "active"}, {}  # fmt: skip
+        if action == "create":
+            return self.create(KINDS[kind], body, record)
+        events = []
+        with server.lock:
+            transfer = server.transfers.get(transfer_id or "")
+            if transfer is None or transfer["rail"] != KINDS.get(kind):
+                return *error_body(404), {}
+            if action == "approve":
+                if transfer["status"] != "pending_approval":
+                    return *error_body(409), {}
+                record["released"] = True
+                transfer["approval"] = {"approved_at": now_iso(), "approved_by": "api"}
+                apply_status(transfer, ON_ITS_WAY[transfer["rail"]], None)
+                events.append(server.new_event(transfer))
+                if planned != "pending":
+                    outcome = "rejected" if planned == "rejected" else DONE[transfer["rail"]]
+                    apply_status(transfer, outcome, None)
+                    events.append(server.new_event(transfer))
+            if action == "cancel":
+                if transfer["status"] != "pending_approval":
+                    return *error_body(409), {}
+                transfer["cancellation"] = {"canceled_at": now_iso(), "canceled_by": "api"}
+                apply_status(transfer, "canceled", None)
+                events.append(server.new_event(transfer))
+            shown = public(transfer)
+        for event in events:
+            server.deliver(event)
+        return 200, shown, {}
+
+    def create(self, rail: str, body: dict, record: dict):
+        server = self.server
+        key = record["key"]
+        with server.lock:
+            if key and (rail, key) in server.keys:
+                earlier, transfer_id = server.keys[(rail, key)]
+                if earlier != body:
+                    status, answer = error_body(409)
+                    answer |= {"type": "idempotency_key_already_used_error",
+                               "title": "Idempotency key already used",
+                               "resource_id": transfer_id}  # fmt: skip
+                    return status, answer, {}
+                return 200, public(server.transfers[transfer_id]), {"Idempotent-Replayed": "true"}
+            number = len(server.transfers) + 1
+            transfer_id = f"{OBJECT_TYPES[rail]}_{number:06d}fk"
+            transfer = {
+                "id": transfer_id, "rail": rail, "n": number, "type": OBJECT_TYPES[rail],
+                "amount": body["amount"], "currency": "USD", "created_at": now_iso(),
+                "account_number": body.get("account_number"),
+                "routing_number": body.get("routing_number"),
+                "creditor_name": body.get("creditor_name")
+                or body.get("individual_name") or (body.get("creditor") or {}).get("name"),
+                "idempotency_key": key, "status": "pending_approval" if body.get(
+                    "require_approval") else ON_ITS_WAY[rail],
+                "submission": None, "acknowledgement": None, "rejection": None,
+                "approval": None, "cancellation": None,
+            }  # fmt: skip
+            server.transfers[transfer_id] = transfer
+            if key:
+                server.keys[(rail, key)] = (body, transfer_id)
+            record["created"] = True
+            event = server.new_event(transfer)
+            shown = public(transfer)
+        server.deliver(event)
+        return 200, shown, {}
+
+    def answer(self, status: int, body: dict, headers: dict) -> None:
+        self.answer_raw(status, json.dumps(body).encode(), "application/json", headers)
+
+    def answer_raw(self, status: int, data: bytes, content_type: str = "text/html",
+                   headers: dict | None = None) -> None:  # fmt: skip
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(data)))
+            for name, value in (headers or {}).items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up on a slow answer
+
+
+def error_body(status: int) -> tuple[int, dict]:
+    kind, title, detail = ERRORS[status]
+    return status, {"type": kind, "title": title, "detail": detail, "status": status}
+
+
+def routing_rows(number: str) -> list[dict]:
+    if number not in BANKS:
+        return []
+    name, rails = BANKS[number]
+    support = {rail: "supported" if rail in rails else "not_supported" for rail in KINDS.values()}
+    return [{
+        "type": "routing_number", "routing_number": number, "name": name,
+        "real_time_payments_transfers": support["rtp"], "fednow_transfers": support["fednow"],
+        "ach_transfers": support["ach"], "wire_transfers": support["wire"],
+        "real_time_payments_request_for_payment": "not_supported",
+    }]  # fmt: skip
+
+
+def public(transfer: dict) -> dict:
+    """A transfer as the API answers it (the fake's own bookkeeping left out)."""
+    return {key: value for key, value in transfer.items() if key not in ("rail", "n")}
