@@ -57,6 +57,8 @@ SEND_PARCEL_MAIL = "worker.jobs.send_parcel_mail"
 SEND_LABEL_MAIL = "worker.jobs.send_label_mail"
 SEND_ADDRESS_CHECK = "worker.jobs.send_address_change_check"
 BOOK_PICKUP = "worker.jobs.book_pickup"
+SEND_PAYOUT = "worker.jobs.send_payout"
+ALERT_PAYOUT = "worker.jobs.alert_payout"
 # Each process without Redis sweeps up work a crashed process left when it starts, and again
 # once every lead made before it started is old enough to be nobody else's (pending.STALE_AFTER).
 SWEEP_AGAIN_AFTER_SECONDS = 120

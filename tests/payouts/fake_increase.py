@@ -31,14 +31,13 @@ import ssl
 import threading
 import time
 import urllib.request
-from collections import defaultdict
 from datetime import UTC, datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import pytest
 from standardwebhooks import Webhook
 
-from tests.helpers import APPS_MADE, finish_jobs_of_apps_made_since
+from tests.local_fake import LocalFake, fresh
 
 ACCOUNT_NUMBER_ID = "account_number_v18nkfqm6afpsrvy82b2"
 ACCOUNT_ID = "account_in71c4amph0vgo2qllky"
@@ -84,12 +83,9 @@ def increase_server():
 
 @pytest.fixture
 def bank(increase_server):
-    """The module's fake, with no request recorded and no failure planned yet; the test's jobs
-    done before the next test resets it."""
-    increase_server.reset()
-    apps_before = len(APPS_MADE)
-    yield increase_server
-    finish_jobs_of_apps_made_since(apps_before)
+    """The module's fake, with no request recorded and no failure planned yet."""
+    with fresh(increase_server) as fake:
+        yield fake
 
 
 def now_iso() -> str:
@@ -108,40 +104,24 @@ def sign(secret: str, body: bytes, message_id: str, at: datetime | None = None) 
     }
 
 
-class FakeIncrease(ThreadingHTTPServer):
-    """The fake, on a free port; `api_base` is what the app's INCREASE_API_BASE points at."""
-
-    daemon_threads = True
+class FakeIncrease(LocalFake):
+    """The fake, on a free port; `api_base` is what the app's INCREASE_API_BASE points at. Its
+    actions: routing, account, create, retrieve, approve, cancel; their planned answers: a
+    status, "slow", "garbage", or for approve "rejected" or "pending"."""
 
     def __init__(self, slow_seconds: float = 3.0, tls: ssl.SSLContext | None = None):
-        super().__init__(("127.0.0.1", 0), Answer)
-        if tls is not None:  # the handshake in each request's thread, not the accepting one
-            self.socket = tls.wrap_socket(self.socket, server_side=True,
-                                          do_handshake_on_connect=False)  # fmt: skip
-        scheme = "https" if tls is not None else "http"
-        self.api_base = f"{scheme}://127.0.0.1:{self.server_port}"
-        self.slow_seconds = slow_seconds
+        super().__init__(Answer, "", slow_seconds, tls)
+        self.api_base = self.url
         self.transfers: dict[str, dict] = {}
         self.keys: dict[tuple[str, str], tuple[dict, str]] = {}
         self.events: list[dict] = []
-        self.requests: list[dict] = []
-        self.planned: dict[str, list] = defaultdict(list)
         self.delivery: tuple[str, str, ssl.SSLContext | None] | None = None
         self.deliveries: list[tuple[str, int]] = []
-        self.lock = threading.Lock()
-        threading.Thread(target=self.serve_forever, daemon=True).start()
-
-    def plan(self, action: str, *answers) -> None:
-        """The next answers to `action` (routing, account, create, retrieve, approve, cancel):
-        a status, "slow", "garbage", or for approve "rejected" or "pending"."""
-        self.planned[action].extend(answers)
+        self.start()
 
     def deliver_to(self, url: str, secret: str, context: ssl.SSLContext | None = None) -> None:
         """POST every event from now on to the site's webhook, signed with `secret`."""
         self.delivery = (url, secret, context)
-
-    def handle_error(self, request, client_address) -> None:
-        """A client that gave up before a slow answer is what "slow" is for, not an error."""
 
     def reset(self) -> None:
         """Forget the requests, the failures planned and where events go (transfers stay)."""
@@ -149,10 +129,6 @@ class FakeIncrease(ThreadingHTTPServer):
             self.requests.clear()
             self.planned.clear()
             self.delivery = None
-
-    def stop(self) -> None:
-        self.shutdown()
-        self.server_close()
 
     def made(self) -> int:
         """How many transfers were created (a replayed key makes none)."""
@@ -265,7 +241,7 @@ class Answer(BaseHTTPRequestHandler):
                   "authorization": self.headers.get("Authorization")}  # fmt: skip
         with self.server.lock:
             self.server.requests.append(record)
-            planned = self.server.planned[action].pop(0) if self.server.planned[action] else None
+            planned = self.server.next_plan(action)
         if planned == "garbage":  # a proxy's error page, say: not JSON at all
             record["answered"] = 502
             self.answer_raw(502, b"<html>Bad gateway</html>")

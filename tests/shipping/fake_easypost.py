@@ -22,14 +22,12 @@ from __future__ import annotations
 import json
 import re
 import ssl
-import threading
 import time
-from collections import defaultdict
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import pytest
 
-from tests.helpers import APPS_MADE, finish_jobs_of_apps_made_since
+from tests.local_fake import LocalFake, fresh
 
 CARRIER_ACCOUNT = "ca_ups_business"
 RATES = (("GroundSaver", "14.20"), ("2ndDayAir", "38.75"), ("NextDayAir", "71.10"))
@@ -50,42 +48,23 @@ def easypost_server():
 
 @pytest.fixture
 def easypost(easypost_server):
-    """The module's fake, with no request recorded and no failure planned yet; the test's jobs
-    done before the next test resets it."""
-    easypost_server.reset()
-    apps_before = len(APPS_MADE)
-    yield easypost_server
-    finish_jobs_of_apps_made_since(apps_before)
+    """The module's fake, with no request recorded and no failure planned yet."""
+    with fresh(easypost_server) as fake:
+        yield fake
 
 
-class FakeEasyPost(ThreadingHTTPServer):
-    """The fake, on a free port; `api_base` is what the app's EASYPOST_API_BASE points at."""
-
-    daemon_threads = True
+class FakeEasyPost(LocalFake):
+    """The fake, on a free port; `api_base` is what the app's EASYPOST_API_BASE points at. Its
+    actions: create, retrieve, buy, refund, address, label, file; their planned answers: a
+    status, "slow", "garbage", or for an address "corrected" or "undeliverable"."""
 
     def __init__(self, slow_seconds: float = 3.0, tls: ssl.SSLContext | None = None):
-        super().__init__(("127.0.0.1", 0), Answer)
-        if tls is not None:  # the handshake in each request's thread, not the accepting one
-            self.socket = tls.wrap_socket(self.socket, server_side=True,
-                                          do_handshake_on_connect=False)  # fmt: skip
-        scheme = "https" if tls is not None else "http"
-        self.api_base = f"{scheme}://127.0.0.1:{self.server_port}/v2"
-        self.slow_seconds = slow_seconds
+        super().__init__(Answer, "/v2", slow_seconds, tls)
+        self.api_base = self.url
         self.shipments: dict[str, dict] = {}
         self.pickups: dict[str, dict] = {}
         self.addresses: dict[str, dict] = {}
-        self.requests: list[dict] = []
-        self.planned: dict[str, list] = defaultdict(list)
-        self.lock = threading.Lock()
-        threading.Thread(target=self.serve_forever, daemon=True).start()
-
-    def plan(self, action: str, *answers) -> None:
-        """The next answers to `action` (create, retrieve, buy, refund, address, label, file): a
-        status, "slow", "garbage", or for an address "corrected" or "undeliverable"."""
-        self.planned[action].extend(answers)
-
-    def handle_error(self, request, client_address) -> None:
-        """A client that gave up before a slow answer is what "slow" is for, not an error."""
+        self.start()
 
     def track(self, shipment_id: str, status: str) -> None:
         """What the carrier says of a bought shipment now (its tracker's status)."""
@@ -107,10 +86,6 @@ class FakeEasyPost(ThreadingHTTPServer):
         """How many labels were bought."""
         return sum(1 for request in self.requests if request["action"] == "buy"
                    and request.get("answered") == 200)  # fmt: skip
-
-    def stop(self) -> None:
-        self.shutdown()
-        self.server_close()
 
 
 def new_shipment(number: int, body: dict) -> dict:
@@ -148,7 +123,7 @@ class Answer(BaseHTTPRequestHandler):
                   "authorization": self.headers.get("Authorization")}  # fmt: skip
         with self.server.lock:
             self.server.requests.append(record)
-            planned = self.server.planned[action].pop(0) if self.server.planned[action] else None
+            planned = self.server.next_plan(action)
         if planned == "garbage":  # a proxy's error page, say: not JSON at all
             record["answered"] = 200
             self.answer_raw(200, b"<html>Bad gateway</html>")

@@ -29,6 +29,7 @@ from app.leads.schema.lead_tables import (
     give_references,
 )
 from app.leads.schema.money_tables import MONEY_CHECKS, ONE_DEAL, PAYOUT_CHECKS, REGISTER_ASKS
+from app.leads.schema.payout_tables import PAYOUTS
 from app.leads.schema.price_tables import (
     INSTANT_RANGES,
     LIST_INDEXES,
@@ -97,6 +98,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     run(PICKUPS),  # 37: a carrier pickup the seller booked for their parcel
     run(SELLER_WORDS),  # 38: the serial number a seller gives; the label-ready e-mail, once
     run(CARRIER_WEIGHTS),  # 39: the parcel's weight as the carrier measured it
+    run(PAYOUTS),  # 40: the payout sent through the bank's API, two people; the bank's events
 )
 VERSION = len(MIGRATIONS)
 

@@ -1,0 +1,102 @@
+"""The payout's jobs (app/payouts/): the transfer created, released and read back, however often
+the job runs (transfers.py makes each once), with staff e-mailed once its retries are used up;
+and the staff e-mails about a payout, once per event on the lead's timeline, as the other staff
+alerts are. None names more of the seller's account than its last 4 digits, nor the bank's key.
+"""
+
+from __future__ import annotations
+
+from flask import current_app
+
+from app.leads import history, store
+from app.leads.display import local_time, usd_cents
+from app.payouts import ledger, rails, transfers
+from worker import mail
+
+FAILED = "payout_failed"
+# Each payout event staff are e-mailed about: the subject's words, and what to do.
+TOLD = {
+    "payout_rejected": (
+        "The seller's bank did not accept the payout",
+        "Call the seller and check the account with them. The lead stays at Offer accepted; "
+        "ask for the payout again once the details are right (the seller's page says we will "
+        "call).",
+    ),
+    "payout_canceled": (
+        "A payout was cancelled before it was sent",
+        "Look at the lead: ask for the payout again if it is still owed.",
+    ),
+    "payout_returned": (
+        "A payout was returned after the watch was bought",
+        "The purchase stays on record. Call the seller, and pay them again once the account "
+        "is right.",
+    ),
+    FAILED: (
+        "The bank API failed the payout after every retry",
+        "Nothing more was sent. The reconciler asks the bank again every few minutes; look at "
+        "the lead if this keeps happening.",
+    ),
+    "payout_not_recorded": (
+        "The bank paid, but the lead could not be marked bought",
+        "The money has left. Look at the lead: the reconciler tries again every few minutes.",
+    ),
+    "payout_waiting": (
+        "A payout is waiting for its second person",
+        "Another staff member must approve it on the lead's page: the seller was promised "
+        "payment within minutes.",
+    ),
+}
+
+
+def send_payout(payout_id: int) -> str:
+    """Do what the payout is owed at the bank (transfers.carry_on). A failure is on the lead's
+    timeline and raised, so the job is retried on JOB_RETRY_INTERVALS; after the last try staff
+    are e-mailed."""
+    row = ledger.get(payout_id)
+    try:
+        return transfers.carry_on(payout_id)
+    except Exception as error:
+        details = {"payout": payout_id, "error": str(error)[:300]}
+        event_id = history.add_event(row["lead_id"], "system", FAILED, details)
+        if failures(row["lead_id"], payout_id) % (len(retry_intervals()) + 1) == 0:
+            alert_payout(row["lead_id"], event_id)
+        raise
+
+
+def retry_intervals() -> list:
+    """The job's retries (JOB_RETRY_INTERVALS)."""
+    return list(current_app.config["JOB_RETRY_INTERVALS"])
+
+
+def failures(lead_id: int, payout_id: int) -> int:
+    """How many tries at this payout failed."""
+    return sum(
+        1
+        for event in history.lead_events(lead_id)
+        if event["kind"] == FAILED and event["data"].get("payout") == payout_id
+    )
+
+
+def alert_payout(lead_id: int, event_id: int) -> str:
+    """E-mail staff the payout event `event_id` of lead `lead_id`, once."""
+    if history.email_sent(event_id, kind="staff_alerted"):
+        return "already sent"
+    event = history.get_event(event_id)
+    if event is None or event["lead_id"] != lead_id or event["kind"] not in TOLD:
+        raise LookupError(f"Lead {lead_id} has no payout event {event_id}.")
+    if not mail.is_configured():
+        current_app.logger.warning("Lead %s: STAFF_EMAIL/SMTP_HOST not set, no alert.", lead_id)
+        return "not configured"
+    title, what_to_do = TOLD[event["kind"]]
+    payout = ledger.get(event["data"]["payout"])
+    details = [
+        ("Amount", usd_cents(payout["amount_cents"])),
+        ("Rail", rails.staff_words(payout["rail"])),
+        ("What the bank said", event["data"].get("reason") or event["data"].get("error") or ""),
+        ("What to do", what_to_do),
+    ]
+    lead = store.get_lead(lead_id)
+    message = mail.staff_alert(lead, title, local_time(event["at"]), [d for d in details if d[1]])
+    mail.deliver(message)
+    history.record_email(lead_id, event_id, event["kind"], kind="staff_alerted")
+    return "sent"
