@@ -20,6 +20,8 @@ from app.leads import handover
 from app.leads.cli import leads_command
 from app.leads.state import State
 from app.pages import routes as pages
+from app.payouts import routes as payouts
+from app.payouts.cli import payouts_command
 from app.pictures import images
 from app.pictures.cli import images_command
 from app.prices.cli import prices_command
@@ -99,6 +101,7 @@ def register_blueprints(app: Flask) -> None:
         staff_routes.bp,
         status_routes.bp,
         shipping.bp,
+        payouts.bp,
         errors.bp,
     )
     for blueprint in blueprints:
@@ -138,6 +141,7 @@ def register_commands(app: Flask) -> None:
     app.cli.add_command(samples.content_command)
     app.cli.add_command(freeze_command)
     app.cli.add_command(shipping_command)
+    app.cli.add_command(payouts_command)
     leads_command.add_command(requeue_command)
     leads_command.add_command(restore_command)
     leads_command.add_command(replication_command)

@@ -59,6 +59,7 @@ SEND_ADDRESS_CHECK = "worker.jobs.send_address_change_check"
 BOOK_PICKUP = "worker.jobs.book_pickup"
 SEND_PAYOUT = "worker.jobs.send_payout"
 ALERT_PAYOUT = "worker.jobs.alert_payout"
+APPLY_PAYOUT_EVENT = "worker.jobs.apply_payout_event"
 # Each process without Redis sweeps up work a crashed process left when it starts, and again
 # once every lead made before it started is old enough to be nobody else's (pending.STALE_AFTER).
 SWEEP_AGAIN_AFTER_SECONDS = 120

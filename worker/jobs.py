@@ -347,3 +347,4 @@ send_parcel_mail = parcel_mail.send_parcel_mail
 send_label_mail = parcel_mail.send_label_mail
 send_payout = payout_jobs.send_payout
 alert_payout = payout_jobs.alert_payout
+apply_payout_event = payout_jobs.apply_payout_event

@@ -1,5 +1,6 @@
 """The payout's jobs (app/payouts/): the transfer created, released and read back, however often
 the job runs (transfers.py makes each once), with staff e-mailed once its retries are used up;
+the bank's event applied (bank_events.py: its transfer read back, never taken from the event);
 and the staff e-mails about a payout, once per event on the lead's timeline, as the other staff
 alerts are. None names more of the seller's account than its last 4 digits, nor the bank's key.
 """
@@ -10,7 +11,7 @@ from flask import current_app
 
 from app.leads import history, store
 from app.leads.display import local_time, usd_cents
-from app.payouts import ledger, rails, transfers
+from app.payouts import bank_events, ledger, rails, transfers
 from worker import mail
 
 FAILED = "payout_failed"
@@ -100,3 +101,6 @@ def alert_payout(lead_id: int, event_id: int) -> str:
     mail.deliver(message)
     history.record_email(lead_id, event_id, event["kind"], kind="staff_alerted")
     return "sent"
+
+
+apply_payout_event = bank_events.apply_event

@@ -13,14 +13,7 @@ from easypost.util import validate_webhook
 from flask import current_app
 
 from app.leads.db import now, transaction
-
-
-class Refused(Exception):
-    """The request is not a verified event; `status` is the answer's."""
-
-    def __init__(self, status: int, message: str):
-        super().__init__(message)
-        self.status = status
+from app.security.webhooks import Refused
 
 
 def verified_event(body: bytes, headers) -> dict:
