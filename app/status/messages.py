@@ -122,8 +122,8 @@ PAPERWORK_SIGNED_ON_HOLD = (
 )
 PAPERWORK_SIGNED_NEXT = (
     "Your paperwork is signed. Confirm the account we pay with the link we e-mailed you; we also "
-    "check your ID and the watch against the stolen-watch register, then pay you by bank "
-    "transfer and e-mail you when the payment is sent."
+    "check your ID and the watch against the stolen-watch register, then pay you {by_transfer} "
+    "and e-mail you when the payment is sent."
 )
 # Once bought, under the payment's facts (the site's own words on when a transfer arrives).
 PAYMENT_TRACE = (
