@@ -13,6 +13,7 @@ BankError with the bank's own words; none is retried here (the jobs are).
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass
 
 from flask import current_app
@@ -101,6 +102,11 @@ def client() -> Increase:
     """This app's Increase client (made once per app), retrying nothing itself."""
     made = current_app.extensions.get("increase")
     if made is None:
+        # The library's own debug log dumps each request, the seller's account number with it,
+        # and httpx's names each URL, a routing number's lookup with it: neither logs below a
+        # warning, whatever INCREASE_LOG or a logging set-up says.
+        for name in ("increase", "httpx"):
+            logging.getLogger(name).setLevel(logging.WARNING)
         config = current_app.config
         made = Increase(
             api_key=config["INCREASE_API_KEY"],

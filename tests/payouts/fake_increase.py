@@ -16,7 +16,7 @@ same key with other arguments: 409). It records every request and fails on purpo
 
 Released, a transfer completes at once (RTP, FedNow, wire: `complete`; ACH: `submitted`), as an
 instant payment does within seconds. Every change is an event the fake keeps; given a site to
-deliver to (`deliver_to(url, secret)`), it POSTs each, signed as the bank signs them (Standard
+deliver to (`deliver_to(send, secret)`), it sends each, signed as the bank signs them (Standard
 Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`), from a thread of its own;
 `signed(event)` gives the same for a test to post itself.
 
@@ -30,7 +30,7 @@ import re
 import ssl
 import threading
 import time
-import urllib.request
+from collections.abc import Callable
 from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler
 
@@ -115,13 +115,14 @@ class FakeIncrease(LocalFake):
         self.transfers: dict[str, dict] = {}
         self.keys: dict[tuple[str, str], tuple[dict, str]] = {}
         self.events: list[dict] = []
-        self.delivery: tuple[str, str, ssl.SSLContext | None] | None = None
+        self.delivery: tuple[Callable[[bytes, dict], int], str] | None = None
         self.deliveries: list[tuple[str, int]] = []
         self.start()
 
-    def deliver_to(self, url: str, secret: str, context: ssl.SSLContext | None = None) -> None:
-        """POST every event from now on to the site's webhook, signed with `secret`."""
-        self.delivery = (url, secret, context)
+    def deliver_to(self, send: Callable[[bytes, dict], int], secret: str) -> None:
+        """Deliver every event from now on, signed with `secret`, by `send(body, headers)` (a
+        POST to the site's webhook: through nginx, say), which answers the status."""
+        self.delivery = (send, secret)
 
     def reset(self) -> None:
         """Forget the requests, the failures planned and where events go (transfers stay)."""
@@ -171,19 +172,13 @@ class FakeIncrease(LocalFake):
         return body, sign(secret, body, f"msg_{event['id']}", at)
 
     def deliver(self, event: dict) -> None:
-        """POST the event to the site given, from a thread (the bank does not wait on us)."""
+        """Send the event to the site given, from a thread (the bank does not wait on us)."""
         if self.delivery is None:
             return
-        url, secret, context = self.delivery
+        send, secret = self.delivery
 
         def post():
-            body, headers = self.signed(event, secret)
-            request = urllib.request.Request(url, data=body, headers=headers, method="POST")
-            try:
-                with urllib.request.urlopen(request, timeout=10, context=context) as answer:
-                    status = answer.status
-            except urllib.error.HTTPError as error:
-                status = error.code
+            status = send(*self.signed(event, secret))
             with self.lock:
                 self.deliveries.append((event["id"], status))
 
@@ -196,7 +191,7 @@ def apply_status(transfer: dict, status: str, reason: str | None) -> None:
     transfer["status"] = status
     if status in (DONE[rail], "submitted", "pending_response") and not transfer["submission"]:
         transfer["submission"] = {
-            "rtp": {"transaction_identification": f"20261203021000021P1BRJPM{transfer['n']:08d}",
+            "rtp": {"transaction_identification": f"20261203091000019B1XINC{transfer['n']:08d}",
                     "submitted_at": now_iso()},
             "fednow": {"message_identification": f"20261203FDN{transfer['n']:010d}",
                        "submitted_at": now_iso()},
