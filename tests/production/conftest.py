@@ -6,7 +6,9 @@ Litestream (deploy/watchbuyers-litestream.service) replicating to an S3 server o
 with a login, and the label provider's fake (tests/shipping/fake_easypost.py) over TLS with the
 same CA's certificate, trusted by the site's processes through REQUESTS_CA_BUNDLE, and the
 stolen-watch register's (tests/sale/purchase/fake_register.py), asked by the worker over TLS
-with that CA's certificate too, trusted through SSL_CERT_FILE (urllib's). Chromium
+with that CA's certificate too, trusted through SSL_CERT_FILE (urllib's and httpx's), as is the
+bank's (tests/payouts/fake_increase.py; its settings are given, payouts by its API are turned on
+by a stack of their own, tests/production/test_payouts.py). Chromium
 reaches the site at https://www.watchbuyers.test:<port>, resolved to loopback by
 --host-resolver-rules, and trusts the test's certificate.
 """
@@ -39,6 +41,7 @@ from tests.helpers import (
     wait_for_port,
     wait_until,
 )
+from tests.payouts.fake_increase import ACCOUNT_NUMBER_ID, FakeIncrease
 from tests.production.units import unit_commands
 from tests.sale.purchase.fake_register import FakeRegister
 from tests.shipping.fake_easypost import FakeEasyPost
@@ -47,6 +50,8 @@ from tests.storage import ObjectStorage
 SMTP_LOGIN = ("relay-user", "relay-password-7c1f")
 WEBHOOK_SECRET = "whsec-production-shape-2b9d"
 REGISTER_KEY = "reg-production-shape-5e8a"
+BANK_KEY = "inc-production-shape-3f6c"
+BANK_SECRET = "whsec-bank-production-shape-77a0"
 
 
 @dataclass
@@ -62,6 +67,7 @@ class Site:
     redis: RedisServer
     easypost: FakeEasyPost
     register: FakeRegister
+    bank: FakeIncrease
     processes: list = field(default_factory=list)
 
     def flask(self, *args: str, **settings: str) -> str:
@@ -85,7 +91,7 @@ class Site:
 
 def production_env(folder: Path, https_port: int, redis: RedisServer, mail: SmtpInbox,
                    tls: Tls, storage: ObjectStorage, easypost: FakeEasyPost,
-                   register: FakeRegister) -> dict:  # fmt: skip
+                   register: FakeRegister, bank: FakeIncrease) -> dict:  # fmt: skip
     """Real-looking production settings, as an operator would export them."""
     instance = folder / "instance"
     return {
@@ -134,6 +140,13 @@ def production_env(folder: Path, https_port: int, redis: RedisServer, mail: Smtp
         "REGISTER_API_URL": register.url,
         "REGISTER_API_KEY": REGISTER_KEY,
         "REGISTER_PROVIDER_NAME": "The Watch Register",
+        # The bank's API, used once PAYOUT_PROVIDER is set (a stack of its own does).
+        "INCREASE_API_KEY": BANK_KEY,
+        "INCREASE_API_BASE": bank.api_base,
+        "INCREASE_ACCOUNT_NUMBER_ID": ACCOUNT_NUMBER_ID,
+        "INCREASE_WEBHOOK_SECRET": BANK_SECRET,
+        "PAYOUT_MAX_AMOUNT": "25000",
+        "PAYOUT_DAILY_LIMIT": "60000",
         "GUNICORN_ACCESS_LOG": "-",  # into gunicorn.log, which the log tests read
     }
 
@@ -206,13 +219,14 @@ def production_site(folder: Path, **settings: str) -> Iterator[Site]:
     storage = ObjectStorage(folder)
     easypost = FakeEasyPost(tls=tls.server_context())
     register = FakeRegister(tls=tls.server_context())
+    bank = FakeIncrease(tls=tls.server_context())
     https_port, app_port = free_port(), free_port()
     env = production_env(folder, https_port, redis, mail, tls, storage, easypost,
-                         register) | settings  # fmt: skip
+                         register, bank) | settings  # fmt: skip
     env["GUNICORN_BIND"] = f"127.0.0.1:{app_port}"
     (folder / "instance").mkdir()
     site = Site(f"https://{HOST}:{https_port}", env, None, mail, folder, storage, redis, easypost,
-                register)  # fmt: skip
+                register, bank)  # fmt: skip
     for command in (("seed",), ("content", "check"), ("freeze",),
                     ("leads", "replication", "prepare-bucket")):  # fmt: skip
         site.flask(*command)  # as docs/deployment.md and docs/durability.md say
@@ -240,6 +254,7 @@ def production_site(folder: Path, **settings: str) -> Iterator[Site]:
         smtp.stop()
         easypost.stop()
         register.stop()
+        bank.stop()
         if redis.process.poll() is None:
             redis.stop()
         storage.stop()
