@@ -14,11 +14,12 @@ same key with other arguments: 409). It records every request and fails on purpo
 - `advance(transfer_id, "returned", "insufficient_fund")`: what the bank says later (an ACH
   return), as `settle(transfer_id)` completes a transfer still on its way.
 
-Released, a transfer completes at once (RTP, FedNow, wire: `complete`; ACH: `submitted`), as an
-instant payment does within seconds. Every change is an event the fake keeps; given a site to
-deliver to (`deliver_to(send, secret)`), it sends each, signed as the bank signs them (Standard
-Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`), from a thread of its own;
-`signed(event)` gives the same for a test to post itself.
+Released, a transfer completes at once (RTP, FedNow, wire: `complete`; ACH: `submitted`), or,
+given `network_seconds`, as the real networks answer: submitted half-way, done at the end.
+Every change is an event the fake keeps; given a site to deliver to (`deliver_to(send,
+secret)`), it sends each, signed as the bank signs them (Standard Webhooks: `webhook-id`,
+`webhook-timestamp`, `webhook-signature`), from a thread of its own; `signed(event)` gives the
+same for a test to post itself.
 
 Given a server TLS context (`FakeIncrease(tls=...)`), it answers over HTTPS, as the real API does
 (the production shape refuses an `http://` INCREASE_API_BASE)."""
@@ -109,9 +110,11 @@ class FakeIncrease(LocalFake):
     actions: routing, account, create, retrieve, approve, cancel; their planned answers: a
     status, "slow", "garbage", or for approve "rejected" or "pending"."""
 
-    def __init__(self, slow_seconds: float = 3.0, tls: ssl.SSLContext | None = None):
+    def __init__(self, slow_seconds: float = 3.0, tls: ssl.SSLContext | None = None,
+                 network_seconds: float = 0.0):  # fmt: skip
         super().__init__(Answer, "", slow_seconds, tls)
         self.api_base = self.url
+        self.network_seconds = network_seconds
         self.transfers: dict[str, dict] = {}
         self.keys: dict[tuple[str, str], tuple[dict, str]] = {}
         self.events: list[dict] = []
@@ -152,6 +155,19 @@ class FakeIncrease(LocalFake):
             apply_status(transfer, status, reason)
             event = self.new_event(transfer)
         self.deliver(event)
+
+    def later(self, transfer_id: str, planned) -> None:
+        """As the real networks answer: a released transfer submitted half-way through
+        `network_seconds`, then done (or rejected, if planned) at the end, each an event."""
+        rail = self.transfers[transfer_id]["rail"]
+        steps = [("submitted" if rail != "fednow" else "pending_response", 0.5),
+                 ("rejected" if planned == "rejected" else DONE[rail], 1.0)]  # fmt: skip
+        for status, share in steps:
+            timer = threading.Timer(
+                self.network_seconds * share, self.advance, [transfer_id, status]
+            )
+            timer.daemon = True
+            timer.start()
 
     def new_event(self, transfer: dict) -> dict:
         """Inside the lock: an `<object>.updated` event about the transfer."""
@@ -293,7 +309,9 @@ class Answer(BaseHTTPRequestHandler):
                 transfer["approval"] = {"approved_at": now_iso(), "approved_by": "api"}
                 apply_status(transfer, ON_ITS_WAY[transfer["rail"]], None)
                 events.append(server.new_event(transfer))
-                if planned != "pending":
+                if planned != "pending" and server.network_seconds:
+                    server.later(transfer["id"], planned)
+                elif planned != "pending":
                     outcome = "rejected" if planned == "rejected" else DONE[transfer["rail"]]
                     apply_status(transfer, outcome, None)
                     events.append(server.new_event(transfer))
