@@ -18,7 +18,7 @@ from app.leads.display import usd_cents
 from app.leads.history import append_event
 from app.payouts import ledger, rails, readiness
 from app.payouts.ledger import PayoutState
-from app.sale.purchase import payout
+from app.sale.purchase import payout, register_asks
 from app.sale.purchase.authentication import Refused, lead_and_record
 
 NOTHING_ASKED = "Nothing was asked for."
@@ -34,7 +34,9 @@ def idempotency_key(reference: str, deal: int, attempt: int) -> str:
 def ask(lead_id: int, actor: str, shown: dict) -> int:
     """Ask for the payout the page showed (`shown`: amount_cents, rail, last4); the payout's id.
     Refused, nothing recorded, when anything must come first, when the page is out of date, or
-    while another payout of the lead is asked for or on its way."""
+    while another payout of the lead is asked for or on its way. A clear register check too old
+    to pay on is asked again of the register, when it is asked by API (the ask waits for it)."""
+    register_asks.refresh_before_payment(lead_id)
     with immediate_transaction() as db:
         lead, purchase = lead_and_record(db, lead_id)
         amount = readiness.amount_to_pay(db, lead_id)

@@ -45,6 +45,8 @@ def deal_to_pay(app, offer: int = 9500, routing: str = INSTANT_BANK, **lead) -> 
         with transaction() as db:
             append_event(db, lead_id, "seller", "paperwork_signed", {"account_last4": ACCOUNT[-4:]})
             record.update(db, lead_id, {
+                "authenticated_by": "staff:1",
+                "authenticated_at": "2026-11-20T12:00:00+00:00",
                 "register_checked_on": business_today().isoformat(),
                 "routing_number_enc": record.sealed(lead_id, "routing_number_enc", routing),
                 "account_number_enc": record.sealed(lead_id, "account_number_enc", ACCOUNT),

@@ -17,6 +17,7 @@ from app.payouts import ledger, readiness, two_people
 from app.sale.purchase import approvals, record
 from app.sale.purchase.authentication import Refused
 from tests.payouts.steps import ACH_BANK, FEDNOW_BANK, deal_to_pay, payout_settings
+from tests.sale.purchase.fake_register import register, register_server, register_settings  # noqa: F401
 
 
 def shown(app, lead_id: int) -> dict:
@@ -268,3 +269,20 @@ def test_nothing_is_asked_before_every_item_holds(payout_app, bank):
         with pytest.raises(Refused, match="confirmation of the payout account"):
             two_people.ask(lead_id, "staff:1", shown_without_check(lead_id))
     assert bank.made() == 0 and bank.requests == []
+
+
+def test_a_register_check_by_api_too_old_to_pay_on_is_asked_again_and_the_ask_waits(
+    make_app, bank, register
+):
+    app = make_app(**payout_settings(bank), **register_settings(register))
+    lead_id = deal_to_pay(app)
+    with app.app_context(), transaction() as db:
+        record.update(db, lead_id, {"register_checked_on": "2026-09-01"})
+    with app.app_context():
+        with pytest.raises(Refused, match="the register has been asked again"):
+            two_people.ask(lead_id, "staff:1", shown_without_check(lead_id))
+        queue.wait_until_idle(30)
+        assert get_db().execute("SELECT count(*) FROM payouts").fetchone()[0] == 0
+    assert [search["body"]["serial_number"] for search in register.searches()] == ["7Z41K9Q2"]
+    payout_id = ask(app, lead_id)  # the register's fresh clear answer is on record now
+    assert payout(app, payout_id)["state"] == "asked"
