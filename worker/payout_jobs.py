@@ -41,6 +41,11 @@ TOLD = {
         "The bank paid, but the lead could not be marked bought",
         "The money has left. Look at the lead: the reconciler tries again every few minutes.",
     ),
+    "payout_released_elsewhere": (
+        "A payout was sent from the bank's own site before its second approval here",
+        "Find out who approved it at the bank. The money has left; once that is understood, a "
+        "second staff member approves the payout on the lead's page to put it on record.",
+    ),
     "payout_waiting": (
         "A payout is waiting for its second person",
         "Another staff member must approve it on the lead's page: the seller was promised "

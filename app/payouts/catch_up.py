@@ -70,11 +70,10 @@ def reconcile() -> Reconciled:
 
 
 def owes_a_look(row: dict) -> bool:
-    """Whether the bank must be asked about this payout now: not one waiting for its second
-    person with its transfer made, nor a paid one whose lead is bought and whose return window
-    has passed."""
-    if row["state"] == PayoutState.ASKED:
-        return not row["transfer_id"]
+    """Whether the bank must be asked about this payout now: every one not yet final but a
+    paid one whose lead is bought and whose return window has passed (one waiting for its
+    second person too: the bank may have refused it, or someone released it on the bank's own
+    site)."""
     if row["state"] == PayoutState.PAID:
         lead = get_db().execute("SELECT state FROM leads WHERE id = ?", (row["lead_id"],))
         recent = datetime.now(UTC) - stored_time(row["paid_at"]) < RETURNS_WATCHED

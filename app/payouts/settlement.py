@@ -2,6 +2,8 @@
 body), applied to the payout: forward only, by conditional UPDATEs the database also holds to,
 each move on the lead's timeline.
 
+A transfer the bank sent while its payout still waits for its second person here (approved on
+the bank's own site) is recorded as nothing but that, and staff are told to find out who.
 Paid (complete; an ACH transfer once submitted, on the day): the lead moves to `bought` through
 `lifecycle.transition`, carrying the amount, the rail, the time and the network's own reference
 as the confirmation, so the receipt, the bill of sale and the seller's e-mail follow as for any
@@ -45,6 +47,8 @@ def apply(row: dict, transfer: Transfer) -> str:
     if transfer.amount_cents != row["amount_cents"]:
         current_app.logger.error("Payout %s: the bank's transfer is for another amount.", row["id"])
         return "the bank's transfer is for another amount: left for staff"
+    if row["state"] == PayoutState.ASKED and transfer.stage in ("sending", "paid", "returned"):
+        return released_elsewhere(row, transfer)
     if row["state"] == PayoutState.APPROVED and transfer.stage != "waiting":
         mark_released(row, transfer)  # released at the bank by a try that did not record it
         row = row | {"state": PayoutState.RELEASED}
@@ -61,6 +65,22 @@ def apply(row: dict, transfer: Transfer) -> str:
 def paid(transfer: Transfer) -> dict:
     """What a paid transfer puts on its payout: when, and the network's reference."""
     return {"paid_at": transfer.paid_at or now(), "network_reference": transfer.reference}
+
+
+def released_elsewhere(row: dict, transfer: Transfer) -> str:
+    """A transfer the bank sent while its payout still waits for a second person here (someone
+    approved it on the bank's own site): nothing is recorded as paid, and staff are told once,
+    to find out who; a second staff member's approval here then puts the payment on record."""
+    note_status(row, transfer)
+    told = any(
+        event["kind"] == "payout_released_elsewhere" and event["data"].get("payout") == row["id"]
+        for event in history.lead_events(row["lead_id"])
+    )
+    if not told:
+        details = {"payout": row["id"], "rail": row["rail"], "reason": transfer.status}
+        event_id = history.add_event(row["lead_id"], "system", "payout_released_elsewhere", details)
+        queue.enqueue(queue.ALERT_PAYOUT, row["lead_id"], event_id)
+    return f"released at the bank before its approval here ({transfer.status}): staff told"
 
 
 def note_status(row: dict, transfer: Transfer) -> None:

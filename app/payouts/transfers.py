@@ -32,16 +32,19 @@ REFUSALS = (400, 403, 404, 422)
 def carry_on(payout_id: int) -> str:
     """Do what the payout is owed at the bank now, in order: its transfer created if it has
     none, called off if the payout was cancelled meanwhile, released once approved, then read
-    back; what it did. BankError as the bank said it, for the job to retry."""
+    back (one still waiting for its second person too: the bank may say it was released or
+    refused there); what it did. BankError as the bank said it, for the job to retry."""
     row = ledger.get(payout_id)
     if row["state"] in (PayoutState.ASKED, PayoutState.APPROVED) and not row["transfer_id"]:
         create_once(row)
         row = ledger.get(payout_id)
+    if not row["transfer_id"]:
+        return f"{row['state']}: nothing to do"
     if row["state"] == PayoutState.CANCELED and row["transfer_id"]:
         return call_off(row)
     if row["state"] == PayoutState.APPROVED:
         return release(row)
-    if row["state"] in (PayoutState.RELEASED, PayoutState.PAID):
+    if row["state"] in (PayoutState.ASKED, PayoutState.RELEASED, PayoutState.PAID):
         transfer = increase_api.retrieve_transfer(row["rail"], row["transfer_id"])
         return settlement.apply(row, transfer)
     return f"{row['state']}: nothing to do"

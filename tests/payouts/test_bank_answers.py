@@ -163,3 +163,23 @@ def test_a_transfer_the_bank_holds_for_another_amount_is_never_released(payout_a
     assert bank.approved() == 0
     with payout_app.app_context():
         assert get_db().execute("SELECT state FROM leads").fetchone()[0] == "agreed"
+
+
+def test_a_transfer_released_on_the_banks_own_site_before_its_approval_here_is_told(
+    paying_app, bank, smtp_server
+):
+    lead_id = deal_to_pay(paying_app)
+    payout_id = ask(paying_app, lead_id)
+    transfer_id = row_of(paying_app, payout_id)["transfer_id"]
+    bank.advance(transfer_id, "complete")  # someone approved it in the bank's dashboard
+    for _ in range(2):
+        deliver(paying_app, bank, bank.events[-1])
+        paying_app.test_cli_runner().invoke(args=["payouts", "reconcile"])
+    assert state_of(paying_app, lead_id, payout_id) == ("agreed", "asked")
+    [told] = smtp_server.wait_for(1)
+    assert "sent from the bank's own site before its second approval here" in told["Subject"]
+    assert kinds(paying_app, lead_id).count("payout_released_elsewhere") == 1
+    approve(paying_app, lead_id, payout_id)  # a second person looks, and approves it here
+    assert state_of(paying_app, lead_id, payout_id) == ("bought", "paid")
+    to_staff = [m for m in smtp_server.wait_for(2) if m["To"] == "desk@watches.example"]
+    assert bank.approved() == 0 and len(to_staff) == 1

@@ -91,6 +91,7 @@ TIMELINE = {
     "payout_failed": "Payout: the bank API failed; to be tried again",
     "payout_not_recorded": "Payout paid, but the lead could not be marked bought",
     "payout_waiting": "Payout still waiting for its second person",
+    "payout_released_elsewhere": "Payout sent from the bank's own site before its approval here",
 }
 ALERTS = {
     "payout_rejected": "a payout the seller's bank refused",
@@ -99,6 +100,7 @@ ALERTS = {
     "payout_failed": "a payout the bank API failed",
     "payout_not_recorded": "a payout paid but not recorded as bought",
     "payout_waiting": "a payout waiting for its second person",
+    "payout_released_elsewhere": "a payout sent before its approval here",
 }
 
 
