@@ -9,7 +9,7 @@ from flask import Flask
 from app import errors, queue, staff, status
 from app.blog import routes as blog
 from app.config import config_class, settings_from_environment, typed_settings
-from app.config_checks import check_production_settings
+from app.config_checks import check_production_settings, check_secrets
 from app.config_derived import derived_settings
 from app.content import loader, queries, samples
 from app.conversions.cli import conversions_command
@@ -60,13 +60,15 @@ def create_app(test_config: dict | None = None) -> Flask:
 
 def configure(app: Flask, test_config: dict | None) -> None:
     """Class defaults, then instance/config.py, then the environment, then test overrides;
-    then typed and completed once. Nothing changes the config after this."""
+    then typed, its secrets checked, and completed once. Nothing changes the config after
+    this."""
     defaults = config_class((test_config or {}).get("ENV_NAME"))
     app.config.from_object(defaults)
     app.config.from_pyfile("config.py", silent=True)
     app.config.update(settings_from_environment())
     app.config.update(test_config or {})
     app.config.update(typed_settings(app.config))
+    check_secrets(app.config)
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
     app.config.update(derived_settings(app.config, instance))

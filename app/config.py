@@ -72,9 +72,7 @@ class Config:
     # Litestream's snapshots, and the bucket's noncurrent versions (an overwritten or deleted
     # object), are kept this long: what the privacy policy says of erased data follows from it.
     REPLICA_RETENTION_DAYS = 7
-    REPLICA_LAG_ALERT_SECONDS = (
-        120  # staff are e-mailed when the database replica is this far behind
-    )
+    REPLICA_LAG_ALERT_SECONDS = 120  # staff are e-mailed when the replica is this far behind
     REPLICA_COPY_ALERT_ATTEMPTS = 3  # ... or when a file's copy has failed this many times
     SELL_RATELIMIT = "5 per minute;30 per hour"
     # The instant range as the seller types, per client: enough for a seller, not for reading
@@ -167,7 +165,7 @@ class Config:
     # MAILIN_CARRIER_ACCOUNT, addressed to MAILIN_RECEIVING_ADDRESS ("name; street 1; street 2;
     # city; state; ZIP; phone", street 2 may be empty); unused labels are refunded after
     # MAILIN_LABEL_VOID_DAYS. The webhook is verified with the current secret or the previous
-    # one (while a rotation is under way).
+    # one (during a rotation). A label's PDF comes only from EASYPOST_FILE_HOSTS (label_files.py).
     MAILIN_ENABLED = False
     MAILIN_MAX_VALUE = 0
     MAILIN_POLICY_REFERENCE = ""
@@ -186,6 +184,9 @@ class Config:
     EASYPOST_WEBHOOK_SECRET = ""
     EASYPOST_WEBHOOK_SECRET_PREVIOUS = ""
     EASYPOST_WEBHOOK_MAX_BYTES = 256 * 1024  # a tracker event is a few KB
+    EASYPOST_FILE_HOSTS = ("easypost-files.s3.us-west-2.amazonaws.com",
+                           "easypost-files.s3-us-west-2.amazonaws.com")  # fmt: skip
+    EASYPOST_LABEL_MAX_BYTES = 4 * 1024 * 1024  # a 4x6 label's PDF is tens of KB
     # The stolen-watch register asked by API (app/sale/purchase/register_api.py, docs/sale.md),
     # off while the URL is empty: staff then record each check by hand, as always. A clear
     # check older than REGISTER_CHECK_MAX_AGE_DAYS is asked again before the watch is bought.

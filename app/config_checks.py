@@ -2,7 +2,9 @@
 the settings are complete): a guessable secret, a site URL taken from requests, debug, contact
 details that reach nobody, request limits each process counts alone, e-mail in clear, no
 off-site replica, a market-data provider asked in clear, a sale by mail without what it needs,
-and a payout by bank API without its key, account, webhook secret and limits.
+and a payout by bank API without its key, account, webhook secret and limits. And what no
+environment starts with (`check_secrets`, as soon as the settings are typed): a key, secret,
+password or token holding a control character.
 `flask content check` (app/content/samples.py) shares the placeholder tests."""
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+import unicodedata
 from urllib.parse import urlsplit
 
 from app.config import DEV_SECRET_KEY, ConfigError
@@ -142,6 +145,10 @@ def register_api_problems(config) -> list[str]:
     return found
 
 
+# EasyPost's keys say their mode in their first letters: EZTK for test, EZAK for production.
+EASYPOST_TEST_KEY_PREFIX = "EZTK"
+
+
 def mailin_problems(config) -> list[str]:
     """What the sale by mail lacks, each setting named, while MAILIN_ENABLED is on: without
     them a label cannot be bought, a parcel tracked, or the cover stated."""
@@ -168,6 +175,11 @@ def mailin_problems(config) -> list[str]:
             )
     if not (config.get("EASYPOST_API_BASE") or "").startswith("https://"):
         found.append("EASYPOST_API_BASE must be https:// (the key goes with every request)")
+    if (config.get("EASYPOST_API_KEY") or "").startswith(EASYPOST_TEST_KEY_PREFIX):
+        found.append(
+            "EASYPOST_API_KEY must be a production key: this one is a test key (EasyPost's test "
+            "keys begin EZTK), whose labels no carrier takes and whose events are refused here"
+        )
     # The arrival form takes 8 photos (app/staff/arrival_forms.py) and the video in one request.
     room = (config.get("MAX_CONTENT_LENGTH") or 0) - 8 * (config.get("PHOTO_MAX_BYTES") or 0)
     if (config.get("MAILIN_ARRIVAL_VIDEO_MAX_MB") or 0) * 1024 * 1024 > room:
@@ -196,6 +208,46 @@ def payout_problems(config) -> list[str]:
     if not (config.get("INCREASE_API_BASE") or "").startswith("https://"):
         found.append("INCREASE_API_BASE must be https:// (the key goes with every request)")
     return found
+
+
+# A setting is a secret when a word of its name says so (EASYPOST_API_KEY, SMTP_PASSWORD,
+# META_CAPI_TOKEN, EASYPOST_WEBHOOK_SECRET_PREVIOUS...), so a new one is covered by its name.
+SECRET_WORDS = frozenset({"KEY", "SECRET", "PASSWORD", "TOKEN"})
+# Control characters, and the two Unicode line and paragraph separators some viewers break on.
+BREAKING = ("Cc", "Zl", "Zp")
+
+
+def holds_control_character(value) -> bool:
+    """Whether a setting's text (or any text of its list) holds a control character."""
+    texts = value if isinstance(value, tuple | list) else (value,)
+    return any(
+        unicodedata.category(char) in BREAKING
+        for text in texts
+        if isinstance(text, str)
+        for char in text
+    )
+
+
+def check_secrets(config) -> None:
+    """Refuse, in every environment, a secret holding a line break, tab or other control
+    character (a copy from a file with its newline): a library quoting the header it refuses
+    would carry the secret into an error's text, the timeline, a staff e-mail and the log. The
+    refusal names each setting, never its value."""
+    found = [
+        name
+        for name, value in config.items()
+        if SECRET_WORDS & set(name.split("_")) and holds_control_character(value)
+    ]
+    if found:
+        raise ConfigError(
+            "Refusing to start: "
+            + "; ".join(
+                f"{name} holds a control character (a line break, a tab...): set it again "
+                "without one"
+                for name in found
+            )
+            + "."
+        )
 
 
 def check_production_settings(config) -> None:

@@ -15,9 +15,10 @@ rq = ForkingRQ()  # bound only when REDIS_URL is set (app.queue.init_app); app/j
 # RATELIMIT_STORAGE_URI (Redis when REDIS_URL is set, app/config.py). A Redis outage must never
 # turn a seller away nor switch the limits off: it counts in memory until Redis is back, and any
 # other storage error is swallowed. Limits are callables, so each app reads its own settings.
+LIMITS_KEY_PREFIX = "limits"  # the start of every counter's key in the limiter's storage
 limiter = Limiter(
     key_func=rate_limit_address,
-    key_prefix="limits",
+    key_prefix=LIMITS_KEY_PREFIX,
     swallow_errors=True,
     in_memory_fallback_enabled=True,
 )

@@ -32,6 +32,7 @@ from tests.helpers import (
     SmtpInbox,
     finish_jobs_of_apps_made_since,
     free_port,
+    mail_settings_for,
     stop_process,
 )
 
@@ -170,13 +171,7 @@ def smtp_server():
 @pytest.fixture
 def mail_settings(smtp_server) -> dict:
     """Settings that send e-mail to the loopback SMTP server, as https://watches.example."""
-    return {
-        "SMTP_HOST": smtp_server.host,
-        "SMTP_PORT": str(smtp_server.port),
-        "SMTP_USE_TLS": "0",
-        "MAIL_FROM": "offers@watches.example",
-        "SITE_URL": "https://watches.example",
-    }
+    return mail_settings_for(smtp_server)
 
 
 @pytest.fixture

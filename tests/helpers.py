@@ -9,7 +9,9 @@ import hashlib
 import io
 import itertools
 import json
+import os
 import re
+import signal
 import socket
 import sqlite3
 import subprocess
@@ -210,6 +212,14 @@ class RedisServer:
         self.process.wait(timeout=10)
 
 
+def kill_tree(pid: int) -> None:
+    """SIGKILL a process and every descendant (rq runs each job in a forked work horse)."""
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    for child in children.read_text().split() if children.exists() else []:
+        kill_tree(int(child))
+    os.kill(pid, signal.SIGKILL)
+
+
 def stop_process(process: subprocess.Popen, timeout: float = 15) -> None:
     """Ask a server process to stop; kill it if it has not within `timeout` seconds."""
     process.terminate()
@@ -232,6 +242,17 @@ class SmtpInbox:
             time.sleep(0.05)
         assert len(self.messages) >= count, f"{len(self.messages)} of {count} e-mails arrived"
         return self.messages
+
+
+def mail_settings_for(inbox: SmtpInbox) -> dict:
+    """Settings that send e-mail to `inbox`, a loopback SMTP server, as https://watches.example."""
+    return {
+        "SMTP_HOST": inbox.host,
+        "SMTP_PORT": str(inbox.port),
+        "SMTP_USE_TLS": "0",
+        "MAIL_FROM": "offers@watches.example",
+        "SITE_URL": "https://watches.example",
+    }
 
 
 @dataclass

@@ -237,6 +237,7 @@ def test_production_refuses_the_sale_by_mail_without_each_setting_it_needs_named
         ({"MAILIN_RECEIVING_ADDRESS": " ; 41 Orchard St; ; ; NY; 10002; 2129084417"},
          "its name, city are empty"),
         ({"EASYPOST_API_BASE": "http://api.easypost.com/v2"}, "EASYPOST_API_BASE must be https://"),
+        ({"EASYPOST_API_KEY": "EZTK" + "q7" * 27}, "EASYPOST_API_KEY must be a production key"),
         ({"MAILIN_MAX_VALUE": "0"}, "MAILIN_MAX_VALUE must be set"),
         ({"MAILIN_ARRIVAL_VIDEO_MAX_MB": "30"},
          "MAILIN_ARRIVAL_VIDEO_MAX_MB must leave the arrival form's 8 photos room within the "

@@ -3,24 +3,26 @@ the records of what is done, and records its completion: a retry never repeats f
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from flask import current_app
 
 from app.conversions import events, send
-from app.leads import history, links, store
+from app.leads import email_claims, email_kinds, history, links, store
 from app.leads.state import State
 from app.prices import market
 from app.replica import copies, erasure_log
 from app.sale import erasure, lifecycle, pending, retention
-from app.sale.purchase import documents, payout
+from app.sale.purchase import documents
 from app.shipping import pickups, tracking
 from worker import (
     erasure_mail,
     label_jobs,
     mail,
+    mailbox_jobs,
     parcel_mail,
     payment_alerts,
     payout_jobs,
-    payout_mail,
     photos,
     range_alerts,
     record_alerts,
@@ -30,6 +32,7 @@ from worker import (
     seller_mail,
     shipping_alerts,
     staff_alerts,
+    unsure_mail,
 )
 
 
@@ -44,17 +47,6 @@ def load_lead(lead_id: int) -> dict:
     if lead is None:
         raise LookupError(f"Lead {lead_id} does not exist.")
     return lead
-
-
-def held_back(lead: dict, configured: bool, what: str) -> str | None:
-    """Why an e-mail about this lead is not sent now, or None: an erased lead gets none, and
-    without mail settings it stays pending (the job says so and is not recorded as done)."""
-    if lead["erased_at"]:
-        return "lead erased"
-    if not configured:
-        current_app.logger.warning("Lead %s: mail not configured, no %s.", lead["id"], what)
-        return "not configured"
-    return None
 
 
 def process_lead(lead_id: int) -> str:
@@ -91,16 +83,29 @@ def process_photos(lead_id: int) -> str:
 
 
 def notify_staff(lead_id: int) -> str:
-    """E-mail the lead to staff; left pending while no SMTP server or address is configured."""
+    """E-mail the lead to staff, once; left pending while no SMTP server or address is
+    configured."""
     lead = load_lead(lead_id)
     if lead["staff_notified_at"]:
         return "already done"
     if not mail.is_configured():
         current_app.logger.warning("Lead %s: STAFF_EMAIL/SMTP_HOST not set, no e-mail.", lead_id)
         return "not configured"
-    mail.send_lead_email(lead, store.lead_photos(lead_id))
-    store.mark_done(lead_id, "staff_notified_at")
-    return "done"
+    return work_mailed(
+        lead_id,
+        "staff_notified_at",
+        email_kinds.NEW_LEAD,
+        lambda: mail.build_message(lead, store.lead_photos(lead_id)),
+    )
+
+
+def work_mailed(lead_id: int, column: str, kind: email_kinds.Kind, message: Callable) -> str:
+    """Send a lead's work e-mail of `kind` once (mail.send_once), the piece of work `column`
+    recorded done when it went: 'done', or why not."""
+    sent = mail.send_once(
+        kind.key(lead_id), lead_id, message, lambda: store.mark_done(lead_id, column)
+    )
+    return "done" if sent == mail.Outcome.SENT else sent
 
 
 def send_conversions(lead_id: int) -> str:
@@ -132,43 +137,24 @@ def report_purchase(lead_id: int) -> str:
 
 
 def confirm_to_seller(lead_id: int) -> str:
-    """E-mail the seller their reference, a summary and their private status link.
+    """E-mail the seller their reference, a summary and their private status link, once.
 
-    The link's token is made here and only its hash is stored, so it never sits in plain text in
-    the database or the queue. A retry after a send whose completion was not recorded issues
-    another token; both links work.
+    The link's token is made here, by the runner that claimed the e-mail, and only its hash is
+    stored, so it never sits in plain text in the database or the queue.
     """
     lead = load_lead(lead_id)
     if lead["seller_confirmed_at"]:
         return "already done"
-    if held := held_back(lead, mail.smtp_configured(), "confirmation"):
+    if held := mail.held_back(lead, mail.smtp_configured(), "confirmation"):
         return held
-    url = links.issue_status_link(lead_id)
-    photo_count = len(store.lead_photos(lead_id))
-    mail.deliver(seller_mail.confirmation_message(lead, photo_count, url))
-    store.mark_done(lead_id, "seller_confirmed_at")
-    return "done"
-
-
-def send_status_links(request_id: int) -> str:
-    """The lost-link form's e-mails: a new link for each open lead of the address asked for,
-    then the request (and the address in it) is forgotten. Nothing is sent to an address
-    without open leads; the form said the same either way. Each lead's earlier links are
-    revoked only once its new one has been handed to the mail server, so a request that sends
-    nothing (a stranger's, a mail outage) leaves the seller's working link alone."""
-    email = links.link_request(request_id)
-    if email is None:
-        return "already answered"
-    if not mail.smtp_configured():
-        current_app.logger.warning("SMTP_HOST not set, status links not sent.")
-        return "not configured"
-    leads = links.open_leads_of(email)
-    for lead in leads:
-        link = links.issue_link(lead["id"])
-        mail.deliver(seller_mail.new_link_message(lead, link.url))
-        links.revoke_links_before(lead["id"], link.link_id)
-    links.drop_link_request(request_id)
-    return f"sent {len(leads)}"
+    return work_mailed(
+        lead_id,
+        "seller_confirmed_at",
+        email_kinds.CONFIRMATION,
+        lambda: seller_mail.confirmation_message(
+            lead, len(store.lead_photos(lead_id)), links.issue_status_link(lead_id)
+        ),
+    )
 
 
 def send_seller_email(lead_id: int, event_id: int) -> str:
@@ -187,15 +173,19 @@ def send_seller_email(lead_id: int, event_id: int) -> str:
     template = lifecycle.SELLER_EMAILS.get(event["data"]["to"])
     if template is None:
         return "no e-mail for this change"
-    if held := held_back(lead, mail.smtp_configured(), "seller e-mail"):
+    if held := mail.held_back(lead, mail.smtp_configured(), "seller e-mail"):
         return held
     # The "paid" e-mail carries the files the documents job stored (queued first): attachments
     # raises while they are not made, so the e-mail is retried, never sent without them.
     attached = documents.attachments(lead) if template == "completed" else []
-    url = links.issue_status_link(lead_id)
-    mail.deliver(seller_mail.build_message(lead, event, template, url, attached))
-    history.record_email(lead_id, event_id, template)
-    return "sent"
+    return mail.send_once(
+        email_kinds.SELLER_EMAIL.key(event_id),
+        lead_id,
+        lambda: seller_mail.build_message(
+            lead, event, template, links.issue_status_link(lead_id), attached
+        ),
+        lambda: history.record_email(lead_id, event_id, template),
+    )
 
 
 def make_purchase_documents(lead_id: int) -> str:
@@ -221,11 +211,14 @@ def alert_staff(lead_id: int, event_id: int) -> str:
     event = history.get_event(event_id)
     if event is None or event["lead_id"] != lead_id or event["actor"] != "seller":
         raise LookupError(f"Lead {lead_id} has no seller action {event_id}.")
-    if held := held_back(lead, mail.is_configured(), "staff alert"):
+    if held := mail.held_back(lead, mail.is_configured(), "staff alert"):
         return held
-    mail.deliver(mail.seller_action_message(lead, event))
-    history.record_email(lead_id, event_id, event["kind"], kind="staff_alerted")
-    return "sent"
+    return mail.send_once(
+        email_kinds.STAFF_ALERT.key(event_id),
+        lead_id,
+        lambda: mail.seller_action_message(lead, event),
+        lambda: history.record_email(lead_id, event_id, event["kind"], kind="staff_alerted"),
+    )
 
 
 def alert_sign_in_ceiling(audit_id: int) -> str:
@@ -234,49 +227,24 @@ def alert_sign_in_ceiling(audit_id: int) -> str:
     return staff_alerts.send_ceiling_alert(audit_id)
 
 
-def send_erasure_link(request_id: int) -> str:
-    """E-mail the link that confirms a seller's erasure request to the address on file
-    (app/sale/erasure.py), so whoever else holds a status link cannot erase the lead. The
-    token is made here and kept only as a digest, never in the queue; sent once per request."""
-    lead = erasure.lead_awaiting_link(request_id)
-    if lead is None:
-        return "already sent"  # or the lead was reopened or erased meanwhile: nothing to ask
-    if held := held_back(lead, mail.smtp_configured(), "erasure link"):
-        return held
-    mail.deliver(erasure_mail.confirm_erasure_message(lead, erasure.issue_link(request_id)))
-    erasure.mark_link_sent(request_id)
-    return "sent"
-
-
-def send_payout_check(check_id: int) -> str:
-    """E-mail the seller, at the address on file, the payout account they signed for (by its
-    last 4 digits) with the link that confirms or refuses it (app/sale/purchase/payout.py), so
-    whoever else holds a status link cannot have the payment sent to their own account. The
-    token is made here and kept only as a digest; sent once per signing."""
-    lead = payout.lead_awaiting_link(check_id)
-    if lead is None:
-        return "already sent"  # or the paperwork was voided or the lead moved on meanwhile
-    if held := held_back(lead, mail.smtp_configured(), "payout check"):
-        return held
-    mail.deliver(payout_mail.confirm_payout_message(lead, payout.issue_link(check_id)))
-    payout.mark_link_sent(check_id)
-    return "sent"
-
-
 def erase_at_sellers_request(lead_id: int) -> str:
     """Erase a lead whose seller confirmed it from their e-mail: first the last e-mail, which
     the withdrawal page promises, while the address is still there; the erasure is the last
     step, so a failed send is retried with nothing lost. Never without a confirmed request
     that still stands (staff reopening the lead voids it). A bought lead keeps the purchase
-    record the law requires, as that e-mail says."""
+    record the law requires, as that e-mail says. The e-mail goes once: a run that finds it
+    claimed erases too, unless the claim's runner may still be sending it (and erases after)."""
     lead = load_lead(lead_id)
     if lead["erased_at"]:
         return "already erased"
     if not erasure.confirmed(lead_id):
         return "no confirmed request stands: not erased"
-    if held := held_back(lead, mail.smtp_configured(), "erasure e-mail"):
+    if held := mail.held_back(lead, mail.smtp_configured(), "erasure e-mail"):
         return held
-    mail.deliver(erasure_mail.erased_message(lead))
+    about = email_kinds.ERASED.key(lead_id)
+    sent = mail.send_once(about, lead_id, lambda: erasure_mail.erased_message(lead))
+    if sent == mail.Outcome.CLAIMED and email_claims.in_flight(about):
+        return "its e-mail is being sent: erased by the run sending it"
     if lead["state"] == State.BOUGHT:
         erasure.erase_sale(lead_id, "seller")
         return "erased; the purchase record is kept"
@@ -344,6 +312,10 @@ send_address_change_check = label_jobs.send_address_change_check
 book_pickup = pickups.book
 alert_return_held = return_jobs.send_hold_alert
 send_parcel_mail = parcel_mail.send_parcel_mail
+send_status_links = mailbox_jobs.send_status_links
+send_erasure_link = mailbox_jobs.send_erasure_link
+send_payout_check = mailbox_jobs.send_payout_check
+report_unsure_email = unsure_mail.report_unsure_email
 send_label_mail = parcel_mail.send_label_mail
 send_payout = payout_jobs.send_payout
 alert_payout = payout_jobs.alert_payout

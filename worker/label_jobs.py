@@ -10,7 +10,7 @@ import secrets
 
 from flask import current_app
 
-from app.leads import history, store
+from app.leads import email_kinds, history, store
 from app.leads.display import local_time, watch_name
 from app.shipping import address_change, labels, notices
 from app.shipping.addresses import one_line
@@ -65,12 +65,13 @@ def alert_staff(lead_id: int, event_id: int, error: str) -> str:
         ("What the label provider said", error[:300]),
         ("What to do", "Look at the lead, then press the label button again"),
     ]
-    message = mail.staff_alert(
-        lead, "The prepaid label could not be bought", local_time(event["at"]), details
+    title = "The prepaid label could not be bought"
+    return mail.send_once(
+        email_kinds.STAFF_ALERT.key(event_id),
+        lead_id,
+        lambda: mail.staff_alert(lead, title, local_time(event["at"]), details),
+        lambda: history.record_email(lead_id, event_id, FAILED, kind="staff_alerted"),
     )
-    mail.deliver(message)
-    history.record_email(lead_id, event_id, FAILED, kind="staff_alerted")
-    return "sent"
 
 
 def send_address_change_check(change_id: int) -> str:
@@ -84,9 +85,12 @@ def send_address_change_check(change_id: int) -> str:
     if not mail.smtp_configured():
         current_app.logger.warning("Lead %s: mail not configured, no address check.", lead["id"])
         return "not configured"
-    mail.deliver(address_check_message(lead, address_change.issue_link(change_id)))
-    address_change.mark_link_sent(change_id)
-    return "sent"
+    return mail.send_once(
+        email_kinds.ADDRESS_CHECK.key(lead["id"], change_id),
+        lead["id"],
+        lambda: address_check_message(lead, address_change.issue_link(change_id)),
+        lambda: address_change.mark_link_sent(change_id),
+    )
 
 
 def address_check_message(lead: dict, confirm_url: str):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from flask import current_app
 
-from app.leads import links, store
+from app.leads import email_kinds, links, store
 from app.leads.display import watch_name
 from app.leads.state import State
 from app.shipping import labels, notices
@@ -125,10 +125,15 @@ def send_label_mail(shipment_id: int) -> str:
         current_app.logger.warning("Lead %s: SMTP_HOST not set, no label e-mail.", lead["id"])
         return "not configured"
     key = f"lead-{lead['id']}-parcel-{shipment_id}-{notices.LABEL_READY}"
-    url = links.issue_status_link(lead["id"])
-    mail.deliver(letter_message(lead, label_ready_letter(lead), key, url))
-    notices.mark_label_mail_sent(shipment_id)
-    return "sent label_ready"
+    sent = mail.send_once(
+        email_kinds.LABEL_READY.key(shipment_id),
+        lead["id"],
+        lambda: letter_message(
+            lead, label_ready_letter(lead), key, links.issue_status_link(lead["id"])
+        ),
+        lambda: notices.mark_label_mail_sent(shipment_id),
+    )
+    return f"{sent} label_ready"
 
 
 def send_parcel_mail(shipment_id: int) -> str:
@@ -145,8 +150,11 @@ def send_parcel_mail(shipment_id: int) -> str:
         current_app.logger.warning("Lead %s: SMTP_HOST not set, no parcel e-mail.", lead["id"])
         return "not configured"
     key = f"lead-{lead['id']}-parcel-{shipment_id}-{step}"
-    url = links.issue_status_link(lead["id"])
     words = PARCEL_WORDS[parcel["leg"], step]
-    mail.deliver(letter_message(lead, letter(lead, words), key, url))
-    notices.mark_sent(shipment_id, step)
-    return f"sent {step}"
+    sent = mail.send_once(
+        email_kinds.PARCEL.key(shipment_id, step),
+        lead["id"],
+        lambda: letter_message(lead, letter(lead, words), key, links.issue_status_link(lead["id"])),
+        lambda: notices.mark_sent(shipment_id, step),
+    )
+    return f"{sent} {step}"

@@ -10,7 +10,7 @@ from email.message import EmailMessage
 
 from flask import current_app
 
-from app.leads import history, store
+from app.leads import email_kinds, history, store
 from app.leads.display import local_time, usd
 from app.sale.purchase import deadline
 from app.sale.purchase.paperwork import agreed_price
@@ -46,7 +46,14 @@ def send_late_alerts() -> str:
     for each in late:
         if history.alerted_on(each.lead_id, deadline.ALERTED, day):
             continue
-        mail.deliver(late_message(store.get_lead(each.lead_id), each, day))
-        sent += history.record_alert_on(each.lead_id, deadline.ALERTED, day)
+        sent += (
+            mail.send_once(
+                email_kinds.LATE_PAYMENT.key(each.lead_id, day.isoformat()),
+                each.lead_id,
+                lambda each=each: late_message(store.get_lead(each.lead_id), each, day),
+                lambda each=each: history.record_alert_on(each.lead_id, deadline.ALERTED, day),
+            )
+            == mail.Outcome.SENT
+        )
     current_app.logger.info("Late payments: %s late, %s alerted now.", len(late), sent)
     return f"{len(late)} late, {sent} alerted now"

@@ -8,6 +8,7 @@ from email.message import EmailMessage
 
 from flask import current_app
 
+from app.leads import email_kinds
 from app.leads.db import utc_day
 from worker import mail
 
@@ -25,9 +26,8 @@ def volume_message() -> EmailMessage:
 
 
 def send_volume_alert() -> str:
-    """E-mail staff the day's alert (the day is already claimed: this only sends)."""
+    """E-mail staff the day's alert, once (the request that queued it claimed the day)."""
     if not mail.is_configured():
         current_app.logger.warning("STAFF_EMAIL/SMTP_HOST not set, no instant range alert.")
         return "not configured"
-    mail.deliver(volume_message())
-    return "sent"
+    return mail.send_once(email_kinds.RANGE_VOLUME.key(utc_day()), None, volume_message)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from flask import current_app
 
-from app.leads import history, store
+from app.leads import email_kinds, history, store
 from app.leads.db import now
 from app.leads.display import business_today, local_time
 from worker import mail
@@ -32,6 +32,10 @@ def send_unreadable_alert(lead_id: int) -> str:
         return "not configured"
     lead = store.get_lead(lead_id)
     details = [("What to do", WHAT_TO_DO)]
-    mail.deliver(mail.staff_alert(lead, TITLE, local_time(now()), details))
-    history.record_alert_on(lead_id, ALERTED, today)
-    return "alerted"
+    sent = mail.send_once(
+        email_kinds.UNREADABLE.key(lead_id, today.isoformat()),
+        lead_id,
+        lambda: mail.staff_alert(lead, TITLE, local_time(now()), details),
+        lambda: history.record_alert_on(lead_id, ALERTED, today),
+    )
+    return "alerted" if sent == mail.Outcome.SENT else sent

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from flask import current_app
 
-from app.leads import history, store
+from app.leads import email_kinds, history, store
 from app.leads.db import get_db
 from app.leads.display import local_time
 from app.sale.purchase import register_asks
@@ -62,6 +62,12 @@ def alert_staff(ask: dict) -> str:
     title, what_to_do = WHAT_TO_DO[ask["outcome"]]
     lead = store.get_lead(ask["lead_id"])
     details = [("What to do", what_to_do)]
-    mail.deliver(mail.staff_alert(lead, title, local_time(answered["at"]), details))
-    history.record_email(ask["lead_id"], answered["id"], "register_alert", kind="staff_alerted")
-    return "staff alerted"
+    sent = mail.send_once(
+        email_kinds.STAFF_ALERT.key(answered["id"]),
+        lead["id"],
+        lambda: mail.staff_alert(lead, title, local_time(answered["at"]), details),
+        lambda: history.record_email(
+            lead["id"], answered["id"], "register_alert", kind="staff_alerted"
+        ),
+    )
+    return "staff alerted" if sent == mail.Outcome.SENT else f"staff alert {sent}"

@@ -10,7 +10,7 @@ from email.message import EmailMessage
 
 from flask import current_app
 
-from app.leads import db
+from app.leads import db, email_kinds
 from app.leads.display import local_time
 from app.replica import copies, erasure_log, monitor, objects
 from worker import mail
@@ -64,7 +64,10 @@ def check_replication() -> str:
     if not mail.is_configured():
         return "problems, but mail is not configured: " + "; ".join(problems)
     hour = datetime.now(UTC).strftime("%Y-%m-%dT%H")
-    if not db.claim_run(monitor.ALERTED, hour):
+    sent = mail.send_once(
+        email_kinds.REPLICA.key(hour), None, lambda: alert_message(problems, report)
+    )
+    if sent == mail.Outcome.CLAIMED:
         return "problems; staff already alerted this hour"
-    mail.deliver(alert_message(problems, report))
-    return "problems; staff alerted: " + "; ".join(problems)
+    told = "staff alerted" if sent == mail.Outcome.SENT else f"staff alert {sent}"
+    return f"problems; {told}: " + "; ".join(problems)

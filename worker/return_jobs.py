@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from flask import current_app
 
-from app.leads import history, store
+from app.leads import email_kinds, history, store
 from app.shipping import returns
 from worker import mail
 
@@ -30,6 +30,9 @@ def send_hold_alert(lead_id: int, event_id: int) -> str:
     lead = store.get_lead(lead_id)
     context = {"lead": lead, "site_url": current_app.config["SITE_URL"].rstrip("/")}
     subject = f"HELD, do not return: the watch of lead #{lead_id} ({lead['reference']})"
-    mail.deliver(mail.to_staff(subject, "emails/return_held.txt", context))
-    history.record_email(lead_id, event_id, "return_held", kind="staff_alerted")
-    return "sent"
+    return mail.send_once(
+        email_kinds.STAFF_ALERT.key(event_id),
+        lead_id,
+        lambda: mail.to_staff(subject, "emails/return_held.txt", context),
+        lambda: history.record_email(lead_id, event_id, "return_held", kind="staff_alerted"),
+    )

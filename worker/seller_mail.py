@@ -9,8 +9,8 @@ leaves the links the seller already has working.
 
 Each e-mail is a `Letter` (what it says) rendered by one pair of templates, plain text and HTML
 (autoescaped; no remote images, so nothing is fetched when it is opened). The Message-ID is
-derived from the event it announces, so in the rare case a send is repeated (the worker died
-between sending and recording) mail clients see one message.
+derived from the event it announces; each e-mail is sent at most once (mail.send_once), and one
+whose send is unsure is looked up in the relay's log by it.
 """
 
 from __future__ import annotations

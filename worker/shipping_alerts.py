@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from flask import current_app
 
-from app.leads import history, store
+from app.leads import email_kinds, history, store
 from app.shipping.shipment_state import EXCEPTIONS, Leg
 from worker import mail
 
@@ -23,17 +23,17 @@ def send_exception_alert(lead_id: int, event_id: int) -> str:
         """The carrier's exception in staff's words: the subject's and the e-mail's."""
         return EXCEPTIONS[data["status"]], EXCEPTIONS[data["status"]]
 
-    return send_once(lead_id, event_id, "shipment_exception", told)
+    return alert_once(lead_id, event_id, "shipment_exception", told)
 
 
 def send_attention_alert(lead_id: int, event_id: int) -> str:
     """E-mail staff what a parcel of lead `lead_id` needs a person for (event `event_id`), once."""
-    return send_once(
+    return alert_once(
         lead_id, event_id, "shipment_attention", lambda data: (data["title"], data["why"])
     )
 
 
-def send_once(lead_id: int, event_id: int, kind: str, told) -> str:
+def alert_once(lead_id: int, event_id: int, kind: str, told) -> str:
     """The e-mail about the lead's parcel event `event_id` of `kind`, from emails/<kind>.txt,
     sent once; `told(data)` gives its subject's words and what happened. What the job did."""
     if history.email_sent(event_id, kind="staff_alerted"):
@@ -52,6 +52,9 @@ def send_once(lead_id: int, event_id: int, kind: str, told) -> str:
         "site_url": current_app.config["SITE_URL"].rstrip("/"),
     }
     subject = f"Parcel of lead #{lead_id} ({lead['reference']}): {headline}"
-    mail.deliver(mail.to_staff(subject, f"emails/{kind}.txt", context))
-    history.record_email(lead_id, event_id, kind, kind="staff_alerted")
-    return "sent"
+    return mail.send_once(
+        email_kinds.STAFF_ALERT.key(event_id),
+        lead_id,
+        lambda: mail.to_staff(subject, f"emails/{kind}.txt", context),
+        lambda: history.record_email(lead_id, event_id, kind, kind="staff_alerted"),
+    )

@@ -10,7 +10,7 @@ from email.message import EmailMessage
 
 from flask import current_app
 
-from app.leads import audit
+from app.leads import audit, email_kinds
 from app.leads.display import local_time
 from app.staff import queries, throttle
 from worker import mail
@@ -46,6 +46,9 @@ def send_ceiling_alert(entry_id: int) -> str:
         current_app.logger.warning("STAFF_EMAIL/SMTP_HOST not set, no sign-in alert.")
         return "not configured"
     staff = queries.staff_by_id(entry["staff_id"])
-    mail.deliver(ceiling_message(entry, staff))
-    audit.record(ALERT_SENT, staff["id"], data={"entry": entry_id})
-    return "sent"
+    return mail.send_once(
+        email_kinds.SIGN_IN_CEILING.key(entry_id),
+        None,
+        lambda: ceiling_message(entry, staff),
+        lambda: audit.record(ALERT_SENT, staff["id"], data={"entry": entry_id}),
+    )

@@ -1,12 +1,15 @@
-"""Backups of everything a lead is: leads.db and the private photo storage, one folder per run
-under BACKUP_DIR (`leads-20261124T031700Z/` with `leads.db` and `storage/`), the ones older
-than BACKUP_KEEP_DAYS removed after each run; and the restore that brings one back into an
-instance that holds no lead yet. deploy/watchbuyers-backup.timer runs `flask leads backup`
-daily.
+"""Backups of everything a lead is: leads.db, the private photo storage and the record of
+erasures, one folder per run under BACKUP_DIR (`leads-20261124T031700Z/` with `leads.db`,
+`storage/` and `erasures.jsonl`), the ones older than BACKUP_KEEP_DAYS removed after each run;
+and the restore that brings one back into an instance that holds no lead yet.
+deploy/watchbuyers-backup.timer runs `flask leads backup` daily.
 
 The database is copied first, then the photo files: the sell form writes a photo's file before
-its row (app/photos/intake.py), so every photo row in the copy has its file in the backup. A
-folder becomes visible under its final name only once both are complete.
+its row (app/photos/intake.py), so every photo row in the copy has its file in the backup. The
+record of erasures comes last, so it names at least every erasure the copied database shows;
+on a new machine, a later backup's copy is what erases again the sellers an older backup holds
+(app/sale/reerasure.py). A folder becomes visible under its final name only once all three are
+complete.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from pathlib import Path
 
 from flask import current_app
 
-from app.leads import db, storage
+from app.leads import db, erasure_record, storage
 
 PREFIX = "leads-"
 STAMP = "%Y%m%dT%H%M%SZ"
@@ -30,11 +33,13 @@ class RestoreRefused(Exception):
 
 @dataclass(frozen=True)
 class Backup:
-    """One finished backup: its folder, and how many leads and photo files it holds."""
+    """One finished backup: its folder, and how many leads, photo files and erasures (the
+    record's entries) it holds."""
 
     path: Path
     leads: int
     files: int
+    erasures: int = 0
 
 
 def backup_dir() -> Path:
@@ -77,8 +82,8 @@ def copy_tree(source: Path, target: Path) -> int:
 
 
 def take_backup(where: Path | None = None, now: datetime | None = None) -> Backup:
-    """Copy leads.db (SQLite's online backup: consistent while the site writes) and the photo
-    storage into a new folder under `where` (BACKUP_DIR)."""
+    """Copy leads.db (SQLite's online backup: consistent while the site writes), the photo
+    storage and the record of erasures into a new folder under `where` (BACKUP_DIR)."""
     where = where or backup_dir()
     name = PREFIX + (now or datetime.now(UTC)).strftime(STAMP)
     partial = where / f".{name}.partial"
@@ -86,8 +91,9 @@ def take_backup(where: Path | None = None, now: datetime | None = None) -> Backu
     partial.mkdir(parents=True, mode=0o700)
     leads = db.backup(partial / "leads.db")
     files = copy_tree(storage.storage_dir(), partial / "storage")
+    erasures = erasure_record.copy_into(partial)
     final = partial.replace(where / name)
-    return Backup(final, leads, files)
+    return Backup(final, leads, files, erasures)
 
 
 def remove_expired(where: Path, keep_days: int, now: datetime | None = None) -> list[Path]:

@@ -76,6 +76,9 @@ def backup_command(where: Path | None) -> None:
         removed = backups.remove_expired(where, current_app.config["BACKUP_KEEP_DAYS"])
     except (OSError, sqlite3.Error) as error:
         raise click.ClickException(f"Backup failed: {error}") from error
-    click.echo(f"Backed up {taken.leads} leads and {taken.files} photo files to {taken.path}.")
+    click.echo(
+        f"Backed up {taken.leads} leads and {taken.files} photo files to {taken.path}, with the "
+        f"record of {taken.erasures} erasures."
+    )
     if removed:
         click.echo(f"Removed {len(removed)} backups older than the kept days.")

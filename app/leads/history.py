@@ -9,6 +9,7 @@ import sqlite3
 from datetime import date
 
 from app.leads.db import get_db, now, transaction
+from app.leads.email_kinds import SELLER_EMAIL, STAFF_ALERT, unclaimed
 
 # The e-mails that announce an event, each recorded once per event it announces (a unique
 # index per kind): `email_sent` to the seller, `staff_alerted` to staff about a seller's action.
@@ -84,20 +85,21 @@ def email_sent(event_id: int, kind: str = "email_sent") -> bool:
 
 def unalerted_seller_events() -> list[tuple[int, int]]:
     """(lead, event) of each seller action after submitting whose staff e-mail is not recorded
-    as sent, for leads not erased: what `flask leads requeue` sends."""
+    as sent nor claimed, for leads not erased: what `flask leads requeue` sends."""
     rows = get_db().execute(
         "SELECT action.lead_id, action.id FROM lead_events AS action "
         "JOIN leads ON leads.id = action.lead_id AND leads.erased_at IS NULL "
         "WHERE action.actor = 'seller' AND action.kind != 'submitted' "
         "AND NOT EXISTS (SELECT 1 FROM lead_events AS sent WHERE sent.kind = 'staff_alerted' "
-        "AND json_extract(sent.data, '$.event_id') = action.id) ORDER BY action.id"
+        "AND json_extract(sent.data, '$.event_id') = action.id) "
+        f"AND {unclaimed(STAFF_ALERT, 'action.id')} ORDER BY action.id"
     )
     return [(row[0], row[1]) for row in rows]
 
 
 def unsent_seller_emails(states: tuple[str, ...]) -> list[tuple[int, int]]:
     """(lead, event) of each change into one of `states` whose seller e-mail is not recorded
-    as sent, for leads not erased: what `flask leads requeue` sends."""
+    as sent nor claimed, for leads not erased: what `flask leads requeue` sends."""
     marks = ", ".join("?" for _ in states)
     rows = get_db().execute(
         "SELECT change.lead_id, change.id FROM lead_events AS change "
@@ -105,7 +107,8 @@ def unsent_seller_emails(states: tuple[str, ...]) -> list[tuple[int, int]]:
         "WHERE change.kind = 'state_changed' "
         f"AND json_extract(change.data, '$.to') IN ({marks}) "
         "AND NOT EXISTS (SELECT 1 FROM lead_events AS sent WHERE sent.kind = 'email_sent' "
-        "AND json_extract(sent.data, '$.event_id') = change.id) ORDER BY change.id",
+        "AND json_extract(sent.data, '$.event_id') = change.id) "
+        f"AND {unclaimed(SELLER_EMAIL, 'change.id')} ORDER BY change.id",
         states,
     )
     return [(row[0], row[1]) for row in rows]

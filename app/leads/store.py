@@ -12,7 +12,7 @@ import json
 import sqlite3
 from collections.abc import Callable
 
-from app.leads import storage
+from app.leads import email_kinds, storage
 from app.leads.db import get_db, now, transaction, truncate_wal
 from app.leads.history import append_event
 from app.leads.reference import new_photo_id, new_reference
@@ -23,6 +23,12 @@ WORK_COLUMNS = (
     "conversions_sent_at",
     "seller_confirmed_at",
 )
+# The work columns that record an e-mail sent, by its kind: once claimed it is not owed, even
+# while the column stays empty (its send unsure, before staff).
+WORK_EMAILS = {
+    "staff_notified_at": email_kinds.NEW_LEAD,
+    "seller_confirmed_at": email_kinds.CONFIRMATION,
+}
 LEAD_FIELDS = (
     "full_name",
     "email",
@@ -209,8 +215,13 @@ def work_status(lead: dict) -> str:
 
 def leads_with_pending_work(created_before: str | None = None) -> list[dict]:
     """Leads with work not done yet, oldest first, created before a time if given; an erased
-    lead has none left (nothing to process or send)."""
-    conditions = " OR ".join(f"{column} IS NULL" for column in WORK_COLUMNS)
+    lead has none left (nothing to process or send), nor has one whose e-mail is claimed."""
+    conditions = " OR ".join(
+        f"({column} IS NULL AND {email_kinds.unclaimed(WORK_EMAILS[column], 'leads.id')})"
+        if column in WORK_EMAILS
+        else f"{column} IS NULL"
+        for column in WORK_COLUMNS
+    )
     rows = get_db().execute(
         f"SELECT * FROM leads WHERE ({conditions}) AND erased_at IS NULL AND created_at < ? "
         "ORDER BY id",
@@ -266,15 +277,16 @@ def erase_lead(
     lead_id: int,
     actor: str,
     blank: dict,
-    free_text_keys: tuple[str, ...],
+    event_keys: tuple[str, ...],
     state: str,
     purchase: Callable[[sqlite3.Connection, int], list[str]],
 ) -> tuple[list[dict], list[str]]:
     """Blank the personal fields of a lead in `state`, drop its photo rows, links and erasure
-    requests, and the free text of its events, deal with its purchase (`purchase`: dropped for
-    a closed lead; for a bought one, what the law does not require), and record the erasure;
-    then empty the WAL, so with secure_delete (db.open_db) no copy of what was blanked is left
-    on disk. Returns the photo rows and the purchase file names, whose files the caller deletes.
+    requests, and the `event_keys` of its events' data (personal details), deal with its
+    purchase (`purchase`: dropped for a closed lead; for a bought one, what the law does not
+    require), and record the erasure; then empty the WAL, so with secure_delete (db.open_db)
+    no copy of what was blanked is left on disk. Returns the photo rows and the purchase file
+    names, whose files the caller deletes.
 
     Refused (LookupError) unless the lead is in `state` and not yet erased, checked in the same
     UPDATE that marks it erased.
@@ -297,8 +309,13 @@ def erase_lead(
         db.execute("DELETE FROM erasure_requests WHERE lead_id = ?", (lead_id,))
         for table in ("mail_preparations", "address_changes"):  # a sale by mail's addresses
             db.execute(f"DELETE FROM {table} WHERE lead_id = ?", (lead_id,))
+        db.execute(  # staff's words about a parcel's claim: the claim itself is kept for ever
+            "UPDATE shipment_claims SET note = '' WHERE note <> '' "
+            "AND shipment_id IN (SELECT id FROM shipments WHERE lead_id = ?)",
+            (lead_id,),
+        )
         purchase_files = purchase(db, lead_id)
-        forget_event_keys(db, lead_id, free_text_keys)
+        forget_event_keys(db, lead_id, event_keys)
         append_event(db, lead_id, actor, "erased", {"photos": len(photos)})
     truncate_wal()  # the WAL's older frames still hold what was just blanked
     return [dict(photo) for photo in photos], purchase_files

@@ -21,8 +21,6 @@ from flask import current_app
 from app.leads.db import get_db
 from app.replica import objects
 
-ALERTED = "replication-alert"  # daily_runs name of the hourly alert's claim
-
 
 @dataclass
 class Report:

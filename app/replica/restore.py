@@ -59,17 +59,13 @@ class Restored:
         return {name: why for name, why in self.unfetched.items() if not is_gone(name)}
 
 
-class UnsafeName(ValueError):
-    """A file name from the restored records that this site would never have written."""
-
-
 def private_path(name: str) -> Path:
-    """Where the file `name` lives in the private storage; UnsafeName unless it has the shape
-    of a name this site writes and resolves inside the storage folder."""
+    """Where the file `name` lives in the private storage; UnsafeName unless it has, whole, the
+    shape of a name this site writes and resolves inside the storage folder."""
     folder = storage.storage_dir().resolve()
     path = (folder / name).resolve()
     if not FILE_NAME.fullmatch(name) or not path.is_relative_to(folder):
-        raise UnsafeName(name)
+        raise storage.UnsafeName(name)
     return path
 
 
@@ -106,7 +102,7 @@ def fetch_files(restored: Restored) -> None:
     for row in rows.fetchall():
         try:
             target = private_path(row["name"])
-        except UnsafeName:
+        except storage.UnsafeName:
             restored.refused.append(row["name"])
             continue
         if not row["copied_at"]:
@@ -176,5 +172,5 @@ def remove_returned_files(photo) -> None:
         if name:
             try:
                 private_path(f"watch-photos/{name}").unlink(missing_ok=True)
-            except UnsafeName:
+            except storage.UnsafeName:
                 continue

@@ -10,11 +10,12 @@ from datetime import datetime
 from pathlib import Path
 
 import click
+from flask import current_app
 from flask.cli import with_appcontext
 
 from app import queue
 from app.leads import backups, store
-from app.replica import objects
+from app.replica import erasure_log, objects
 from app.replica import restore as replica
 from app.sale import pending, reerasure
 from app.sale.purchase import sealing
@@ -39,23 +40,38 @@ from app.sale.purchase import sealing
     help="With --from-replica: the database as it was at this moment (UTC, "
     "2026-11-24T03:17:00) instead of the newest.",
 )
+@click.option(
+    "--no-erasure-record",
+    is_flag=True,
+    help="Restore even though no record of erasures is found: only for a site that never "
+    "erased anyone.",
+)
 @with_appcontext
 def restore_command(
-    folder: Path | None, from_replica: bool, files_only: bool, timestamp: datetime | None
+    folder: Path | None,
+    from_replica: bool,
+    files_only: bool,
+    timestamp: datetime | None,
+    no_erasure_record: bool,
 ) -> None:
     """Restore a backup (default: the newest in BACKUP_DIR), or the off-site replica, into this
     instance, whose leads.db must hold no lead; then apply again every erasure made since the
-    copy was taken, open every purchase value and file with the configured keys (it succeeds
-    only if all of them open) and queue the work that was pending. Stop the site and the
-    workers first; with REDIS_URL set, start Redis first: the pending work is queued on it."""
+    copy was taken (the record of erasures is read first, from beside leads.db, the backups and
+    the replica, and nothing is restored if none is found), open every purchase value and file
+    with the configured keys (it succeeds only if all of them open) and queue the work that was
+    pending. Stop the site and the workers first; with REDIS_URL set, start Redis first: the
+    pending work is queued on it."""
     if timestamp and not from_replica:
         raise click.UsageError("--timestamp goes with --from-replica.")
     replicated = from_replica or files_only
+    if not replicated:
+        folder = backup_to_restore(folder)
+    record = find_erasures(None if replicated else folder, no_erasure_record)
     if replicated:
         restored = restore_replica(files_only, timestamp)
     else:
         restore_backup(folder)
-    reapply_erasures(from_bucket=replicated)
+    reapply_erasures(record)
     if from_replica and not files_only:
         replica.settle_losses(restored)
     if replicated:
@@ -70,11 +86,16 @@ def restore_command(
     click.echo(f"Queued the pending work of {len(queued.leads)} leads, and what else was owed.")
 
 
-def restore_backup(folder: Path | None) -> None:
-    """The nightly backup's restore (app/leads/backups.py)."""
+def backup_to_restore(folder: Path | None) -> Path:
+    """The backup named, or the newest in BACKUP_DIR."""
     folder = folder or next(reversed(backups.backups(backups.backup_dir())), None)
     if folder is None:
         raise click.ClickException(f"No backup found in {backups.backup_dir()}.")
+    return folder
+
+
+def restore_backup(folder: Path) -> None:
+    """The nightly backup's restore (app/leads/backups.py)."""
     try:
         restored = backups.restore(folder)
     except (backups.RestoreRefused, OSError, sqlite3.Error) as error:
@@ -95,17 +116,65 @@ def restore_replica(files_only: bool, timestamp: datetime | None) -> replica.Res
     return restored
 
 
-def reapply_erasures(from_bucket: bool) -> None:
-    """Erase again every lead erased since the restored copy was taken (app/sale/reerasure.py),
-    before anything else touches it; fail, naming why, if any is left unerased."""
+NO_RECORD = (
+    "no record of erasures was found: none beside {leads_db}, none in a backup, and no replica "
+    "(REPLICA_URL is not set). Restored without it, every seller erased since the copy was "
+    "taken comes back, with their details and photos, and is sent the e-mails they were owed. "
+    "Put the old machine's erasures.jsonl beside leads.db, or set REPLICA_URL as it was set "
+    "there, and restore again; only if this site never erased anyone, restore with "
+    "--no-erasure-record."
+)
+
+
+def find_erasures(restoring: Path | None, told_none: bool) -> erasure_log.Found:
+    """The record of erasures from every place it is kept (erasure_log.found), read before
+    anything is restored; nothing is restored if none is found, unless told the site never
+    erased anyone, or if the replica's cannot be read."""
     try:
-        done = reerasure.reapply_all(from_bucket)
+        record = erasure_log.found(restoring)
     except objects.ReplicaError as error:
         raise click.ClickException(
-            f"The database is restored, but the record of erasures could not be read ({error}): "
-            "do not start the site; run flask leads restore --files-only once the storage "
-            "answers."
+            f"Nothing was restored: the record of erasures in the replica could not be read "
+            f"({error}). Restore again once the storage answers."
         ) from error
+    if not record and not told_none:
+        leads_db = current_app.config["LEADS_DB"]
+        raise click.ClickException("Nothing was restored: " + NO_RECORD.format(leads_db=leads_db))
+    return record
+
+
+def say_where_erasures_were_found(record: erasure_log.Found) -> None:
+    """How many entries of the record each place held, and, loudly, what a record found only in
+    backups, or found nowhere, cannot know."""
+    if not record:
+        click.echo(
+            "No record of erasures was found; restored as told (--no-erasure-record): no "
+            "erasure is applied again."
+        )
+        return
+    places = {"beside leads.db": record.here, "in the backups": record.backups,
+              "in the replica": record.bucket}  # fmt: skip
+    held = ", ".join(f"{count} {where}" for where, count in places.items() if count is not None)
+    click.echo(f"Read the record of erasures: {len(record.entries)} in all ({held}).")
+    if record.only_in_backups():
+        taken = record.newest_backup
+        when = f" ({taken:%-d %B %Y, %H:%M} UTC)" if taken else ""
+        click.echo(
+            "WARNING: no record of erasures beside leads.db, and no replica: erasures are "
+            f"known as the newest backup's copy has them{when}. An erasure made after it on "
+            "the machine this one replaces is not applied again: if that machine's "
+            "erasures.jsonl is at hand, empty this instance and restore again with it beside "
+            "leads.db."
+        )
+
+
+def reapply_erasures(record: erasure_log.Found) -> None:
+    """Erase again every lead erased since the restored copy was taken (app/sale/reerasure.py),
+    before anything else touches it, and keep the whole record beside leads.db; fail, naming
+    why, if any is left unerased."""
+    say_where_erasures_were_found(record)
+    erasure_log.keep(record)
+    done = reerasure.reapply_all(record.oldest_first())
     click.echo(f"Re-applied {len(done.erased)} erasures made after this copy was taken.")
     for lead_id, why in done.failed.items():
         click.echo(f"Not erased again: lead #{lead_id} ({why})")
@@ -168,7 +237,8 @@ def check_purchase_keys() -> None:
 @with_appcontext
 def requeue_command() -> None:
     """Queue the unfinished work of every lead, the seller e-mails and staff alerts not sent yet,
-    the lost-link requests not answered yet and the purchases not reported yet. Without
+    the lost-link requests not answered yet, the purchases not reported yet and staff's e-mail
+    about any e-mail whose send is unsure. Without
     REDIS_URL the work runs in this process, and the command waits for it."""
     try:
         queued = pending.requeue_all()
@@ -199,4 +269,6 @@ def requeue_command() -> None:
         click.echo(f"Queued the replica copies of lead #{lead_id}'s files.")
     for lead_id in queued.erasure_entries:
         click.echo(f"Queued the replica copy of lead #{lead_id}'s erasure entry.")
+    for claim_id in queued.unsure_emails:
+        click.echo(f"Queued staff's e-mail about e-mail claim {claim_id}, which may not have gone.")
     queue.wait_until_idle()

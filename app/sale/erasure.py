@@ -24,24 +24,26 @@ from datetime import timedelta
 from flask import current_app
 
 from app import queue
-from app.leads import links, storage, store
+from app.leads import erasure_record, links, storage, store
 from app.leads.db import get_db, now, transaction
+from app.leads.email_kinds import ERASURE_LINK, unclaimed
 from app.leads.state import State
 from app.rendering.dates import display_date
-from app.replica import copies, erasure_log
+from app.replica import copies
 from app.sale.lifecycle import IllegalMove, LeadNotFound, StaleState, check_move
 from app.sale.purchase import drafts, files, record
 from app.security.tokens import TOKEN_LENGTH, digest
 
-# What an erasure took, as the record of erasures names it (app/replica/erasure_log.py): a
+# What an erasure took, as the record of erasures names it (app/leads/erasure_record.py): a
 # closed lead's personal data and purchase; a bought lead's, keeping the purchase record; the
 # purchase record too, once past its retain_until.
 CLOSED_LEAD, SALE, WHOLE_RECORD = "closed_lead", "sale", "whole_record"
 # The actor of an erasure applied again after a restore: its entry is already on record.
 RESTORE = "restore"
 
-# Event data that may hold personal details in people's own words: removed on erasure.
-FREE_TEXT_KEYS = ("note", "message", "place")
+# Event data that may hold personal details, removed on erasure: people's own words, and the
+# ZIP code a confirmed return address's event carried before step 40 of the schema.
+ERASED_EVENT_KEYS = ("note", "message", "place", "zip")
 # Blanked on erasure (the click and browser ids too: each points to one person's browser).
 # Kept: reference, brand, model, condition, dates, campaign and landing page, outcome.
 ERASED_VALUES = {
@@ -59,12 +61,13 @@ ERASED_VALUES = {
 
 
 def drop_purchase(db: sqlite3.Connection, lead_id: int) -> list[str]:
-    """A closed lead's purchase record, its exceptions (whose reasons are staff's free text)
-    and files, dropped inside its erasure (a final offer accepted, then withdrawn: its
-    paperwork); the file names to delete once committed. The register checks stay: they
-    describe the watch, not the seller."""
+    """A closed lead's purchase record, its exceptions (whose reasons are staff's free text),
+    its payout account's checks and its files, dropped inside its erasure (a final offer
+    accepted, then withdrawn: its paperwork); the file names to delete once committed. The
+    register checks stay: they describe the watch, not the seller."""
     db.execute("DELETE FROM purchases WHERE lead_id = ?", (lead_id,))
     db.execute("DELETE FROM approvals WHERE lead_id = ?", (lead_id,))
+    record.drop_payout_checks(db, lead_id)
     return files.remove(db, lead_id, files.KINDS) + drafts.remove(db, lead_id)
 
 
@@ -122,7 +125,7 @@ def remove_personal_data(lead_id: int, actor: str, state: str, purchase, kind: s
     blank = ERASED_VALUES | {"meta_event_id": f"erased-{lead_id}"}
     try:
         photos, purchase_files = store.erase_lead(
-            lead_id, actor, blank, FREE_TEXT_KEYS, state, purchase
+            lead_id, actor, blank, ERASED_EVENT_KEYS, state, purchase
         )
     except LookupError as error:
         raise StaleState(
@@ -138,7 +141,7 @@ def remove_personal_data(lead_id: int, actor: str, state: str, purchase, kind: s
 
 
 def log_erasure(lead_id: int, kind: str, actor: str) -> None:
-    """Append a committed erasure to the record of erasures (erasure_log), which a restore of
+    """Append a committed erasure to the record of erasures (erasure_record), which a restore of
     an earlier copy applies again: the lead's id and reference, what was erased, the reason it
     was closed with, when, and by whom as a role (`staff`, `seller`, `system`), never a
     person."""
@@ -151,7 +154,7 @@ def log_erasure(lead_id: int, kind: str, actor: str) -> None:
         "at": now(),
         "by": actor.split(":")[0],
     }
-    erasure_log.append(entry)
+    erasure_record.append(entry)
 
 
 def closing_reason(lead_id: int) -> str | None:
@@ -238,14 +241,25 @@ def ask_after_sale(lead_id: int) -> int:
     return ask_seller_to_confirm(lead_id, sale_event_id)
 
 
+# No link is sent for a request once the seller confirmed another of the same lead's closure or
+# sale (a request asked again, its link still waiting for the mail server): the erasure is
+# under way, and a new link would ask them to confirm it again.
+NONE_CONFIRMED = (
+    "NOT EXISTS (SELECT 1 FROM erasure_requests AS confirmed WHERE confirmed.lead_id = leads.id "
+    "AND confirmed.confirmed_at IS NOT NULL "
+    "AND confirmed.closed_event_id = erasure_requests.closed_event_id)"
+)
+
+
 def lead_awaiting_link(request_id: int) -> dict | None:
     """The lead of a standing request whose link is not sent yet; None once the link is sent,
-    or the lead was erased or reopened meanwhile."""
+    the lead was erased or reopened meanwhile, or its erasure is confirmed already."""
     row = (
         get_db()
         .execute(
             "SELECT leads.* FROM erasure_requests JOIN leads ON leads.id = lead_id "
-            f"WHERE erasure_requests.id = ? AND sent_at IS NULL AND {STANDING}",
+            f"WHERE erasure_requests.id = ? AND sent_at IS NULL AND {STANDING} "
+            f"AND {NONE_CONFIRMED}",
             (request_id,),
         )
         .fetchone()
@@ -314,10 +328,13 @@ def confirmed(lead_id: int) -> bool:
 
 
 def links_to_send() -> list[int]:
-    """Standing requests whose link has not gone yet: what `flask leads requeue` sends."""
+    """Standing requests whose link has not gone yet nor is claimed, and whose erasure is not
+    confirmed already: what `flask leads requeue` sends."""
     rows = get_db().execute(
         "SELECT erasure_requests.id FROM erasure_requests JOIN leads ON leads.id = lead_id "
-        f"WHERE sent_at IS NULL AND {STANDING} ORDER BY erasure_requests.id"
+        f"WHERE sent_at IS NULL AND {STANDING} AND {NONE_CONFIRMED} "
+        f"AND {unclaimed(ERASURE_LINK, 'lead_id', 'erasure_requests.id')} "
+        "ORDER BY erasure_requests.id"
     )
     return [row[0] for row in rows]
 

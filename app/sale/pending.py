@@ -5,7 +5,8 @@ without Redis after a crash.
 What is owed is always written down before it is queued (a work column still empty, a state
 change or seller action whose e-mail is not recorded, a lost-link request row, a purchase not
 settled on every configured ad platform or without its documents), so finding it again needs
-nothing from the queue.
+nothing from the queue. An e-mail already claimed is not owed (app/leads/email_claims.py): one
+whose send is unsure is put before staff instead, never sent again.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from flask import current_app
 
 from app import queue
 from app.conversions import records as conversions
-from app.leads import history, links, store
+from app.leads import email_claims, history, links, store
 from app.replica import copies, erasure_log
 from app.sale import erasure, lifecycle
 from app.sale.purchase import documents, payout
@@ -48,6 +49,7 @@ class Requeued:
     documents: list[int] = field(default_factory=list)
     file_copies: list[int] = field(default_factory=list)
     erasure_entries: list[int] = field(default_factory=list)
+    unsure_emails: list[int] = field(default_factory=list)
 
     def __bool__(self) -> bool:
         return any(vars(self).values())
@@ -74,14 +76,15 @@ OWED = (
     ("purchases", queue.REPORT_PURCHASE, conversions.unreported_purchases),
     ("file_copies", queue.COPY_FILES, copies.leads_owing),
     ("erasure_entries", queue.COPY_FILES, erasure_log.leads_owing),
+    ("unsure_emails", queue.REPORT_UNSURE_EMAIL, email_claims.unsure_to_report),
 )  # fmt: skip
 
 
 def requeue_all() -> Requeued:
     """Queue every lead's unfinished work, the seller e-mails and staff alerts not sent yet, the
     lost-link requests not answered yet, the erasure links and confirmed erasures not done yet,
-    the purchases not yet reported to every ad platform and the purchase documents not yet made.
-    Raises QueueDown if Redis refuses."""
+    the purchases not yet reported to every ad platform, the purchase documents not yet made and
+    staff's e-mails about unsure ones. Raises QueueDown if Redis refuses."""
     done = Requeued()
     for lead in store.leads_with_pending_work():
         enqueue_or_raise(queue.PROCESS_LEAD, lead["id"])
@@ -110,10 +113,10 @@ def sweep_lock(leads_db: str) -> Iterator[bool]:
 
 
 def sweep_stale_leads() -> int:
-    """Queue the work of leads made more than STALE_AFTER ago that is still not done, and the
-    purchase reports and documents of leads bought (or corrected) that long ago, unless another
-    process is sweeping (newer work may be a live process's, left alone); how many jobs were
-    queued."""
+    """Queue the work of leads made more than STALE_AFTER ago that is still not done, the
+    purchase reports and documents of leads bought (or corrected) that long ago, and staff's
+    e-mails about e-mails a crash left unsure, unless another process is sweeping (newer work
+    may be a live process's, left alone); how many jobs were queued."""
     with sweep_lock(current_app.config["LEADS_DB"]) as allowed:
         if not allowed:
             return 0
@@ -134,4 +137,10 @@ def sweep_stale_leads() -> int:
         for lead_id in to_copy:
             current_app.logger.info("Lead %s: picking up its replica copies.", lead_id)
             queue.enqueue(queue.COPY_FILES, lead_id)
-        return len(stale) + len(bought) + len(owed) + len(to_copy)
+        unsure = email_claims.unsure_to_report(claimed_before=cutoff)
+        for claim_id in unsure:
+            current_app.logger.info(
+                "E-mail claim %s: unsure whether it went; staff told.", claim_id
+            )
+            queue.enqueue(queue.REPORT_UNSURE_EMAIL, claim_id)
+        return len(stale) + len(bought) + len(owed) + len(to_copy) + len(unsure)

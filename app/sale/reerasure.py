@@ -1,9 +1,10 @@
 """Erasures applied again after a restore: a backup, or the replica at an earlier moment, holds
 the leads erased since it was taken with their names, e-mails, phones, photos and live status
-links. `flask leads restore` reads the record of erasures (app/replica/erasure_log.py: the
-local file, and for a replica restore the bucket's entries too) before anything else touches
-the restored database, and erases each lead again with the same functions (actor `restore`),
-closing it first with its recorded reason where the copy holds it at an earlier state.
+links. `flask leads restore` reads the record of erasures wherever it is kept (beside leads.db,
+in the backups, in the bucket: app/replica/erasure_log.py) before anything is restored, then,
+before anything else touches the restored database, erases each lead again with the same
+functions (actor `restore`), closing it first with its recorded reason where the copy holds it
+at an earlier state.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from dataclasses import dataclass, field
 
 from app.leads import store
 from app.leads.state import State
-from app.replica import erasure_log
 from app.sale import erasure
 from app.sale.lifecycle import TransitionError
 from app.sale.purchase import record
@@ -30,11 +30,11 @@ class Reapplied:
     failed: dict[int, str] = field(default_factory=dict)
 
 
-def reapply_all(from_bucket: bool) -> Reapplied:
-    """Apply again, oldest first, every recorded erasure the restored database does not show
-    (`from_bucket`: the bucket's entries too, merged with the local record by id)."""
+def reapply_all(entries: list[dict]) -> Reapplied:
+    """Apply again, in the order given (oldest first), every recorded erasure of `entries` the
+    restored database does not show."""
     done = Reapplied()
-    for entry in erasure_log.all_entries(from_bucket):
+    for entry in entries:
         try:
             if reapply(entry):
                 done.erased.append(entry["lead_id"])

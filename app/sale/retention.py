@@ -43,6 +43,7 @@ from app.leads.db import (
 from app.leads.display import business_today
 from app.leads.state import State
 from app.prices import coverage
+from app.replica import copies
 from app.sale import erasure
 from app.sale.lifecycle import TransitionError
 from app.sale.purchase import drafts, record
@@ -188,6 +189,7 @@ def erase_purchase_record(due: dict) -> bool:
         if not record.erase_kept_record(due["lead_id"]):
             return False
         erasure.log_erasure(due["lead_id"], erasure.WHOLE_RECORD, "system")
+        copies.sync_later(due["lead_id"])  # its files' copies and its entry, as any erasure
     else:
         try:
             erasure.erase_sale(due["lead_id"], "system", whole_record=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from app.leads.display import appointment_start, clock, local_time, quote_amount, usd
+from app.leads.email_kinds import kind_of
 from app.leads.state import State
 from app.privacy.choice import DESCRIPTIONS as OPT_OUT_DESCRIPTIONS
 from app.rendering.dates import display_date
@@ -299,6 +300,9 @@ def describe(event: dict) -> tuple[str, list[tuple[str, str]], str]:
         return f"E-mail to the seller: {EMAILS.get(data['template'], data['template'])}", [], ""
     if kind == "staff_alerted":
         return f"E-mail to staff: {SELLER_ACTIONS.get(data['template'], 'seller action')}", [], ""
+    if kind == "email_unsure":  # worker/unsure_mail.py e-mails staff what to do
+        title = f"Unsure whether this e-mail went: {kind_of(data['about']).words}"
+        return title, [("Message-ID", data["message_id"] or "none")], ""
     if kind == "question":
         return "Seller asked a question", [], data.get("message", "(erased)")
     if kind == "photos_added":

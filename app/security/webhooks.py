@@ -1,8 +1,10 @@
 """The one way a provider's webhook is answered (the label provider's, the bank's): the raw body
 read only up to the provider's limit, so its signature is checked on exactly the bytes sent and
-a body too large is refused unread; verified and stored once by the provider's own module; the
-work queued as a job by the stored row's id; and a short plain-text answer at once, for the
-provider's delivery log (a provider retries what is not answered quickly)."""
+a body too large is refused unread; verified and stored once by the provider's own module,
+unless that module says a verified event is not for this site (answered, so it is not sent
+again, but never stored); the work queued as a job by the stored row's id; and a short
+plain-text answer at once, for the provider's delivery log (a provider retries what is not
+answered quickly)."""
 
 from __future__ import annotations
 
@@ -36,15 +38,21 @@ def receive(
     verify: Callable[[bytes, object], dict],
     store: Callable[[dict], int | None],
     queue_job: Callable[[int], object],
+    not_applied: Callable[[dict], str | None] = lambda event: None,
 ):
     """Answer a webhook: 200 for a verified event, stored once (`store` gives the new row's id,
-    None for one stored before) with its job queued by that id (`queue_job`); the status of
-    `verify`'s or the size's refusal otherwise, logged with the provider's name."""
+    None for one stored before) with its job queued by that id (`queue_job`); 200 and nothing
+    stored for one `not_applied` gives a reason for; the status of `verify`'s or the size's
+    refusal otherwise. Refusals and dropped events are logged with the provider's name."""
     try:
         event = verify(raw_body(limit), request.headers)
     except Refused as refused:
         current_app.logger.warning("%s webhook refused (%s): %s", provider, refused.status, refused)
         return plain(str(refused), refused.status)
+    reason = not_applied(event)
+    if reason is not None:
+        current_app.logger.warning("%s webhook: %r dropped: %s.", provider, event["id"], reason)
+        return plain(f"Not applied: {reason}.", 200)
     stored = store(event)
     if stored is not None:
         queue_job(stored)

@@ -33,6 +33,14 @@ def as_props(form: SellForm) -> dict | None:
     return found.as_json() if found else None
 
 
+def as_page_props(form: SellForm) -> dict | None:
+    """The range the sell page draws for the form's watch (its refusal pages draw a refused
+    post again): charged to the client's budget as /sell/range's answers are, so a client past
+    its limit reads none there either (range_limits.within_limit)."""
+    shown = as_props(form)
+    return shown if shown is None or range_limits.within_limit() else None
+
+
 def answer():
     """GET /sell/range?watchBrand=&watchModel=&watchCondition=&hasBox=&hasPapers=: the range as
     JSON ({"range": null} without one), read through the sell form's own fields and filters;

@@ -14,7 +14,7 @@ from app.rendering import seo
 from app.rendering.layout import site_info
 from app.sell.attribution import clean_fields, page_fields, utc_now
 from app.sell.forms import SellForm
-from app.sell.instant_range import as_props
+from app.sell.instant_range import as_page_props
 from app.sell.messages import island_messages
 from app.sell.submission import campaign_values, event_id_from
 
@@ -44,7 +44,7 @@ def island_props(form: SellForm, error: str | None, photos_dropped: bool) -> dic
             "errors": form.first_errors(),
             "formError": error,
             "photosDropped": photos_dropped,
-            "range": as_props(form),
+            "range": as_page_props(form),
             "rangeUrl": "/sell/range",
         }
     )

@@ -3,6 +3,10 @@ range's limits"): it answers a seller typing, not a script reading the guide who
 (an IPv6 one by its /64, app/security/client.py) may ask SELL_RANGE_RATELIMIT (60 a minute, 300
 a day); past that it gets a 429 with Retry-After and no range.
 
+The form's own pages draw the range too, for the watch a refused post described (an invalid
+form, a post without its CSRF token): each range they draw is charged to the same per-client
+budget (one shared limit, SCOPE), so a client past its limit reads no range there either.
+
 Unusual volume is e-mailed to staff at most once a day (UTC), the day claimed in daily_runs so
 that one process of all sends it: the first time that day a client reaches its limit, or the
 answers to all clients together pass SELL_RANGE_ALERT_PER_DAY. Both are cheap to know: the
@@ -14,17 +18,18 @@ from __future__ import annotations
 
 from flask import current_app
 from flask_limiter import RequestLimit
-from limits import parse
+from limits import parse, parse_many
 from limits.errors import StorageError
 from redis.exceptions import RedisError
 
 from app import queue
-from app.extensions import limiter
+from app.extensions import LIMITS_KEY_PREFIX, limiter
 from app.leads.db import claim_today, claimed_today
 from app.security.client import rate_limit_address
 
 ALERTED = "sell-range-alert"  # daily_runs name of the day's e-mail to staff
 ALL_CLIENTS = "sell-range-all-clients"  # the limiter storage's key for the day's total
+SCOPE = "sell-range"  # the shared limit's name: every range a client is shown, wherever
 
 
 def per_client() -> str:
@@ -34,8 +39,25 @@ def per_client() -> str:
 
 def client_reached_its_limit(limit: RequestLimit) -> None:
     """The limiter's on_breach: which client, in the log; staff told, once a day."""
-    reason = f"{rate_limit_address()} reached its limit of {limit.limit}"
-    alert_staff_once(reason)
+    alert_staff_once(f"{rate_limit_address()} reached its limit of {limit.limit}")
+
+
+def within_limit() -> bool:
+    """Charge one range drawn on the sell form's own page to the client's budget (the counters
+    /sell/range counts in, each of its limits in turn, as the limiter does): whether it is
+    still within. Past it, staff told as for /sell/range. Without limits everything is within;
+    a storage outage loses the count, never the seller's range."""
+    if not current_app.config.get("RATELIMIT_ENABLED", True):
+        return True
+    client = rate_limit_address()
+    try:
+        for item in sorted(parse_many(per_client())):
+            if not limiter.limiter.hit(item, LIMITS_KEY_PREFIX, client, SCOPE):
+                alert_staff_once(f"{client} reached its limit of {item}")
+                return False
+    except (RedisError, StorageError) as error:
+        current_app.logger.warning("Instant range: a page's range not counted (%s).", error)
+    return True
 
 
 def count_answer() -> None:

@@ -20,9 +20,11 @@ limiter.limit(lambda: current_app.config["SELL_RATELIMIT"], methods=["POST"])(bp
 bp.route("/sell", methods=["GET", "POST"])(views.form)
 bp.get("/sell/thanks")(views.thanks)
 bp.get("/sell/range")(
-    limiter.limit(range_limits.per_client, on_breach=range_limits.client_reached_its_limit)(
-        instant_range.answer
-    )
+    limiter.shared_limit(
+        range_limits.per_client,
+        scope=range_limits.SCOPE,
+        on_breach=range_limits.client_reached_its_limit,
+    )(instant_range.answer)
 )
 bp.get("/sell-form")(views.old_form_url)
 bp.record_once(lambda setup: reach.load_when_offered(setup.app))

@@ -24,11 +24,9 @@ from app.leads.db import get_db, immediate_transaction, now
 from app.leads.history import append_event
 from app.replica import copies
 from app.sale.purchase import files
-from app.shipping.shipment_state import Leg, ShipmentState
+from app.shipping.shipment_state import ARRIVAL_MISMATCH, Leg, ShipmentState
 from app.shipping.tracking import move_forward
 
-# What the parcel's exception says while a mismatch waits for its second staff member.
-ARRIVAL_MISMATCH = "arrival_mismatch"
 NOTHING_CHANGED = "Nothing was changed."
 
 

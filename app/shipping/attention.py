@@ -1,6 +1,7 @@
 """What the sale by mail needs a person for when no carrier says so: a replaced label whose
-postage the provider did not give back, a pickup whose booking never got an answer, and a return
-that could not be opened because the watch is worth more than the policy covers per parcel.
+postage the provider did not give back, a pickup whose booking never got an answer, a return
+that could not be opened because the watch is worth more than the policy covers per parcel, and
+a parcel claimed lost that the carrier then delivered (the insurer must be told).
 Each goes on the lead's timeline once per parcel and reason (`shipment_attention`, with what to
 do in staff's words) and staff are e-mailed once (worker/shipping_alerts.py), however often the
 job or the reconciler that finds it runs."""
@@ -14,12 +15,14 @@ from app.leads.history import append_event
 REFUND_FAILED = "refund_failed"
 PICKUP_UNANSWERED = "pickup_unanswered"
 RETURN_OVER_LIMIT = "return_over_limit"
+DELIVERED_AFTER_LOST = "delivered_after_lost"
 # What staff read: the e-mail's subject, and on the timeline and in the e-mail what happened
 # and what to do.
 TITLES = {
     REFUND_FAILED: "a replaced label's postage was not refunded",
     PICKUP_UNANSWERED: "its pickup booking was never answered",
     RETURN_OVER_LIMIT: "its return could not be opened",
+    DELIVERED_AFTER_LOST: "delivered after it was claimed lost",
 }
 WHY = {
     REFUND_FAILED: (
@@ -36,6 +39,12 @@ WHY = {
         "insured value is above the policy's per-parcel limit (MAILIN_MAX_VALUE). Return it in "
         "person or under cover arranged with the insurer"
     ),
+    DELIVERED_AFTER_LOST: (
+        "the carrier reports this parcel delivered after its claim as lost was opened: it "
+        "counts as delivered again (to us: open it on record; to the seller: their watch is "
+        "back). Tell the insurer, with the claim's reference: an open claim is withdrawn, and "
+        "a claim already paid is owed back"
+    ),
 }
 
 
@@ -44,16 +53,23 @@ def raise_once(parcel: dict, reason: str, pickup: int = 0) -> int | None:
     lead's timeline and queue staff's e-mail, unless it is there already; the new event's id,
     or None."""
     with immediate_transaction() as db:
-        seen = db.execute(
-            "SELECT 1 FROM lead_events WHERE lead_id = ? AND kind = 'shipment_attention' "
-            "AND json_extract(data, '$.shipment') = ? AND json_extract(data, '$.reason') = ? "
-            "AND json_extract(data, '$.pickup') = ?",
-            (parcel["lead_id"], parcel["id"], reason, pickup),
-        ).fetchone()
-        if seen:
-            return None
-        event = {"leg": parcel["leg"], "shipment": parcel["id"], "pickup": pickup,
-                 "reason": reason, "title": TITLES[reason], "why": WHY[reason]}  # fmt: skip
-        event_id = append_event(db, parcel["lead_id"], "system", "shipment_attention", event)
-    queue.enqueue(queue.ALERT_SHIPPING_ATTENTION, parcel["lead_id"], event_id)
+        event_id = note_once(db, parcel, reason, pickup)
+    if event_id is not None:
+        queue.enqueue(queue.ALERT_SHIPPING_ATTENTION, parcel["lead_id"], event_id)
     return event_id
+
+
+def note_once(db, parcel: dict, reason: str, pickup: int = 0) -> int | None:
+    """raise_once's timeline event inside the caller's transaction, the e-mail left for the
+    caller to queue once it has committed; the new event's id, or None if it is there."""
+    seen = db.execute(
+        "SELECT 1 FROM lead_events WHERE lead_id = ? AND kind = 'shipment_attention' "
+        "AND json_extract(data, '$.shipment') = ? AND json_extract(data, '$.reason') = ? "
+        "AND json_extract(data, '$.pickup') = ?",
+        (parcel["lead_id"], parcel["id"], reason, pickup),
+    ).fetchone()
+    if seen:
+        return None
+    event = {"leg": parcel["leg"], "shipment": parcel["id"], "pickup": pickup,
+             "reason": reason, "title": TITLES[reason], "why": WHY[reason]}  # fmt: skip
+    return append_event(db, parcel["lead_id"], "system", "shipment_attention", event)

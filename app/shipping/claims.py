@@ -1,9 +1,15 @@
 """A claim under the parcel policy for a parcel lost or damaged: one staff member opens it with
-the insurer's claim reference (a lost parcel then moves to `lost`, forward only: no tracking
-event moves it again), another settles it, paid with the amount or refused. The one who opened
-a claim can never settle it (the database refuses it too), the amount paid is never above the
-parcel's insured value, a settled claim is never changed and no claim is ever deleted; both
-steps are on the lead's timeline, and the staff views audit them.
+the insurer's claim reference (a lost parcel then moves to `lost`: no tracking event moves it
+again, but its delivery), another settles it, paid with the amount or refused. The one who
+opened a claim can never settle it (the database refuses it too), the amount paid is never
+above the parcel's insured value, a settled claim is never changed (but for the day its parcel
+turned up delivered, once) and no claim is ever deleted; both steps are on the lead's timeline,
+and the staff views audit them.
+
+A parcel claimed lost that the carrier then delivers is where it was sent after all: it moves
+on to `delivered` (the watch is opened on record, or the seller has it back), its claim keeps
+the day for the insurer (the declaration says so), and staff are told once, on the timeline
+and by e-mail, to tell the insurer.
 """
 
 from __future__ import annotations
@@ -11,9 +17,11 @@ from __future__ import annotations
 import json
 import sqlite3
 
+from app import queue
 from app.leads.db import get_db, immediate_transaction, now
 from app.leads.display import usd
 from app.leads.history import append_event
+from app.shipping import attention
 from app.shipping.shipment_state import ShipmentState
 
 KINDS = {"lost": "Lost", "damaged": "Damaged"}
@@ -143,3 +151,25 @@ def check_amount(outcome: str, amount: int | None, insured_value: int) -> int | 
             "the insurer's letter. Nothing was changed."
         )
     return amount
+
+
+def delivered_after_lost(db: sqlite3.Connection, shipment: dict) -> tuple[str, tuple | None]:
+    """Inside the tracking job's transaction: the carrier delivered a parcel claimed lost. It
+    moves on to `delivered`, its claim keeps the day, and staff are told once (the timeline
+    now, the e-mail once the caller has committed); what it did, and the job to queue."""
+    at = now()
+    db.execute(
+        "UPDATE shipments SET state = ?, delivered_at = coalesce(delivered_at, ?), "
+        "updated_at = ? WHERE id = ? AND state = ?",
+        (ShipmentState.DELIVERED, at, at, shipment["id"], ShipmentState.LOST),
+    )
+    db.execute(
+        "UPDATE shipment_claims SET delivered_at = (SELECT delivered_at FROM shipments "
+        "WHERE id = ?) WHERE shipment_id = ? AND delivered_at IS NULL",
+        (shipment["id"], shipment["id"]),
+    )
+    append_event(db, shipment["lead_id"], "system", "shipment_moved",
+                 {"leg": shipment["leg"], "state": str(ShipmentState.DELIVERED)})  # fmt: skip
+    event_id = attention.note_once(db, shipment, attention.DELIVERED_AFTER_LOST)
+    alert = (queue.ALERT_SHIPPING_ATTENTION, shipment["lead_id"], event_id) if event_id else None
+    return f"moved to {ShipmentState.DELIVERED}", alert

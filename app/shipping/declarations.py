@@ -3,9 +3,9 @@ carrier scan, as we heard of it), with what the policy needs of each: its refere
 the policy and the insured value, the carrier, service and tracking number, when the cover
 began and ended (delivered to us, or to the seller for a return) and where the parcel stands,
 an exception and a claim included (its kind and state, the insurer's reference, the amount
-paid). Both legs are declared: a return travels under the same policy. A CSV for the insurer,
-written by `flask shipping declarations` (readable by its owner only: it holds tracking
-numbers)."""
+paid, and when a parcel claimed lost was delivered after all). Both legs are declared: a
+return travels under the same policy. A CSV for the insurer, written by `flask shipping
+declarations` (readable by its owner only: it holds tracking numbers)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from app.leads.export import cell
 COLUMNS = (
     "reference", "leg", "policy", "insured_value_usd", "carrier", "service", "tracking_code",
     "label_bought_at", "cover_from", "cover_to", "state", "exception", "claim",
-    "claim_reference", "claim_paid_usd",
+    "claim_reference", "claim_paid_usd", "claim_delivered_at",
 )  # fmt: skip
 
 
@@ -38,7 +38,8 @@ def declared(month: str) -> Iterator[dict]:
     rows = get_db().execute(
         "SELECT leads.reference, shipments.*, shipment_claims.kind AS claim_kind, "
         "shipment_claims.state AS claim_state, shipment_claims.insurer_reference, "
-        "shipment_claims.amount AS claim_amount FROM shipments JOIN leads ON leads.id = lead_id "
+        "shipment_claims.amount AS claim_amount, shipment_claims.delivered_at AS found_at "
+        "FROM shipments JOIN leads ON leads.id = lead_id "
         "LEFT JOIN shipment_claims ON shipment_claims.shipment_id = shipments.id "
         "WHERE first_scan_at >= ? AND first_scan_at < ? ORDER BY first_scan_at, shipments.id",
         (start, end),
@@ -60,6 +61,7 @@ def declared(month: str) -> Iterator[dict]:
             "claim": f"{row['claim_kind']}: {row['claim_state']}" if row["claim_kind"] else "",
             "claim_reference": row["insurer_reference"] or "",
             "claim_paid_usd": row["claim_amount"] or "",
+            "claim_delivered_at": row["found_at"] or "",
         }
 
 

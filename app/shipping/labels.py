@@ -32,21 +32,28 @@ def open_shipment(lead_id: int, leg: Leg, deal_event_id: int, insured_value: int
     seller's address as the provider verified it, `from_address_id` (the parcel's sender on the
     way in, its recipient on the way back: ends_of); the existing one's id if it is on record
     already. OverTheLimit above MAILIN_MAX_VALUE: such a watch is bought in person."""
+    with transaction() as db:
+        return record_shipment(db, lead_id, leg, deal_event_id, insured_value, from_address_id)
+
+
+def record_shipment(db, lead_id: int, leg: Leg, deal_event_id: int, insured_value: int,
+                    from_address_id: str) -> int:  # fmt: skip
+    """open_shipment inside the caller's transaction (which checked what the parcel rests on
+    in the same transaction)."""
     limit = current_app.config["MAILIN_MAX_VALUE"]
     if insured_value > limit:
         raise OverTheLimit(f"${insured_value:,} is above the policy's ${limit:,} per parcel")
-    with transaction() as db:
-        db.execute(
-            "INSERT INTO shipments (lead_id, leg, deal_event_id, insured_value, policy, "
-            "from_address_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (lead_id, leg, deal_event_id) DO NOTHING",
-            (lead_id, leg, deal_event_id, insured_value,
-             current_app.config["MAILIN_POLICY_REFERENCE"], from_address_id, now(), now()),
-        )  # fmt: skip
-        row = db.execute(
-            "SELECT id FROM shipments WHERE lead_id = ? AND leg = ? AND deal_event_id = ?",
-            (lead_id, leg, deal_event_id),
-        ).fetchone()
+    db.execute(
+        "INSERT INTO shipments (lead_id, leg, deal_event_id, insured_value, policy, "
+        "from_address_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT (lead_id, leg, deal_event_id) DO NOTHING",
+        (lead_id, leg, deal_event_id, insured_value,
+         current_app.config["MAILIN_POLICY_REFERENCE"], from_address_id, now(), now()),
+    )  # fmt: skip
+    row = db.execute(
+        "SELECT id FROM shipments WHERE lead_id = ? AND leg = ? AND deal_event_id = ?",
+        (lead_id, leg, deal_event_id),
+    ).fetchone()
     return row["id"]
 
 
@@ -119,18 +126,17 @@ def buy_or_take(provider_id: str, shipment: dict) -> dict:
 
 def record_label(row: dict, shipment: dict) -> None:
     """The bought label on the parcel's row and its lead's timeline, once (the UPDATE moves
-    only a parcel still without one)."""
+    only a parcel still without one). The label's image, with the seller's name and address,
+    stays with the provider: the status page fetches it by the shipment's id (label_files.py)."""
     rate = shipment.get("selected_rate") or {}
-    label = shipment["postage_label"]
     with immediate_transaction() as db:
         moved = db.execute(
             "UPDATE shipments SET state = ?, tracking_code = ?, carrier = ?, service = ?, "
-            "rate_cents = ?, label_url = ?, label_weight_oz = ?, bought_at = ?, updated_at = ? "
+            "rate_cents = ?, label_weight_oz = ?, bought_at = ?, updated_at = ? "
             "WHERE id = ? AND state = ?",
             (ShipmentState.LABEL_READY, shipment.get("tracking_code"), rate.get("carrier"),
-             rate.get("service"), round(float(rate.get("rate") or 0) * 100),
-             label.get("label_url"), PARCEL["weight"], now(), now(), row["id"],
-             ShipmentState.CREATED),
+             rate.get("service"), round(float(rate.get("rate") or 0) * 100), PARCEL["weight"],
+             now(), now(), row["id"], ShipmentState.CREATED),
         ).rowcount  # fmt: skip
         if moved:
             details = {"leg": row["leg"], "carrier": rate.get("carrier")}

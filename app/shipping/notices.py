@@ -9,6 +9,7 @@ job runs (a parcel already delivered owes no "on its way" any more) and recorded
 from __future__ import annotations
 
 from app import queue
+from app.leads import email_claims, email_kinds
 from app.leads.db import get_db, now, transaction
 from app.shipping.shipment_state import Leg, ShipmentState
 
@@ -26,9 +27,9 @@ STEP_OF_STATE = {
 
 def owed(parcel: dict) -> str | None:
     """The step the seller is owed an e-mail about for this parcel now, or None: the parcel's
-    step that has no e-mail on record yet."""
+    step that has no e-mail on record or claimed yet."""
     step = STEP_OF_STATE.get(parcel["state"])
-    if step is None:
+    if step is None or email_claims.claimed(email_kinds.PARCEL.key(parcel["id"], step)):
         return None
     sent = (
         get_db()
@@ -68,8 +69,10 @@ def mark_sent(shipment_id: int, step: str) -> bool:
 
 def label_mail_owed(parcel: dict) -> bool:
     """Whether the seller is owed word that this parcel's label is ready on their status page:
-    an inbound parcel whose label is bought and not yet used, not told yet."""
+    an inbound parcel whose label is bought and not yet used, not told yet (nor claimed)."""
     if parcel["leg"] != Leg.INBOUND or parcel["state"] != ShipmentState.LABEL_READY:
+        return False
+    if email_claims.claimed(email_kinds.LABEL_READY.key(parcel["id"])):
         return False
     db = get_db()
     return (

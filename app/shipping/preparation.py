@@ -11,11 +11,12 @@ nothing here (a new return address then needs the seller's mailbox: address_chan
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 
 from flask import current_app
 
 from app.leads import history
-from app.leads.db import get_db, immediate_transaction, now, transaction
+from app.leads.db import get_db, immediate_transaction, now
 from app.leads.history import append_event
 from app.leads.state import State
 from app.replica import copies
@@ -180,13 +181,12 @@ def confirm_address(
     db, lead_id: int, deal: int, address: dict, address_id: str, columns: dict | None = None
 ) -> int:
     """The return address on record (its provider id the parcel's from_address_id); the
-    event's id."""
+    event's id. The event names nothing of the address: the timeline is kept after an erasure,
+    the preparation's row is not."""
     done = {"address": address, "address_id": address_id, "address_at": now()}
     if not write(db, lead_id, deal, (columns or {}) | done | {"suggestion": None}):
         raise closed()
-    return append_event(
-        db, lead_id, "seller", "return_address_confirmed", {"zip": address.get("zip", "")[:5]}
-    )
+    return append_event(db, lead_id, "seller", "return_address_confirmed", {})
 
 
 def accept_suggestion(lead_id: int, deal: int) -> int:
@@ -242,45 +242,72 @@ def register_flagged(lead_id: int) -> bool:
     return row is not None and row[0] == "flagged"
 
 
-def verify_id_and_open(lead_id: int, actor: str) -> int:
-    """Staff compared the ID with the seller's details: the parcel is opened, insured for the
-    quote's high end, from the verified return address; its id. Again (a double click), the
-    same parcel. NotReady, nothing changed, while a part is missing or the deal is not open."""
-    lead = get_db().execute("SELECT * FROM leads WHERE id = ?", (lead_id,)).fetchone()
-    if lead is None or not is_mail_deal(dict(lead)) or lead["state"] != State.ACCEPTED:
-        raise NotReady("Only an accepted sale by mail gets a label. Nothing was changed.")
-    events = history.lead_events(lead_id)
-    record = get(lead_id, deal_of(events))
-    if record["shipment_id"]:
-        return record["shipment_id"]
-    if missing(record):
-        raise NotReady(
-            f"The seller has not given: {', '.join(missing(record))}. Nothing was changed."
-        )
-    if register_flagged(lead_id):
-        raise NotReady(
-            "The stolen-watch register check stands FLAGGED: the sale is on hold and no label "
-            "is bought. Do not tell the seller why. Nothing was changed."
-        )
-    try:
-        shipment_id = labels.open_shipment(
-            lead_id,
-            Leg.INBOUND,
-            record["deal_event_id"],
-            quote_high(events) or 0,
-            record["address_id"],
-        )
-    except labels.OverTheLimit as error:
-        raise NotReady(f"{error}: this watch is bought in person. Nothing was changed.") from None
-    with transaction() as db:
-        moved = db.execute(
-            "UPDATE mail_preparations SET id_verified_by = ?, id_verified_at = ?, "
-            "shipment_id = ?, updated_at = ? WHERE lead_id = ? AND deal_event_id = ? "
-            "AND shipment_id IS NULL",
-            (actor, now(), shipment_id, now(), lead_id, record["deal_event_id"]),
-        ).rowcount
-        if moved:
-            append_event(
-                db, lead_id, actor, "identity_verified_for_label", {"shipment": shipment_id}
+@dataclass(frozen=True)
+class Seen:
+    """What the lead page showed staff when they verified the ID: the return address's provider
+    id and the ID photos' public ids (front, back). The check holds only for what was seen."""
+
+    address_id: str
+    id_photos: tuple[str, ...]
+
+
+def id_photos_of(lead_id: int, record: dict) -> list[dict]:
+    """The ID photos this deal's steps gave, the newest of each side (front, back)."""
+    photos = files.files_of(lead_id, files.ID_PHOTOS) if record.get("id_given_at") else []
+    latest = {row["kind"]: row for row in photos}  # by version: the newest last
+    return [latest[kind] for kind in files.ID_PHOTOS if kind in latest]
+
+
+def seen_now(lead_id: int, record: dict) -> Seen:
+    """What the lead page shows staff of this deal's steps now."""
+    photos = tuple(row["public_id"] for row in id_photos_of(lead_id, record))
+    return Seen(record.get("address_id") or "", photos)
+
+
+CHANGED = (
+    "The seller changed their return address or ID photos after this page was shown: look at "
+    "them again before you verify the ID. Nothing was changed."
+)
+
+
+def verify_id_and_open(lead_id: int, actor: str, seen: Seen) -> int:
+    """Staff compared the ID they were shown (`seen`) with the seller's details: the parcel is
+    opened, insured for the quote's high end, from the verified return address; its id. Again
+    (a double click), the same parcel. NotReady, nothing changed, while a part is missing, the
+    deal is not open, or the address or a photo is not the one staff saw: all read in the
+    transaction that opens the parcel, so no step of the seller's slips in between."""
+    with immediate_transaction() as db:
+        lead = db.execute("SELECT * FROM leads WHERE id = ?", (lead_id,)).fetchone()
+        if lead is None or not is_mail_deal(dict(lead)) or lead["state"] != State.ACCEPTED:
+            raise NotReady("Only an accepted sale by mail gets a label. Nothing was changed.")
+        events = history.lead_events(lead_id)
+        record = get(lead_id, deal_of(events))
+        if record["shipment_id"]:
+            return record["shipment_id"]
+        if missing(record):
+            raise NotReady(
+                f"The seller has not given: {', '.join(missing(record))}. Nothing was changed."
             )
+        if seen != seen_now(lead_id, record):
+            raise NotReady(CHANGED)
+        if register_flagged(lead_id):
+            raise NotReady(
+                "The stolen-watch register check stands FLAGGED: the sale is on hold and no "
+                "label is bought. Do not tell the seller why. Nothing was changed."
+            )
+        try:
+            shipment_id = labels.record_shipment(
+                db, lead_id, Leg.INBOUND, record["deal_event_id"], quote_high(events) or 0,
+                record["address_id"],
+            )  # fmt: skip
+        except labels.OverTheLimit as error:
+            raise NotReady(
+                f"{error}: this watch is bought in person. Nothing was changed."
+            ) from None
+        db.execute(
+            "UPDATE mail_preparations SET id_verified_by = ?, id_verified_at = ?, "
+            "shipment_id = ?, updated_at = ? WHERE lead_id = ? AND deal_event_id = ?",
+            (actor, now(), shipment_id, now(), lead_id, record["deal_event_id"]),
+        )
+        append_event(db, lead_id, actor, "identity_verified_for_label", {"shipment": shipment_id})
     return shipment_id

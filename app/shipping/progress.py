@@ -44,6 +44,9 @@ ENDED_WORDS = {
     ShipmentState.LOST: "The carrier has not delivered your parcel. We have opened a claim "
     "under our shipping policy and will be in touch with you.",
 }
+# ... and a voided label's once the sale is closed (the seller withdrew or declined): the page
+# has no question form then, and what happens now says how to pick the sale up again.
+VOIDED_CLOSED = "Your label was not used in time, so we cancelled it."
 
 
 @dataclass
@@ -66,6 +69,13 @@ def current_step(parcel: dict) -> tuple[int, str]:
     return index, STEPS[index][2]
 
 
+def ended_words(lead: dict, state: ShipmentState) -> str:
+    """What an ended parcel says: a voided label offers a new one only while the sale is open."""
+    if state == ShipmentState.VOIDED and lead["state"] == State.CLOSED:
+        return VOIDED_CLOSED
+    return ENDED_WORDS[state]
+
+
 def inbound_progress(lead: dict) -> dict | None:
     """The seller's parcel on its way to us, for their status page: its steps and what the
     current one means; None unless this is a sale by mail with a label bought."""
@@ -75,7 +85,7 @@ def inbound_progress(lead: dict) -> dict | None:
     if parcel is None or parcel["state"] == ShipmentState.CREATED:
         return None
     if parcel["state"] in ENDED_WORDS:
-        return {"steps": [], "words": ENDED_WORDS[parcel["state"]]}
+        return {"steps": [], "words": ended_words(lead, parcel["state"])}
     now, words = current_step(parcel)
     if now == len(STEPS) and lead["state"] != State.ACCEPTED:
         words = OPENED

@@ -47,14 +47,16 @@ class Reconciled:
 
 
 def reconcile() -> Reconciled:
-    """Read every parcel still on its way from the provider and bring its record up to date."""
+    """Read every parcel still on its way (a lost one included: the carrier may yet deliver
+    it) from the provider and bring its record up to date."""
     done = Reconciled()
     rows = (
         get_db()
         .execute(
-            f"SELECT * FROM shipments WHERE state IN ({', '.join('?' * len(ON_THE_WAY))}) "
+            f"SELECT * FROM shipments WHERE (state IN ({', '.join('?' * len(ON_THE_WAY))}) "
+            "OR (state = ? AND delivered_at IS NULL)) "
             "AND provider_shipment_id IS NOT NULL ORDER BY id",
-            ON_THE_WAY,
+            (*ON_THE_WAY, ShipmentState.LOST),
         )
         .fetchall()
     )
@@ -89,7 +91,7 @@ def bring_up_to_date(row: dict) -> str:
         if unscanned and older_than(row["bought_at"], FIRST_SCAN_WITHIN.days):
             outcome, alert = record_exception(db, current, NO_FIRST_SCAN)
     if alert:
-        queue.enqueue(queue.ALERT_SHIPMENT_EXCEPTION, *alert)
+        queue.enqueue(*alert)
     notices.queue_owed(current["tracking_code"])
     return outcome
 

@@ -54,10 +54,16 @@ PROVIDER_EXCEPTIONS = {
     "error": "a carrier error",
     "cancelled": "cancelled by the carrier",
 }
-# ... and ours: a label bought and the parcel never scanned (app/shipping/reconcile.py).
+# ... and ours: a label bought and the parcel never scanned (app/shipping/reconcile.py; the
+# carrier's first scan ends it, tracking.py), and a parcel opened on record that did not match
+# its label, its weight or its seal (app/shipping/arrival.py). Staff read these words.
 NO_FIRST_SCAN = "no_first_scan"
+# A parcel opened on record keeps it while its mismatch waits for a second staff member: no
+# carrier's word replaces it.
+ARRIVAL_MISMATCH = "arrival_mismatch"
 EXCEPTIONS = PROVIDER_EXCEPTIONS | {
     NO_FIRST_SCAN: "not scanned by the carrier 3 days after its label was bought",
+    ARRIVAL_MISMATCH: "did not match its label when opened on record",
 }
 
 

@@ -1,6 +1,7 @@
 """The sale by mail's parcels as staff look for them (`/staff/shipments`): on their way, delivered
-and waiting to be opened, with a carrier exception, on their way back, held and not to be
-returned, with a claim under the policy, or all; newest first."""
+and waiting to be opened (not one opened already, whose mismatch waits for its sign-off, nor
+one whose return is on record: it goes back unopened), with an exception, on their way back,
+held and not to be returned, with a claim under the policy, or all; newest first."""
 
 from __future__ import annotations
 
@@ -17,12 +18,20 @@ def quoted(states) -> str:
     return ", ".join(f"'{state}'" for state in states)
 
 
+# An inbound parcel whose deal has its return parcel on record (the seller withdrew while it
+# travelled): SQL, as TABS' conditions are.
+RETURN_ON_RECORD = (
+    "EXISTS (SELECT 1 FROM shipments AS back WHERE back.lead_id = shipments.lead_id "
+    f"AND back.leg = '{Leg.RETURN}' AND back.deal_event_id = shipments.deal_event_id)"
+)
 # Each tab: its key in the query string, its label, and the parcels it holds (SQL).
 TABS = (
     ("on-the-way", "On the way to us",
      f"leg = '{Leg.INBOUND}' AND shipments.state IN ({quoted(ON_THE_WAY)})"),
     ("to-open", "Delivered, to open",
-     f"leg = '{Leg.INBOUND}' AND shipments.state = '{ShipmentState.DELIVERED}'"),
+     f"leg = '{Leg.INBOUND}' AND shipments.state = '{ShipmentState.DELIVERED}' "
+     "AND NOT EXISTS (SELECT 1 FROM arrivals WHERE arrivals.shipment_id = shipments.id) "
+     f"AND NOT {RETURN_ON_RECORD}"),
     ("exceptions", "Exceptions",
      f"exception_status IS NOT NULL AND shipments.state NOT IN ({quoted(ENDED)})"),
     ("returns", "Returns",

@@ -18,10 +18,12 @@ from flask import current_app
 from app import queue
 from app.leads.db import immediate_transaction, now
 from app.leads.history import append_event
-from app.shipping import notices, returns
+from app.shipping import claims, notices, returns
 from app.shipping.shipment_state import (
+    ARRIVAL_MISMATCH,
     ENDED,
-    EXCEPTIONS,
+    NO_FIRST_SCAN,
+    PROVIDER_EXCEPTIONS,
     PROVIDER_PROGRESS,
     SCANNED,
     ShipmentState,
@@ -43,16 +45,16 @@ def apply_event(event_id: int) -> str:
             (now(), outcome, event_id),
         )
     if alert:
-        queue.enqueue(queue.ALERT_SHIPMENT_EXCEPTION, *alert)
+        queue.enqueue(*alert)
     notices.queue_owed(row["tracking_code"])
     if outcome == f"moved to {ShipmentState.DELIVERED}":
         returns.queue_if_owed(row["tracking_code"])
     return outcome
 
 
-def what_it_does(db, row: dict) -> tuple[str, tuple[int, int] | None]:
-    """Inside the job's transaction: the event applied; what it did, and the lead and timeline
-    event to alert staff of, if any."""
+def what_it_does(db, row: dict) -> tuple[str, tuple | None]:
+    """Inside the job's transaction: the event applied; what it did, and the alert to queue
+    once it has committed (the job's name, the lead and the timeline event), if any."""
     if not row["description"].startswith("tracker."):
         return "ignored: not a tracking event", None
     shipment = db.execute(
@@ -77,29 +79,38 @@ def note_weight(db, shipment: dict, weight) -> None:
     )
 
 
-def apply_status(db, shipment: dict, status: str) -> tuple[str, tuple[int, int] | None]:
+def apply_status(db, shipment: dict, status: str) -> tuple[str, tuple | None]:
     """Inside the caller's transaction: the provider's tracking `status` applied to the
-    parcel (by the webhook's job, or the reconciler that asks for what webhooks missed)."""
+    parcel (by the webhook's job, or the reconciler that asks for what webhooks missed): only
+    the provider's own exceptions, never one of ours a body might name; what it did, and the
+    alert to queue once the caller has committed."""
+    delivered = PROVIDER_PROGRESS.get(status) == ShipmentState.DELIVERED
+    if delivered and shipment["state"] == ShipmentState.LOST:  # turned up where it was sent
+        return claims.delivered_after_lost(db, shipment)
     if status in PROVIDER_PROGRESS:
         return move_forward(db, shipment, PROVIDER_PROGRESS[status]), None
-    if status in EXCEPTIONS:
+    if status in PROVIDER_EXCEPTIONS:
         return record_exception(db, shipment, status)
     return f"no change ({status or 'no status'})", None
 
 
 def move_forward(db, shipment: dict, state) -> str:
     """Move the parcel to `state` if it is not there or further yet (or ended), noting when we
-    first heard of a carrier scan (the policy's cover starts there) and of its delivery."""
+    first heard of a carrier scan (the policy's cover starts there; it ends the exception of a
+    label not scanned) and of its delivery."""
     at = now()
     scanned = at if state in SCANNED else None
     delivered = at if state == ShipmentState.DELIVERED else None
     moved = db.execute(
         "UPDATE shipments SET state = :state, updated_at = :at, "
         "first_scan_at = coalesce(first_scan_at, :scanned), "
-        "delivered_at = coalesce(delivered_at, :delivered) "
+        "delivered_at = coalesce(delivered_at, :delivered), "
+        "exception_status = CASE WHEN :scanned IS NOT NULL AND exception_status = :unscanned "
+        "THEN NULL ELSE exception_status END "
         "WHERE id = :id AND state IN (SELECT value FROM json_each(:before))",
         {"state": state, "at": at, "scanned": scanned, "delivered": delivered,
-         "id": shipment["id"], "before": json.dumps(earlier_than(state))},
+         "unscanned": NO_FIRST_SCAN, "id": shipment["id"],
+         "before": json.dumps(earlier_than(state))},
     ).rowcount  # fmt: skip
     if not moved:
         return f"stays {shipment['state']} (not moved back to {state})"
@@ -108,12 +119,15 @@ def move_forward(db, shipment: dict, state) -> str:
     return f"moved to {state}"
 
 
-def record_exception(db, shipment: dict, status: str) -> tuple[str, tuple[int, int] | None]:
+def record_exception(db, shipment: dict, status: str) -> tuple[str, tuple | None]:
     """Keep the exception beside the parcel's state and put it on the timeline, for staff to
     be e-mailed, once per change (the provider repeats a status in every later event); an
-    ended parcel's is left alone."""
+    ended parcel's is left alone, and so is a parcel whose arrival on record did not match:
+    its mismatch waits for a second staff member and is what the insurer is told."""
     if shipment["state"] in ENDED:
         return f"exception {status} after the parcel ended", None
+    if shipment["exception_status"] == ARRIVAL_MISMATCH:
+        return f"exception {status} not recorded: the arrival's mismatch stands", None
     if shipment["exception_status"] == status:
         return f"exception {status} already recorded", None
     db.execute(
@@ -122,4 +136,4 @@ def record_exception(db, shipment: dict, status: str) -> tuple[str, tuple[int, i
     )
     event_id = append_event(db, shipment["lead_id"], "system", "shipment_exception",
                             {"leg": shipment["leg"], "status": status})  # fmt: skip
-    return f"exception {status}", (shipment["lead_id"], event_id)
+    return f"exception {status}", (queue.ALERT_SHIPMENT_EXCEPTION, shipment["lead_id"], event_id)

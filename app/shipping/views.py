@@ -14,10 +14,12 @@ from app.shipping import webhook
 
 
 def easypost_webhook():
-    """POST /webhooks/easypost: 200 for a verified event, stored once; 401 unsigned, 400 not an
-    event, 413 too large."""
+    """POST /webhooks/easypost: 200 for a verified event, stored once (in production, one from
+    the provider's test mode is answered 200 and dropped); 401 unsigned, 400 not an event, 413
+    too large."""
     if not current_app.config["MAILIN_ENABLED"]:
         abort(404)
     limit = current_app.config["EASYPOST_WEBHOOK_MAX_BYTES"]
     return webhooks.receive("EasyPost", limit, webhook.verified_event, webhook.store_event,
-                            partial(queue.enqueue, queue.APPLY_SHIPMENT_EVENT))  # fmt: skip
+                            partial(queue.enqueue, queue.APPLY_SHIPMENT_EVENT),
+                            webhook.not_for_this_site)  # fmt: skip

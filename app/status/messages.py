@@ -92,6 +92,10 @@ SALE_ERASURE_LINK_SENT = (
     "We have e-mailed you a link to confirm that we should delete your details: it works once, "
     f"for {CONFIRM_WITHIN_WORDS}. Nothing is deleted until you follow it."
 )
+ERASURE_UNDER_WAY = (
+    "You have confirmed the deletion of your details: it is under way. We send you one last "
+    "e-mail, then delete them; there is nothing more for you to do."
+)
 ERASURE_CONFIRMED = (
     "Thank you. We are deleting your details and photos now, and sending you one last e-mail "
     "to confirm it. After that, the links in our e-mails stop working."

@@ -84,6 +84,7 @@ def status_page(lead: dict, token: str) -> str:
         is_open=is_open,
         can_erase=lead["state"] in SELLER_ERASABLE_STATES,
         after_sale=erasure.after_sale(lead),
+        erasure_under_way=messages.ERASURE_UNDER_WAY if erasure.confirmed(lead["id"]) else None,
         photo_props=add_photos_props(token, room) if takes_photos(lead) and room else None,
         photos_lost=photos_to_send_again(events),
         question_max_length=QUESTION_MAX_LENGTH,

@@ -173,6 +173,8 @@ def erase_after_sale(token: str):
         return refuse(token, messages.NOT_NOW, 409)
     if not form.validate():
         return refuse(token, messages.TICK_TO_DELETE, 422)
+    if erasure.confirmed(lead["id"]):  # asked again from a page opened before: no other link
+        return done(token, messages.ERASURE_UNDER_WAY)
     erasure.ask_after_sale(lead["id"])
     return done(token, messages.SALE_ERASURE_LINK_SENT)
 

@@ -23,9 +23,11 @@ SHOTS = os.environ.get("SCREENSHOTS_DIR")  # set to look at the pages
 
 @pytest.fixture(scope="module")
 def easypost():
-    """The fake label provider, for the module."""
+    """The fake label provider, for the module, its file host's CA trusted by `requests`."""
     fake = FakeEasyPost()
-    yield fake
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("REQUESTS_CA_BUNDLE", fake.ca_file)
+        yield fake
     fake.stop()
 
 

@@ -19,14 +19,14 @@ from app.leads.db import transaction
 from app.leads.state import State
 from app.sale import lifecycle
 from app.sale.purchase import record
-from app.shipping import arrival, labels, preparation
+from app.shipping import arrival, labels
 from tests.browser.helpers import DESKTOP, MOBILE, axe_violations, open_page, visit
 from tests.browser.mail_pages import easypost, gives_the_three_parts, mail_server  # noqa: F401
 from tests.browser.test_sell_form import fill_valid
 from tests.data.photos import photo_bytes
 from tests.helpers import FINDINGS, give_token, lead_work_done
 from tests.shipping.steps import deliver, tracking_event
-from tests.status.mail_steps import quote
+from tests.status.mail_steps import quote, verify_id
 
 SHOTS = Path(os.environ.get("SCREENSHOT_DIR", "/tmp/mail-road-screenshots"))
 MAIL_CHOSEN = "You chose to sell by insured mail"
@@ -109,7 +109,7 @@ def test_the_sellers_road_by_mail_from_the_form_to_the_final_offer(
 
         # Staff verify the ID and the label is bought: the seller downloads it.
         with app.app_context():
-            parcel = labels.buy_label(preparation.verify_id_and_open(lead_id, "staff:1"))
+            parcel = labels.buy_label(verify_id(lead_id))
         road.go(f"/status/{token}")
         expect(page.locator("[data-label]")).to_have_count(2)
         expect(page.locator("[data-parcel-step=current]")).to_contain_text("Label ready")

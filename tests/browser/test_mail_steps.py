@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from app.shipping import labels, preparation
+from app.shipping import labels
 from tests.browser.helpers import DESKTOP, MOBILE, open_page
 from tests.browser.mail_pages import easypost, fits, go, mail_server, shot  # noqa: F401
 from tests.data.paperwork import id_photo
-from tests.status.mail_steps import mail_deal
+from tests.status.mail_steps import mail_deal, verify_id
 
 
 @pytest.mark.parametrize(
@@ -56,7 +56,7 @@ def test_the_seller_gives_the_three_parts_and_downloads_the_label(
         assert "We are checking your ID" in page.inner_text("[data-next-step]")
         shot(page, f"mail-given-{name}")
         with app.app_context():
-            labels.buy_label(preparation.verify_id_and_open(lead_id, "staff:1"))
+            labels.buy_label(verify_id(lead_id))
         go(page, mail_server, f"/status/{token}", js)
         assert page.locator("[data-label]").count() == 2 and fits(page)
         shot(page, f"mail-label-{name}")

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from app.leads import backups, storage
+from app.leads import backups, erasure_record, storage
+from app.sale import erasure
 from tests.helpers import save_sample_lead
 
 
@@ -28,6 +29,19 @@ def test_backup_holds_the_database_and_the_photo_files(app, tmp_path):
     assert (folder / "storage" / "watch-photos" / "ph-1.jpg").read_bytes() == b"\xff\xd8 a watch"
     assert "Backed up 1 leads and 1 photo files" in result.output
     assert folder.stat().st_mode & 0o077 == 0  # personal data: the owner's alone
+    assert (folder / "erasures.jsonl").read_text() == ""  # the record: no erasure yet
+    assert "with the record of 0 erasures" in result.output
+
+
+def test_backup_holds_the_record_of_erasures_as_it_stands(app, tmp_path):
+    lead_id = photo_lead(app)
+    with app.app_context():
+        erasure.close_and_erase(lead_id, "new", "withdrawn", "staff:1")
+        record = erasure_record.path().read_text()
+    result = app.test_cli_runner().invoke(args=["leads", "backup", "--to", str(tmp_path)])
+    [folder] = backups.backups(tmp_path)
+    assert (folder / "erasures.jsonl").read_text() == record and f'"lead_id": {lead_id}' in record
+    assert "with the record of 1 erasures" in result.output
 
 
 def test_backups_older_than_the_kept_days_are_removed_but_never_the_newest(app, tmp_path):

@@ -135,6 +135,7 @@ def production_env(folder: Path, https_port: int, redis: RedisServer, mail: Smtp
         "2129084417",
         "EASYPOST_API_KEY": "EZAK-production-shape",
         "EASYPOST_API_BASE": easypost.api_base,
+        "EASYPOST_FILE_HOSTS": easypost.files_host,
         "EASYPOST_WEBHOOK_SECRET": WEBHOOK_SECRET,
         # The stolen-watch register asked by API, by the worker, from the fake over TLS.
         "REGISTER_API_URL": register.url,

@@ -51,7 +51,7 @@ def labels_bought(site, shipment_id: str) -> int:
 def webhook(site, tracking_code: str, status: str, weight: float | None = None) -> None:
     """One tracking event, signed as the provider signs it, posted through nginx (with the
     parcel's `weight` as the carrier measured it, if given)."""
-    event = tracking_event(tracking_code, status)
+    event = tracking_event(tracking_code, status, mode="production")
     event["result"]["weight"] = weight
     body, headers = signed(event, WEBHOOK_SECRET)
     answer = site.front.request("POST", "/webhooks/easypost", headers=headers, body=body)

@@ -43,7 +43,8 @@ def parcel_state(site) -> str:
 
 def test_a_signed_event_through_nginx_moves_the_parcel_and_a_forged_one_is_refused(site):
     parcel_on_record(site)
-    body, headers = signed(tracking_event(TRACKING, "in_transit", "evt_prod_1"), WEBHOOK_SECRET)
+    event = tracking_event(TRACKING, "in_transit", "evt_prod_1", mode="production")
+    body, headers = signed(event, WEBHOOK_SECRET)
     forged_body, forged_headers = signed(tracking_event(TRACKING, "delivered"), "whsec-guess")
     assert post_event(site, forged_body, forged_headers).status == 401
     first = post_event(site, body, headers)

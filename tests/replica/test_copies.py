@@ -9,7 +9,7 @@ import base64
 from app.leads import storage
 from app.leads.db import transaction
 from app.replica import copies, objects
-from app.sale import erasure, lifecycle, pending
+from app.sale import erasure, lifecycle, pending, retention
 from app.sale.purchase import files
 from tests.helpers import buy_lead, lead_work_done, save_sample_lead, wait_until
 from tests.replica.steps import (
@@ -87,7 +87,7 @@ def test_an_erasure_deletes_the_copies_too(replica_app, object_storage):
     assert copy_rows(replica_app) == []
 
 
-def test_a_bought_leads_erasure_deletes_the_copies_of_its_photos_and_id_but_keeps_the_records(
+def test_a_bought_leads_erasure_deletes_the_copies_of_its_photos_and_id_then_at_its_end_all(
     replica_app, object_storage
 ):
     lead_id = submit_with_photos(replica_app, count=1)
@@ -106,6 +106,14 @@ def test_a_bought_leads_erasure_deletes_the_copies_of_its_photos_and_id_but_keep
         documents = files.files_of(lead_id, ("bill_of_sale", "receipt"))
     assert kept == sorted(f"watchbuyers/files/purchases/{row['file_name']}" for row in documents)
     assert len(kept) == 2 and not any(row["gone"] for row in copy_rows(replica_app))
+
+    with replica_app.app_context():  # years later, the record's end: its documents go too
+        with transaction() as db:
+            db.execute("UPDATE purchases SET retain_until = '2000-01-01' WHERE lead_id = ?",
+                       (lead_id,))  # fmt: skip
+        retention.apply_rules()
+    lead_work_done(replica_app)
+    assert object_storage.keys(bucket, "watchbuyers/files/") == [] and copy_rows(replica_app) == []
 
 
 def test_a_copy_uploaded_while_the_lead_is_erased_is_deleted_again(

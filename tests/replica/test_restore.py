@@ -9,9 +9,9 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-from app.leads import history, storage, store
+from app.leads import erasure_record, history, storage, store
 from app.leads.db import get_db, transaction, truncate_wal
-from app.replica import copies, erasure_log, monitor
+from app.replica import copies, monitor, objects
 from app.replica.restore import FILE_NAME
 from app.sale import erasure, timeline
 from tests.helpers import give_token, lead_work_done, photo, post, wait_until
@@ -122,20 +122,30 @@ def test_a_restore_writes_no_file_the_site_would_not_have_named(
     lost = make_app(**replica_settings)
     submit_with_photos(lost, count=1)
     planted = ["../../escaped.txt", "/tmp/absolute-escape.txt", "watch-photos/../../x.jpg"]
+    valid_at_start = [  # each a name the site writes, then more: inside the storage, elsewhere
+        "watch-photos/q7ZpN3xV0bL9rT2mK8wY4cH6jD1sF5gA.jpg/../../other.jpg",
+        "purchases/9f86d081884c7d659a2feaa0c55ad015.bin/../../../escaped.bin",
+    ]
+    intruder = tmp_path / "intruder.jpg"
+    intruder.write_bytes(b"not one of ours")
     with lost.app_context(), transaction() as db:
+        for name in valid_at_start:  # the bucket holds them, so only the name can refuse them
+            objects.put_file(name, intruder)
         db.executemany(
             "INSERT INTO file_copies (name, lead_id, since, copied_at) VALUES (?, 1, ?, ?)",
-            [(name, "2026-01-01T00:00:00+00:00", "2026-01-01T00:00:00+00:00") for name in planted],
-        )
+            [(name, "2026-01-01T00:00:00+00:00", "2026-01-01T00:00:00+00:00")
+             for name in planted + valid_at_start],
+        )  # fmt: skip
     fresh, result = restored_elsewhere(make_app, replica_settings, lost, tmp_path)
     assert result.exit_code == 1
-    for name in planted:
+    for name in planted + valid_at_start:
         assert f"Refused (not a file name this site writes): {name!r}" in result.output
     assert "nothing was written for them" in result.output
     assert "Restored 1 leads and 2 files" in result.output  # the lead's own files came back
     instance = Path(fresh.config["LEADS_DB"]).parent
     assert not (instance.parent / "escaped.txt").exists()
     assert not Path("/tmp/absolute-escape.txt").exists()
+    assert not (instance / "escaped.bin").exists()
     assert all(FILE_NAME.fullmatch(name) for name in storage_files(fresh))
 
 
@@ -229,8 +239,55 @@ def test_a_lead_erased_after_the_replicas_copy_comes_back_erased_on_a_fresh_mach
         lead = get_db().execute("SELECT * FROM leads WHERE id = ?", (lead_id,)).fetchone()
         assert lead["erased_at"] and lead["full_name"] == lead["email"] == lead["phone"] == ""
         assert not [path for path in storage.storage_dir().rglob("*") if path.is_file()]
-        assert [entry["lead_id"] for entry in erasure_log.local_entries()] == [lead_id]
+        assert [entry["lead_id"] for entry in erasure_record.entries()] == [lead_id]
     assert fresh.test_client().get(f"/status/{token}").status_code == 404
+
+
+def test_a_backup_taken_before_an_erasure_comes_back_erased_on_a_new_machine_by_the_replica(
+    make_app, replica_settings, tmp_path
+):
+    backups = str(tmp_path / "backups")
+    lost = make_app(**replica_settings, BACKUP_DIR=backups)
+    lead_id = submit_with_photos(lost, count=1)
+    with lost.app_context(), transaction() as db:  # its confirmation still owed (SMTP was down)
+        db.execute("UPDATE leads SET seller_confirmed_at = NULL WHERE id = ?", (lead_id,))
+    assert lost.test_cli_runner().invoke(args=["leads", "backup"]).exit_code == 0
+    with lost.app_context():
+        erasure.close_and_erase(lead_id, "new", "withdrawn", "staff:1")
+    lead_work_done(lost)  # its entry stored in the bucket by the erasure's copy job
+
+    fresh = make_app(**replica_settings, BACKUP_DIR=backups)  # no record of erasures of its own
+    result = fresh.test_cli_runner().invoke(args=["leads", "restore"])
+
+    assert result.exit_code == 0, result.output
+    assert "1 in the replica" in result.output
+    assert "Re-applied 1 erasures made after this copy was taken." in result.output
+    assert "Queued the pending work of 0 leads" in result.output
+    with fresh.app_context():
+        lead = store.get_lead(lead_id)
+        assert lead["erased_at"] and lead["full_name"] == lead["email"] == ""
+        assert not [path for path in storage.storage_dir().rglob("*") if path.is_file()]
+        assert [entry["lead_id"] for entry in erasure_record.entries()] == [lead_id]
+
+
+def test_a_backup_is_not_restored_while_the_replicas_record_of_erasures_cannot_be_read(
+    make_app, replica_settings, tmp_path
+):
+    backups = str(tmp_path / "backups")
+    lost = make_app(**replica_settings, BACKUP_DIR=backups)
+    submit_with_photos(lost, count=1)
+    assert lost.test_cli_runner().invoke(args=["leads", "backup"]).exit_code == 0
+    down = replica_settings | {"REPLICA_ENDPOINT": "http://127.0.0.1:9"}
+
+    fresh = make_app(**down, BACKUP_DIR=backups)
+    result = fresh.test_cli_runner().invoke(args=["leads", "restore"])
+
+    assert result.exit_code == 1
+    assert "Nothing was restored: the record of erasures in the replica could not be read" in (
+        result.output
+    )
+    with fresh.app_context():
+        assert get_db().execute("SELECT count(*) FROM leads").fetchone()[0] == 0
 
 
 def test_the_replica_is_restored_as_it_was_at_a_given_moment(make_app, replica_settings, tmp_path):

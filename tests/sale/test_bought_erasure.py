@@ -13,7 +13,7 @@ from pathlib import Path
 from werkzeug.datastructures import MultiDict
 
 from app.leads import history, links, storage, store
-from app.leads.db import now, transaction
+from app.leads.db import get_db, now, transaction
 from app.leads.reference import new_status_token
 from app.rendering.dates import display_date
 from app.sale import erasure, lifecycle
@@ -250,3 +250,43 @@ def test_the_status_page_offers_erasure_after_the_sale_only(mail_app, smtp_serve
         links.add_status_link(2, digest(other))
     page = client.get(f"/status/{other}").get_data(as_text=True)
     assert "data-delete-after-sale" not in page and "Withdraw your watch" in page
+
+
+UNDER_WAY = "You have confirmed the deletion of your details: it is under way"
+
+
+def test_once_the_erasure_is_confirmed_no_other_link_is_sent_however_often_it_is_asked(
+    mail_app, smtp_server
+):
+    client = mail_app.test_client()
+    lead_id, token = sold(client)
+    smtp_server.messages.clear()
+    ask(client, token, confirm="yes")
+    lead_work_done(mail_app)
+    [link_mail] = mails_to(smtp_server, "Confirm: delete your details")
+    path = ERASURE_LINK.search(text_of(link_mail)).group(1)
+    mail_server, mail_app.config["SMTP_HOST"] = mail_app.config["SMTP_HOST"], ""  # down
+    opened_before = page_csrf(client, f"/status/{token}")
+    ask(client, token, confirm="yes")  # asked again before confirming: its link waits
+    browser = mail_app.test_client()
+    assert browser.post(path, data={"csrf_token": page_csrf(browser, path)}).status_code == 303
+    lead_work_done(mail_app)
+    assert store_lead(mail_app, lead_id)["erased_at"] is None  # the last e-mail waits too
+
+    page = client.get(f"/status/{token}").get_data(as_text=True)
+    assert UNDER_WAY in page_text(client.get(f"/status/{token}"))
+    assert "data-delete-after-sale" not in page
+    again = {"csrf_token": opened_before, "confirm": "yes"}  # and again, from that page
+    assert client.post(f"/status/{token}/erase", data=again).status_code == 303
+    assert UNDER_WAY in page_text(client.get(f"/status/{token}"))
+    with mail_app.app_context():  # no request made of it
+        assert get_db().execute("SELECT count(*) FROM erasure_requests").fetchone()[0] == 2
+    mail_app.config["SMTP_HOST"] = mail_server  # back
+    requeued = mail_app.test_cli_runner().invoke(args=["leads", "requeue"])
+    lead_work_done(mail_app)
+
+    assert "erasure confirmation link" not in requeued.output
+    assert f"Queued the confirmed erasure of lead #{lead_id}." in requeued.output
+    assert mails_to(smtp_server, "Confirm: delete your details") == [link_mail]
+    assert len(mails_to(smtp_server, "We are deleting your details")) == 1
+    assert store_lead(mail_app, lead_id)["erased_at"]

@@ -6,6 +6,7 @@ files gone from disk; `flask purchases retention` and `flask purchases rotate-ke
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from datetime import UTC, datetime, timedelta
 
@@ -16,7 +17,7 @@ from app.extensions import rq
 from app.leads import audit, history, store
 from app.leads.db import get_db, transaction
 from app.sale import erasure, lifecycle, retention
-from app.sale.purchase import crypto, files, record
+from app.sale.purchase import crypto, files, payout, record
 from tests.helpers import (
     business_today,
     buy_lead,
@@ -318,6 +319,74 @@ def test_a_purchase_record_is_erased_once_past_retain_until_and_its_outcome_stay
     [entry] = audited(app, lead_id)
     assert entry["action"] == "purchase_record_erased" and entry["staff_id"] is None
     assert entry["data"] == {"retain_until": until.isoformat()}
+
+
+def payout_checks(app, lead_id: int) -> list[dict]:
+    with app.app_context():
+        rows = get_db().execute("SELECT * FROM payout_checks WHERE lead_id = ?", (lead_id,))
+        return [dict(row) for row in rows]
+
+
+def ask_for_the_payout_account(app, lead_id: int) -> None:
+    """The check of the payout account, by its last 4, that signed paperwork e-mails."""
+    with app.app_context(), transaction() as db:
+        signing = history.append_event(db, lead_id, "seller", "paperwork_signed", {})
+        payout.ask_seller(db, lead_id, "6789", signing)
+
+
+def past_its_end(app, lead_id: int) -> None:
+    """The lead's purchase record past its retain_until since yesterday."""
+    with app.app_context(), transaction() as db:
+        yesterday = business_today() - timedelta(days=1)
+        record.update(db, lead_id, {"retain_until": yesterday.isoformat()})
+
+
+def test_the_payout_accounts_checks_naming_its_last_4_go_with_the_record_at_its_end(app):
+    lead_id = bought(app)
+    ask_for_the_payout_account(app, lead_id)
+    with app.app_context():
+        erasure.erase_sale(lead_id, "seller")  # the seller's erasure keeps the record: and these
+    assert [check["account_last4"] for check in payout_checks(app, lead_id)] == ["6789"]
+    past_its_end(app, lead_id)
+
+    run_retention(app)
+
+    assert payout_checks(app, lead_id) == []
+
+
+def test_an_exceptions_reason_and_the_names_digest_go_with_the_record_the_approval_stays(app):
+    lead_id = bought(app)
+    reason = "The account is his wife Marta Avery's; she confirmed it on the phone"
+    with app.app_context(), transaction() as db:
+        db.execute(
+            "INSERT INTO approvals (lead_id, kind, subject, reason, requested_by, requested_at, "
+            "approved_by, approved_at) VALUES (?, 'holder_name', ?, ?, 'staff:1', "
+            "'2026-11-20T10:00:00+00:00', 'staff:2', '2026-11-20T11:00:00+00:00')",
+            (lead_id, "a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6", reason),
+        )
+    past_its_end(app, lead_id)
+    for change in ("reason = ''", "subject = ''"):  # not while the record is kept
+        with app.app_context(), pytest.raises(sqlite3.IntegrityError), transaction() as db:
+            db.execute(f"UPDATE approvals SET {change}")
+
+    run_retention(app)
+
+    with app.app_context():
+        [approval] = [dict(row) for row in get_db().execute("SELECT * FROM approvals")]
+    assert (approval["reason"], approval["subject"]) == ("", "")
+    assert (approval["kind"], approval["requested_by"], approval["approved_by"]) == (
+        "holder_name", "staff:1", "staff:2"
+    )  # fmt: skip
+    with app.app_context(), pytest.raises(sqlite3.IntegrityError), transaction() as db:
+        db.execute("UPDATE approvals SET reason = 'Written again'")
+
+
+def test_a_closed_leads_erasure_takes_its_payout_accounts_checks(app):
+    lead_id = save_sample_lead(app)
+    ask_for_the_payout_account(app, lead_id)
+    with app.app_context():
+        erasure.close_and_erase(lead_id, "new", "withdrawn", "staff:1")
+    assert payout_checks(app, lead_id) == []
 
 
 def test_the_kept_record_of_a_lead_its_seller_had_erased_goes_at_its_end_too(app):

@@ -11,21 +11,31 @@ can deliver there. A street with a typo the fake knows ("Mian St") comes back co
 suggestion), one on "Nowhere" cannot be delivered to; `plan("address", "corrected")` or
 `"undeliverable"` answer the next one so whatever it says. A bought shipment's label converts to
 PDF (`GET /v2/shipments/<id>/label?file_format=PDF`), served as a real small PDF from the fake's
-own `/files/`.
+file host: a server of its own, always over HTTPS as the provider's file hosts are
+(`files_host`, which the app's EASYPOST_FILE_HOSTS names; `label_url_base` points the label's
+URL elsewhere, a lookalike host say). `plan("file", ...)` answers the next download with a
+status, a "redirect" (to the same file, on the same host), or `("size", n)` / `("unsized", n)`
+for a PDF of n bytes with or without its Content-Length.
 
 Given a server TLS context (`FakeEasyPost(tls=...)`), it answers over HTTPS, as the real API
 does: the production shape refuses an `http://` API base, and trusts the fake's certificate
-through the CA bundle its processes are given (REQUESTS_CA_BUNDLE)."""
+through the CA bundle its processes are given (REQUESTS_CA_BUNDLE). Without one, the file host
+has a certificate from a CA of the fake's own, `ca_file`, which the `easypost` fixture has
+`requests` trust."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import ssl
+import tempfile
 import time
 from http.server import BaseHTTPRequestHandler
+from pathlib import Path
 
 import pytest
+import trustme
 
 from tests.local_fake import LocalFake, fresh
 
@@ -47,8 +57,10 @@ def easypost_server():
 
 
 @pytest.fixture
-def easypost(easypost_server):
-    """The module's fake, with no request recorded and no failure planned yet."""
+def easypost(easypost_server, monkeypatch):
+    """The module's fake, with no request recorded and no failure planned yet, its file host's
+    CA trusted by `requests`; the test's jobs done before the next test resets it."""
+    monkeypatch.setenv("REQUESTS_CA_BUNDLE", easypost_server.ca_file)
     with fresh(easypost_server) as fake:
         yield fake
 
@@ -56,11 +68,17 @@ def easypost(easypost_server):
 class FakeEasyPost(LocalFake):
     """The fake, on a free port; `api_base` is what the app's EASYPOST_API_BASE points at. Its
     actions: create, retrieve, buy, refund, address, label, file; their planned answers: a
-    status, "slow", "garbage", or for an address "corrected" or "undeliverable"."""
+    status, "slow", "garbage", for an address "corrected" or "undeliverable", for a file
+    "redirect" or ("size", n) or ("unsized", n)."""
 
     def __init__(self, slow_seconds: float = 3.0, tls: ssl.SSLContext | None = None):
         super().__init__(Answer, "/v2", slow_seconds, tls)
         self.api_base = self.url
+        self.folder = tempfile.TemporaryDirectory()
+        self.ca_file = str(Path(self.folder.name) / "ca.pem")
+        self.files = FileHost(self, tls or own_ca_context(self.ca_file))
+        self.files_host = f"127.0.0.1:{self.files.server_port}"
+        self.label_url_base = f"https://{self.files_host}"
         self.shipments: dict[str, dict] = {}
         self.pickups: dict[str, dict] = {}
         self.addresses: dict[str, dict] = {}
@@ -72,10 +90,12 @@ class FakeEasyPost(LocalFake):
             self.shipments[shipment_id]["tracker"]["status"] = status
 
     def reset(self) -> None:
-        """Forget the requests and the failures planned (the shipments stay, as ids are kept)."""
+        """Forget the requests and the failures planned (the shipments stay, as ids are kept);
+        the labels' URLs on the file host again."""
         with self.lock:
             self.requests.clear()
             self.planned.clear()
+            self.label_url_base = f"https://{self.files_host}"
 
     def booked_pickups(self) -> int:
         """How many pickups were booked (a 200 to a pickup's buy)."""
@@ -86,6 +106,75 @@ class FakeEasyPost(LocalFake):
         """How many labels were bought."""
         return sum(1 for request in self.requests if request["action"] == "buy"
                    and request.get("answered") == 200)  # fmt: skip
+
+    def downloads(self) -> int:
+        """How many times the file host was asked for a label's PDF."""
+        return sum(1 for request in self.requests if request["action"] == "file")
+
+    def stop(self) -> None:
+        """Shut the fake and its file host down; forget its CA."""
+        super().stop()
+        self.files.stop()
+        self.folder.cleanup()
+
+
+def own_ca_context(ca_file: str) -> ssl.SSLContext:
+    """A server context for 127.0.0.1 from a throwaway CA, whose certificate goes to `ca_file`."""
+    authority = trustme.CA(organization_name="Fake label provider's CA")
+    authority.cert_pem.write_to_path(ca_file)
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    authority.issue_cert("127.0.0.1").configure_cert(context)
+    return context
+
+
+class FileHost(LocalFake):
+    """The provider's file host: a bought label's PDF at /files/labels/<shipment>.pdf, over
+    HTTPS; its requests recorded (as "file") with the fake's, as planned there."""
+
+    def __init__(self, fake: FakeEasyPost, tls: ssl.SSLContext):
+        super().__init__(FileAnswer, tls=tls)
+        self.fake = fake
+        self.start()
+
+
+class FileAnswer(BaseHTTPRequestHandler):
+    server: FileHost
+
+    def log_message(self, format, *args):  # noqa: A002 (the base class's name)
+        return
+
+    def do_GET(self):
+        fake = self.server.fake
+        found = re.fullmatch(r"/files/labels/(shp_\w+)\.pdf", self.path)
+        with fake.lock:
+            shipment = fake.shipments.get(found.group(1)) if found else None
+            fake.requests.append({"action": "file", "path": self.path})
+            planned = fake.next_plan("file")
+        if shipment is None or not shipment["postage_label"]:
+            return self.send(404, b"Not found", "text/plain")
+        if isinstance(planned, int):
+            return self.send(planned, b"Refused", "text/plain")
+        if planned == "redirect":
+            self.send_response(302)
+            self.send_header("Location", f"https://{fake.files_host}{self.path}")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return None
+        data = label_pdf(shipment["tracking_code"])
+        if isinstance(planned, tuple):  # the PDF padded after its end to exactly n bytes
+            kind, size = planned
+            data += b"%" * (size - len(data))
+            return self.send(200, data, "application/pdf", sized=kind == "size")
+        return self.send(200, data, "application/pdf")
+
+    def send(self, status: int, data: bytes, media_type: str, sized: bool = True) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", media_type)
+        if sized:
+            self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        with contextlib.suppress(OSError):  # a client that stopped reading, past its limit
+            self.wfile.write(data)
 
 
 def new_shipment(number: int, body: dict) -> dict:
@@ -135,8 +224,6 @@ class Answer(BaseHTTPRequestHandler):
             return
         if action == "address":
             status, answer = self.verify_address(body, planned)
-        elif action == "file":
-            status, answer = self.label_file(shipment_id)
         elif action.startswith("pickup_"):
             status, answer = self.pickup(action, shipment_id, body)
         else:
@@ -144,9 +231,6 @@ class Answer(BaseHTTPRequestHandler):
         record["answered"] = status
         if planned == "slow":
             time.sleep(self.server.slow_seconds)
-        if isinstance(answer, bytes):
-            self.answer_raw(status, answer, "application/pdf")
-            return
         self.answer(status, answer)
 
     @staticmethod
@@ -159,8 +243,6 @@ class Answer(BaseHTTPRequestHandler):
             if verb:
                 return f"pickup_{verb}", pickup_id
             return ("pickup_retrieve" if method == "GET" else "pickup_create"), pickup_id
-        if found := re.fullmatch(r"/files/labels/(shp_\w+)\.pdf", bare):
-            return "file", found.group(1)
         found = re.fullmatch(r"/v2/shipments(?:/(shp_\w+)(?:/(buy|refund|label))?)?", bare)
         if found:
             shipment_id, verb = found.groups()
@@ -184,9 +266,8 @@ class Answer(BaseHTTPRequestHandler):
             if action == "refund":
                 shipment["refund_status"] = "submitted"
             if action == "label" and shipment["postage_label"]:
-                base = self.server.api_base.removesuffix("/v2")
                 shipment["postage_label"]["label_pdf_url"] = (
-                    f"{base}/files/labels/{shipment_id}.pdf"
+                    f"{server.label_url_base}/files/labels/{shipment_id}.pdf"
                 )
             return 200, shipment
 
@@ -247,12 +328,6 @@ class Answer(BaseHTTPRequestHandler):
                 pickup["status"] = "canceled"
             return 200, pickup
 
-    def label_file(self, shipment_id: str | None) -> tuple[int, dict | bytes]:
-        shipment = self.server.shipments.get(shipment_id or "")
-        if shipment is None or not shipment["postage_label"]:
-            return 404, {"error": {"code": "NOT_FOUND", "message": "Not found", "errors": []}}
-        return 200, label_pdf(shipment["tracking_code"])
-
     @staticmethod
     def buy(shipment: dict, body: dict) -> tuple[int, dict]:
         if shipment["postage_label"]:
@@ -265,10 +340,7 @@ class Answer(BaseHTTPRequestHandler):
         shipment["selected_rate"] = rate
         shipment["tracking_code"] = f"1Z999AA1{number:0>10}"
         shipment["tracker"] = {"object": "Tracker", "status": "pre_transit"}
-        shipment["postage_label"] = {
-            "label_url": f"https://easypost-files.example/labels/{shipment['id']}.pdf",
-            "label_pdf_url": None,
-        }
+        shipment["postage_label"] = {"label_url": label_url(shipment["id"]), "label_pdf_url": None}
         return 200, shipment
 
     def answer(self, status: int, body: dict) -> None:
@@ -280,6 +352,11 @@ class Answer(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
+
+
+def label_url(shipment_id: str) -> str:
+    """Where the provider keeps a bought label's image (the seller's name and address on it)."""
+    return f"https://easypost-files.example/labels/{shipment_id}.pdf"
 
 
 def label_pdf(tracking_code: str) -> bytes:

@@ -29,6 +29,7 @@ def mailin_settings(fake: FakeEasyPost, **changes) -> dict:
         "MAILIN_RECEIVING_ADDRESS": RECEIVING,
         "EASYPOST_API_KEY": "EZTK-test-4f0c",
         "EASYPOST_API_BASE": fake.api_base,
+        "EASYPOST_FILE_HOSTS": fake.files_host,
         "EASYPOST_TIMEOUT": "1",
         "EASYPOST_WEBHOOK_SECRET": SECRET,
     } | changes
@@ -50,13 +51,16 @@ def bought_label(app) -> dict:
         return labels.buy_label(shipment_id)
 
 
-def tracking_event(tracking_code: str, status: str, event_id: str | None = None) -> dict:
-    """A tracker.updated event as EasyPost sends it (the fields the app reads, and a few more)."""
+def tracking_event(
+    tracking_code: str, status: str, event_id: str | None = None, mode: str = "test"
+) -> dict:
+    """A tracker.updated event as EasyPost sends it (the fields the app reads, and a few more),
+    from its test mode unless `mode` says "production" (production takes no other)."""
     return {
         "id": event_id or f"evt_{next(_event_numbers):06d}",
         "object": "Event",
         "description": "tracker.updated",
-        "mode": "test",
+        "mode": mode,
         "result": {
             "id": "trk_5c1e", "object": "Tracker", "tracking_code": tracking_code,
             "status": status, "carrier": "UPS",
@@ -73,7 +77,8 @@ def signed(event, secret: str = SECRET) -> tuple[bytes, dict]:
                   "Content-Type": "application/json"}  # fmt: skip
 
 
-def deliver(client, event, secret: str = SECRET):
-    """POST one event to the webhook, signed with `secret`."""
+def deliver(client, event, secret: str = SECRET, base_url: str = "http://localhost"):
+    """POST one event to the webhook, signed with `secret` (at `base_url`: a production app
+    answers its own host only)."""
     body, headers = signed(event, secret)
-    return client.post("/webhooks/easypost", data=body, headers=headers)
+    return client.post("/webhooks/easypost", data=body, headers=headers, base_url=base_url)

@@ -126,6 +126,40 @@ def test_a_light_parcel_waits_for_a_second_staff_member_never_the_same(app, staf
     assert len(lead_events(app, lead_id, "arrival_signed_off")) == 1
 
 
+def test_a_late_carrier_exception_never_overwrites_the_arrivals_mismatch(app, staff, signed_in):
+    parcel = delivered_deal(app)
+    assert post_arrival(staff, signed_in, parcel["lead_id"], weight_oz="27").status_code == 303
+    move(app, parcel, "failure", "return_to_sender")  # the carrier's late word on a parcel we have
+    now = parcel_now(app, parcel)
+    assert now["state"] == ShipmentState.DELIVERED and now["exception_status"] == "arrival_mismatch"
+    exceptions = lead_events(app, parcel["lead_id"], "shipment_exception")
+    assert exceptions == []  # no e-mail to staff either: nothing was recorded as the exception
+    with app.app_context():
+        outcomes = [row[0] for row in get_db().execute(
+            "SELECT outcome FROM shipment_events WHERE tracking_code = ? ORDER BY id",
+            (parcel["tracking_code"],))]  # fmt: skip
+    assert outcomes[-2:] == [
+        "exception failure not recorded: the arrival's mismatch stands",
+        "exception return_to_sender not recorded: the arrival's mismatch stands",
+    ]
+
+
+def test_staff_read_an_arrival_that_did_not_match_in_words_not_as_a_code(app, staff, signed_in):
+    parcel = delivered_deal(app)
+    lead_id = parcel["lead_id"]
+    to_open = signed_in.get("/staff/shipments?tab=to-open").get_data(as_text=True)
+    assert parcel["tracking_code"] in to_open
+    assert post_arrival(staff, signed_in, lead_id, seal="broken").status_code == 303
+    to_open = signed_in.get("/staff/shipments?tab=to-open").get_data(as_text=True)
+    assert parcel["tracking_code"] not in to_open  # opened already: the sign-off is what waits
+    words = "did not match its label when opened on record"
+    for path in ("/staff/shipments?tab=exceptions", f"/staff/shipments/{parcel['id']}",
+                 f"/staff/leads/{lead_id}/arrival"):  # fmt: skip
+        page = signed_in.get(path).get_data(as_text=True)
+        assert words in page.lower(), path
+        assert "arrival_mismatch" not in page.lower() and "Arrival mismatch" not in page, path
+
+
 def weighed_by_the_carrier(app, *weights) -> dict:
     """A lead by mail whose parcel the carrier scanned with each of `weights` in turn (in its
     tracker's `weight`), then delivered; the parcel's row."""

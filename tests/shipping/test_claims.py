@@ -12,8 +12,10 @@ import sqlite3
 
 import pytest
 
-from app.leads import audit
+from app.leads import audit, history
 from app.leads.db import get_db, transaction
+from app.leads.state import State
+from app.sale import erasure, lifecycle
 from app.shipping import claims, declarations
 from tests.helpers import lead_work_done
 from tests.shipping.return_steps import mail_deal, parcels, post_form, staff_on  # noqa: F401
@@ -98,16 +100,78 @@ def test_a_lost_parcel_is_claimed_by_one_and_settled_by_another(mail_app, staff_
         db.execute("DELETE FROM shipment_claims")
 
 
-def test_a_lost_parcel_stays_lost_whatever_tracking_says(mail_app, staff_on):
+def test_only_an_erasure_blanks_a_claims_note_and_nothing_else_of_the_claim_changes(mail_app):
+    parcel = mail_deal(mail_app, "in_transit")
+    note = "Quentin Zeppelinovich says a neighbour at 27 Wisteria Lane may have it"
+    with mail_app.app_context():
+        claims.open_claim(parcel["id"], "lost", "CLM-2026-0043", note, "staff:1")
+        claims.settle(parcel["id"], "refused", None, "staff:2")
+        settled = claims.of_shipment(parcel["id"])
+    for changed in ("", "Edited by staff"):  # while the lead stands, the note is as written
+        with mail_app.app_context(), pytest.raises(sqlite3.IntegrityError), transaction() as db:
+            db.execute("UPDATE shipment_claims SET note = ?", (changed,))
+
+    with mail_app.app_context():
+        reason = {"reason": "not_a_fit"}
+        lifecycle.transition(parcel["lead_id"], State.CLOSED, "staff:1", reason, State.OFFERED)
+        erasure.erase(parcel["lead_id"], "staff:1")
+
+    assert claim_of(mail_app, parcel["id"]) == settled | {"note": ""}
+    with mail_app.app_context(), pytest.raises(sqlite3.IntegrityError), transaction() as db:
+        db.execute("UPDATE shipment_claims SET note = 'Written again'")
+
+
+def test_a_lost_parcel_stays_lost_whatever_tracking_says_short_of_its_delivery(mail_app, staff_on):
     parcel = mail_deal(mail_app, "in_transit")
     ana, staff = staff_on(mail_app)
     open_claim(staff, ana, parcel["id"], LOST)
-    deliver(mail_app.test_client(), tracking_event(parcel["tracking_code"], "delivered"))
-    deliver(mail_app.test_client(), tracking_event(parcel["tracking_code"], "failure"))
+    for status in ("in_transit", "out_for_delivery", "failure"):
+        deliver(mail_app.test_client(), tracking_event(parcel["tracking_code"], status))
     lead_work_done(mail_app)
     [lost] = parcels(mail_app, parcel["lead_id"], "inbound")
     assert lost["state"] == "lost" and lost["exception_status"] is None
     assert lost["delivered_at"] is None
+
+
+FOUND = "delivered after it was claimed lost"
+
+
+@pytest.mark.parametrize("settled", [None, {"outcome": "paid", "amount": "18000"}])
+def test_a_parcel_claimed_lost_then_delivered_moves_on_and_staff_and_insurer_are_told_once(
+    make_app, easypost, mail_settings, smtp_server, staff_on, settled
+):
+    app = make_app(**mailin_settings(easypost) | mail_settings, STAFF_EMAIL="desk@watches.example")
+    parcel = mail_deal(app, "in_transit")
+    ana, staff = staff_on(app)
+    open_claim(staff, ana, parcel["id"], LOST)
+    if settled:  # the insurer paid before the carrier found it
+        ben, _ = staff_on(app, "ben@example.com", "Ben Ortiz")
+        assert settle(staff, ben, parcel["id"], settled).status_code == 303
+    client = app.test_client()
+    for _ in range(2):  # the provider reports it delivered, then again in its next event
+        deliver(client, tracking_event(parcel["tracking_code"], "delivered"))
+    lead_work_done(app)
+    [found] = parcels(app, parcel["lead_id"], "inbound")
+    assert found["state"] == "delivered" and found["delivered_at"]  # open it on record now
+    claim = claim_of(app, parcel["id"])
+    assert claim["delivered_at"] == found["delivered_at"]
+    assert claim["state"] == ("paid" if settled else "open")  # the insurer's answer stands
+    with app.app_context():
+        told = [e for e in history.lead_events(parcel["lead_id"])
+                if e["kind"] == "shipment_attention"]  # fmt: skip
+    assert [event["data"]["title"] for event in told] == [FOUND]
+    assert "Tell the insurer, with the claim's reference" in told[0]["data"]["why"]
+    [alert] = [m for m in smtp_server.messages if FOUND in m["Subject"]]
+    assert alert["To"] == "desk@watches.example"
+    assert "CLM-2026-0042" not in alert["Subject"] and parcel["tracking_code"] not in str(alert)
+    html = page(staff, ana, f"/staff/shipments/{parcel['id']}")
+    assert "Delivered by the carrier after this claim was opened" in html
+    with app.app_context():
+        month = found["first_scan_at"][:7]
+        file = io.StringIO()
+        declarations.write_csv(file, month)
+    [row] = list(csv.DictReader(io.StringIO(file.getvalue())))
+    assert row["state"] == "delivered" and row["claim_delivered_at"] == found["delivered_at"]
 
 
 def test_what_cannot_be_claimed_is_refused_with_nothing_changed(mail_app, staff_on):
@@ -172,3 +236,19 @@ def test_signed_out_nobody_opens_or_settles_a_claim(mail_app):
         assert answer.status_code in (303, 400), path
         assert answer.status_code == 400 or "/staff/login" in answer.headers["Location"]
     assert claim_of(mail_app, parcel["id"]) is None
+
+
+def test_the_reconciler_finds_the_delivery_of_a_lost_parcel_a_webhook_missed(
+    mail_app, staff_on, easypost
+):
+    parcel, quiet = mail_deal(mail_app, "in_transit"), mail_deal(mail_app, "in_transit")
+    ana, staff = staff_on(mail_app)
+    open_claim(staff, ana, parcel["id"], LOST)
+    easypost.track(parcel["provider_shipment_id"], "delivered")
+    easypost.track(quiet["provider_shipment_id"], "in_transit")
+    result = mail_app.test_cli_runner().invoke(args=["shipping", "reconcile"])
+    assert f"#{parcel['id']}: moved to delivered" in result.output, result.output
+    [found] = parcels(mail_app, parcel["lead_id"], "inbound")
+    assert found["state"] == "delivered" and claim_of(mail_app, parcel["id"])["delivered_at"]
+    again = mail_app.test_cli_runner().invoke(args=["shipping", "reconcile"])
+    assert f"#{parcel['id']}:" not in again.output  # no longer lost: read as any delivered one

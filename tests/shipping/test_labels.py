@@ -10,10 +10,11 @@ import pytest
 
 from app.leads import history
 from app.leads.db import get_db
-from app.shipping import labels
+from app.shipping import easypost_api, labels
 from app.shipping.easypost_api import ProviderError
-from tests.shipping.fake_easypost import CARRIER_ACCOUNT
-from tests.shipping.steps import mailin_settings, parcel_on_record
+from tests.helpers import lead_work_done
+from tests.shipping.fake_easypost import CARRIER_ACCOUNT, label_url
+from tests.shipping.steps import deliver, mailin_settings, parcel_on_record, tracking_event
 
 
 def label_events(app, lead_id: int) -> list[dict]:
@@ -34,6 +35,15 @@ def test_three_clicks_on_one_deal_record_one_parcel_and_buy_one_label(mailin_app
     assert {row["tracking_code"] for row in bought} == {bought[0]["tracking_code"]}
     assert bought[0]["state"] == "label_ready" and bought[0]["rate_cents"] == 1420  # cheapest
     assert len(label_events(mailin_app, row["lead_id"])) == 1
+
+
+def test_the_labels_image_is_left_with_the_provider_not_kept_here(mailin_app, easypost):
+    shipment_id = parcel_on_record(mailin_app)
+    with mailin_app.app_context():
+        parcel = labels.buy_label(shipment_id)
+        kept = [str(value) for row in get_db().execute("SELECT * FROM shipments") for value in row]
+    image = label_url(parcel["provider_shipment_id"])  # the seller's name and address on it
+    assert image.startswith("https://") and image not in kept and "label_url" not in parcel
 
 
 def test_a_500_leaves_the_shipment_on_record_and_the_retry_buys_one_label(mailin_app, easypost):
@@ -78,6 +88,33 @@ def test_two_workers_at_once_buy_one_label(mailin_app, easypost):
         thread.join()
     assert easypost.bought() == 1
     assert len(results) == 2 and len(set(results)) == 1
+
+
+def test_a_late_label_record_never_moves_the_parcel_back(mailin_app, easypost):
+    shipment_id = parcel_on_record(mailin_app)
+    with mailin_app.app_context():
+        slow_runners_row = labels.get(shipment_id)  # read before any label was bought
+        bought = labels.buy_label(shipment_id)  # by the other runner, first
+    deliver(mailin_app.test_client(), tracking_event(bought["tracking_code"], "in_transit"))
+    lead_work_done(mailin_app)
+    with mailin_app.app_context():
+        taken = easypost_api.retrieve_shipment(bought["provider_shipment_id"])
+        labels.record_label(slow_runners_row, taken)  # the slow runner records what it took
+        row = labels.get(shipment_id)
+    assert row["state"] == "in_transit" and row["first_scan_at"]
+    assert len(label_events(mailin_app, row["lead_id"])) == 1
+
+
+def test_a_second_runners_shipment_never_replaces_the_one_on_record(mailin_app, easypost):
+    shipment_id = parcel_on_record(mailin_app)
+    with mailin_app.app_context():
+        as_read = labels.get(shipment_id)  # both runners read the row before either stored an id
+        first = labels.create_once(as_read)
+        second = labels.create_once(as_read)
+        assert second == first == labels.get(shipment_id)["provider_shipment_id"]
+        assert labels.buy_label(shipment_id)["provider_shipment_id"] == first
+    assert [r["action"] for r in easypost.requests].count("create") == 2
+    assert easypost.bought() == 1
 
 
 def test_a_refused_key_is_said_in_the_providers_words_and_nothing_is_stored(mailin_app, easypost):

@@ -20,7 +20,7 @@ from app.rendering.dates import display_date
 from app.sale import lifecycle
 from app.sale.timeline import entries
 from app.shipping import declarations, labels, reconcile, returns, shipment_tabs
-from tests.helpers import answer_data, give_token, lead_work_done
+from tests.helpers import answer_data, give_token, lead_work_done, save_sample_lead
 from tests.shipping.return_steps import mail_deal, parcels, staff_on  # noqa: F401 (a fixture)
 from tests.shipping.steps import deliver, mailin_settings, tracking_event
 from worker import label_jobs, return_jobs
@@ -155,6 +155,25 @@ def test_a_flagged_watch_is_held_never_returned_and_the_seller_reads_only_on_hol
     assert held["tracking_code"] in staff.get("/staff/shipments?tab=held").get_data(True)
 
 
+def test_a_flagged_watch_is_held_when_its_lead_and_its_parcel_have_different_ids(
+    mail_app, easypost
+):
+    save_sample_lead(mail_app), save_sample_lead(mail_app)  # leads 1 and 2, neither flagged
+    inbound = mail_deal(mail_app)  # parcel 1, of lead 3
+    lead_id = inbound["lead_id"]
+    assert (lead_id, inbound["id"]) == (3, 1)
+    flag_register(mail_app, lead_id)
+    close(mail_app, lead_id)
+    assert parcels(mail_app, lead_id, "return") == []
+    [held] = parcels(mail_app, lead_id, "inbound")
+    assert held["return_held_at"]
+    with mail_app.app_context():
+        assert returns.on_hold(lead_id) and not returns.on_hold(inbound["id"])
+        assert returns.seller_view(lead_id) == {"state": "held", "words": returns.ON_HOLD}
+        assert returns.owed() == [] and "held" in returns.open_return(lead_id)
+    assert parcels(mail_app, lead_id, "return") == []
+
+
 def test_nothing_goes_back_that_never_reached_us_and_its_label_is_voided(mail_app, easypost):
     inbound = mail_deal(mail_app, "label_ready")
     close(mail_app, inbound["lead_id"], "withdrawn")
@@ -170,7 +189,7 @@ def test_nothing_goes_back_that_never_reached_us_and_its_label_is_voided(mail_ap
     assert parcels(mail_app, inbound["lead_id"], "return") == []
 
 
-def test_a_watch_delivered_after_the_seller_withdrew_goes_back(mail_app, easypost):
+def test_a_watch_delivered_after_the_seller_withdrew_goes_back(mail_app, easypost, staff_on):
     inbound = mail_deal(mail_app, "in_transit")
     close(mail_app, inbound["lead_id"], "withdrawn")
     assert parcels(mail_app, inbound["lead_id"], "return") == []  # still travelling to us
@@ -178,6 +197,11 @@ def test_a_watch_delivered_after_the_seller_withdrew_goes_back(mail_app, easypos
     lead_work_done(mail_app)
     [back] = parcels(mail_app, inbound["lead_id"], "return")
     assert back["state"] == "label_ready"
+    staff, _ = staff_on(mail_app)  # staff are not asked to open what goes back unopened
+    to_open = staff.get("/staff/shipments?tab=to-open").get_data(as_text=True)
+    assert inbound["tracking_code"] not in to_open and "No parcel here." in to_open
+    returning = staff.get("/staff/shipments?tab=returns").get_data(as_text=True)
+    assert back["tracking_code"] in returning
 
 
 def test_the_reconciler_opens_a_return_a_lost_job_owed(mail_app, easypost):

@@ -5,15 +5,18 @@ retried; after the job's last try staff are e-mailed."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from app.leads import audit, history
 from app.leads.db import get_db, transaction
 from app.sale.purchase import record
+from tests.data.paperwork import id_photo
 from tests.helpers import form_token, lead_work_done, wait_until
 from tests.shipping.fake_easypost import FakeEasyPost
 from tests.shipping.steps import mailin_settings
-from tests.status.mail_steps import all_given, mail_deal, post_address
+from tests.status.mail_steps import all_given, mail_deal, post_address, post_id
 
 
 @pytest.fixture
@@ -42,10 +45,30 @@ def selling_by_mail(app, easypost, mail_settings):
     return app
 
 
-def press(client, lead_id: int):
-    """The button, with the CSRF token of the lead's page."""
-    token = form_token(client.get(f"/staff/leads/{lead_id}").get_data(as_text=True))
-    return client.post(f"/staff/leads/{lead_id}/mail-label", data={"buy_label-csrf_token": token})
+BUTTON_FIELDS = re.compile(r'<input[^>]*name="(buy_label-[\w-]+)"[^>]*value="([^"]*)"')
+
+
+def shown(client, lead_id: int) -> dict:
+    """The button's form as the lead's page shows it now (its CSRF token and what staff see);
+    without the button, the page's CSRF token alone."""
+    page = client.get(f"/staff/leads/{lead_id}").get_data(as_text=True)
+    return dict(BUTTON_FIELDS.findall(page)) or {"buy_label-csrf_token": form_token(page)}
+
+
+def press(client, lead_id: int, form: dict | None = None):
+    """The button, as the lead's page shows it now (or as it showed `form` earlier)."""
+    data = form or shown(client, lead_id)
+    return client.post(f"/staff/leads/{lead_id}/mail-label", data=data)
+
+
+def refused_for_a_change(app, client, lead_id: int, easypost) -> None:
+    """The press was refused, in words, nothing opened or bought, and audited."""
+    page = client.get(f"/staff/leads/{lead_id}").get_data(as_text=True)
+    assert "The seller changed their return address or ID photos after this page was shown" in (
+        page.replace("&#39;", "'")
+    )
+    assert shipments(app) == [] and easypost.bought() == 0
+    assert "mail_label_refused" in actions(app)
 
 
 def shipments(app) -> list[dict]:
@@ -74,8 +97,9 @@ def test_three_presses_open_one_parcel_and_buy_one_label(
 ):
     lead_id, token = mail_deal(selling_by_mail)
     all_given(selling_by_mail, token)
-    for _ in range(3):
-        assert press(signed_in, lead_id).status_code == 303
+    form = shown(signed_in, lead_id)
+    for _ in range(3):  # a double click and more: the same form each time
+        assert press(signed_in, lead_id, form).status_code == 303
     lead_work_done(selling_by_mail)
     [parcel] = shipments(selling_by_mail)
     assert parcel["state"] == "label_ready" and parcel["insured_value"] == 9500
@@ -95,7 +119,12 @@ def test_three_presses_open_one_parcel_and_buy_one_label(
 def test_refused_until_the_seller_has_given_everything(selling_by_mail, signed_in, easypost):
     lead_id, token = mail_deal(selling_by_mail)
     post_address(selling_by_mail.test_client(), token)
-    assert press(signed_in, lead_id).status_code == 303
+    assert "data-buy-label" not in signed_in.get(f"/staff/leads/{lead_id}").get_data(as_text=True)
+    stale = {
+        "buy_label-address_id": "adr_0001",
+        "buy_label-id_photos": "f7Qa b2Xk",
+    }  # posted anyway
+    assert press(signed_in, lead_id, shown(signed_in, lead_id) | stale).status_code == 303
     page = signed_in.get(f"/staff/leads/{lead_id}").get_data(as_text=True)
     assert "The seller has not given: id, conditions. Nothing was changed." in page
     assert shipments(selling_by_mail) == [] and easypost.bought() == 0
@@ -155,7 +184,8 @@ def test_a_job_that_keeps_failing_alerts_staff_after_its_last_try_and_a_press_bu
     lead_id, token = mail_deal(selling_by_mail)
     all_given(selling_by_mail, token)
     easypost.plan("buy", 500, 500, 500)
-    press(signed_in, lead_id)
+    form = shown(signed_in, lead_id)
+    press(signed_in, lead_id, form)
     wait_until(
         lambda: [m for m in smtp_server.messages if "could not be bought" in m["Subject"]],
         timeout=20,
@@ -165,6 +195,45 @@ def test_a_job_that_keeps_failing_alerts_staff_after_its_last_try_and_a_press_bu
     assert "something went wrong" in alert.get_body(("plain",)).get_content()
     assert [r["action"] for r in easypost.requests].count("buy") == 3
     assert [r["action"] for r in easypost.requests].count("create") == 1  # one shipment kept
-    press(signed_in, lead_id)
+    press(signed_in, lead_id, form)  # the form still open in the browser, pressed again
     lead_work_done(selling_by_mail)
     assert easypost.bought() == 1 and shipments(selling_by_mail)[0]["state"] == "label_ready"
+
+
+def test_a_new_id_photo_after_the_page_was_shown_refuses_the_check(
+    selling_by_mail, signed_in, easypost
+):
+    lead_id, token = mail_deal(selling_by_mail)
+    all_given(selling_by_mail, token)
+    seen = shown(signed_in, lead_id)
+    assert seen["buy_label-id_photos"] and seen["buy_label-address_id"].startswith("adr_")
+    # Someone holding the link swaps the ID while staff look at the first one.
+    swapped = post_id(selling_by_mail.test_client(), token, front=id_photo(7), back=id_photo(8))
+    assert swapped.status_code == 303
+    assert press(signed_in, lead_id, seen).status_code == 303
+    refused_for_a_change(selling_by_mail, signed_in, lead_id, easypost)
+    assert press(signed_in, lead_id).status_code == 303  # the page again: the new photos seen
+    lead_work_done(selling_by_mail)
+    assert len(shipments(selling_by_mail)) == 1 and easypost.bought() == 1
+
+
+def test_a_new_return_address_after_the_page_was_shown_refuses_the_check(
+    selling_by_mail, signed_in, easypost
+):
+    lead_id, token = mail_deal(selling_by_mail)
+    all_given(selling_by_mail, token)
+    seen = shown(signed_in, lead_id)
+    moved = {"street1": "77 Harbor Way", "city": "Reno", "state": "NV", "zip": "89501"}
+    assert post_address(selling_by_mail.test_client(), token, moved).status_code == 303
+    assert press(signed_in, lead_id, seen).status_code == 303
+    refused_for_a_change(selling_by_mail, signed_in, lead_id, easypost)
+
+
+def test_a_press_that_names_nothing_seen_changes_nothing(selling_by_mail, signed_in, easypost):
+    lead_id, token = mail_deal(selling_by_mail)
+    all_given(selling_by_mail, token)
+    bare = {"buy_label-csrf_token": shown(signed_in, lead_id)["buy_label-csrf_token"]}
+    assert press(signed_in, lead_id, bare).status_code == 303
+    page = signed_in.get(f"/staff/leads/{lead_id}").get_data(as_text=True)
+    assert "That form was out of date; nothing was changed." in page
+    assert shipments(selling_by_mail) == [] and easypost.bought() == 0

@@ -60,6 +60,16 @@ def test_the_declaration_downloads_and_is_audited(app, signed_in):
     assert signed_in.get("/staff/shipments/declarations.csv?month=11-2026").status_code == 400
 
 
+def test_the_declaration_needs_both_factors_again_recently(app, signed_in, staff):
+    app.config["MAILIN_ENABLED"] = True
+    staff.backdate_sessions("verified_at", 6)  # STAFF_REAUTH_MINUTES is 5
+    answer = signed_in.get("/staff/shipments/declarations.csv?month=2026-11")
+    assert answer.status_code == 303 and answer.headers["Location"] == "/staff/confirm"
+    assert answer.mimetype != "text/csv"
+    with app.app_context():
+        assert not [e for e in audit.entries() if e["action"] == "shipments_declared"]
+
+
 def test_nobody_signed_out_sees_the_parcels(app, client):
     app.config["MAILIN_ENABLED"] = True
     for path in ("/staff/shipments", "/staff/shipments/declarations.csv?month=2026-11"):

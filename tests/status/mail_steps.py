@@ -10,7 +10,7 @@ from datetime import timedelta
 
 from werkzeug.datastructures import FileStorage
 
-from app.leads import store
+from app.leads import history, store
 from app.leads.db import transaction
 from app.sale import lifecycle
 from app.shipping import labels, preparation
@@ -100,8 +100,13 @@ def labelled(app, high: int = 9500) -> tuple[int, str, dict]:
     lead_id, token = mail_deal(app, high)
     all_given(app, token)
     with app.app_context():
-        shipment_id = preparation.verify_id_and_open(lead_id, "staff:1")
-        return lead_id, token, labels.buy_label(shipment_id)
+        return lead_id, token, labels.buy_label(verify_id(lead_id))
+
+
+def verify_id(lead_id: int) -> int:
+    """Staff verify the ID as the lead's page shows it now (in an app context); the parcel's id."""
+    record = preparation.get(lead_id, preparation.deal_of(history.lead_events(lead_id)))
+    return preparation.verify_id_and_open(lead_id, "staff:1", preparation.seen_now(lead_id, record))
 
 
 def notice(client, token: str) -> str:

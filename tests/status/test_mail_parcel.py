@@ -16,7 +16,15 @@ from app.leads import history
 from app.leads.db import transaction
 from app.shipping import address_change, labels, preparation
 from tests.helpers import lead_work_done
-from tests.status.mail_steps import all_given, csrf, labelled, mail_deal, notice, post_address
+from tests.status.mail_steps import (
+    all_given,
+    csrf,
+    labelled,
+    mail_deal,
+    notice,
+    post_address,
+    verify_id,
+)
 
 SITE = "https://watches.example"
 ADDRESS_LINK = re.compile(re.escape(SITE) + r"(/status/address/[A-Za-z0-9_-]+)")
@@ -290,7 +298,7 @@ def test_while_the_label_is_being_bought_the_address_waits(mailin_app, easypost)
     lead_id, token = mail_deal(mailin_app)
     all_given(mailin_app, token)
     with mailin_app.app_context():
-        shipment_id = preparation.verify_id_and_open(lead_id, "staff:1")
+        shipment_id = verify_id(lead_id)
     client = mailin_app.test_client()
     post_address(client, token, {"street1": "99 Other Rd"})
     assert notice(client, token).startswith("We are buying your label now.")

@@ -53,6 +53,10 @@ def test_a_verified_address_is_on_record_with_the_providers_id(mailin_app, easyp
     assert record["address"]["street1"] == "12 MAIN ST" and record["address"]["zip"] == "83702"
     html = client.get(f"/status/{token}").get_data(as_text=True)
     assert "12 MAIN ST, BOISE, ID 83702" in html
+    with mailin_app.app_context():
+        [confirmed] = [event for event in history.lead_events(lead_id)
+                       if event["kind"] == "return_address_confirmed"]  # fmt: skip
+    assert confirmed["data"] == {}  # the address is the record's, where an erasure drops it
 
 
 def test_a_typo_gets_the_providers_suggestion_accepted_in_one_click(mailin_app):

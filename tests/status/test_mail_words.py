@@ -1,7 +1,8 @@
 """What a seller selling by mail reads before the label: no appointment and no in-person
 authentication, on the status page ("What happens now" at each state, the answer to the quote)
 nor in the e-mails (confirmation, quote, final offer); a watch above the policy's per-parcel
-limit is bought in person and reads so; an in-person sale reads as it always has. And the
+limit is bought in person and reads so, one worth exactly the limit goes by mail to its label;
+an in-person sale reads as it always has. And the
 carrier's suggested correction of an address shows as a suggestion, not as an error."""
 
 from __future__ import annotations
@@ -10,11 +11,14 @@ import re
 
 import pytest
 
+from app import queue
 from app.leads import store
 from app.leads.db import transaction
 from app.sale import lifecycle
+from app.shipping import labels
 from tests.helpers import give_token, sample_lead
-from tests.status.mail_steps import csrf, mail_deal, post_address, quote
+from tests.shipping.steps import mailin_settings
+from tests.status.mail_steps import all_given, csrf, mail_deal, post_address, quote, verify_id
 from worker import seller_mail
 
 IN_PERSON_WORDS = ("appointment", "in-person", "in person", "50 miles", "collection")
@@ -84,6 +88,25 @@ def test_accepting_the_quote_by_mail_thanks_without_an_appointment(mailin_app):
     _, over = lead_at(mailin_app, "quoted", high=40000)
     assert accept(client, over).status_code == 303
     assert "book your appointment" in notice_of(said(client, over))  # bought in person
+
+
+def test_a_watch_worth_exactly_the_policys_limit_goes_by_mail_to_its_label(
+    make_app, easypost, mail_settings
+):
+    app = make_app(**mailin_settings(easypost, MAILIN_MAX_VALUE="18750") | mail_settings)
+    lead_id, token = lead_at(app, "quoted", high=18_750)
+    client = app.test_client()
+    assert next_step(said(client, token)).startswith("Accept the preliminary quote below to go on")
+    assert accept(client, token).status_code == 303
+    html = said(client, token)
+    assert notice_of(html).startswith("Thank you: you have accepted our preliminary quote. Three")
+    assert 'Insured for <span class="font-semibold text-ink-900">$18,750</span>' in html
+    assert html.count("data-mail-step=") == 3 and "our shipping insurance covers" not in html
+    all_given(app, token)
+    with app.app_context():
+        parcel = labels.buy_label(verify_id(lead_id))
+        queue.wait_until_idle(30)
+    assert parcel["insured_value"] == 18_750 and parcel["state"] == "label_ready"
 
 
 def test_the_carriers_suggestion_is_a_neutral_notice_not_an_error(mailin_app):

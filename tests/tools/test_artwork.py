@@ -12,12 +12,19 @@ import subprocess
 import sys
 import tomllib
 
+import pytest
 from PIL import Image, ImageChops
 
 from tests.helpers import ROOT
 from tools.artwork.catalog import CATALOG
 
-DRAWING = sorted((ROOT / "tools" / "artwork" / "draw").glob("*.py"))
+# The two packages split by what they hold: draw/ by the kind of thing drawn, catalog/ by the
+# kind of picture; each module's imports of its own package, with one they must include.
+PACKAGES = {
+    folder: sorted((ROOT / "tools" / "artwork" / folder).glob("*.py"))
+    for folder in ("draw", "catalog")
+}
+KNOWN_IMPORT = {"draw": ("dials", "surface"), "catalog": ("articles", "recipes")}
 
 REQUIRED = {
     "hero-watch",
@@ -76,7 +83,7 @@ def test_the_tool_writes_a_lossless_master_that_repaints_identically(tmp_path):
 def test_the_tool_refuses_an_unknown_picture_name(tmp_path):
     result = run_tool(tmp_path, "no-such-picture")
     assert result.returncode == 2
-    assert "not in tools/artwork/catalog.py: no-such-picture" in result.stderr
+    assert "not in tools/artwork/catalog/: no-such-picture" in result.stderr
     assert list(tmp_path.iterdir()) == []
 
 
@@ -123,24 +130,29 @@ def test_no_module_of_app_or_worker_imports_tools():
     assert offenders == []
 
 
-def test_each_drawing_module_says_in_one_line_what_it_draws_and_stays_short():
-    """draw/ is split by what it draws, so a maintainer finds a function by its file's name."""
-    modules = {path.stem: ast.parse(path.read_text(encoding="utf-8")) for path in DRAWING}
+@pytest.mark.parametrize("folder", PACKAGES)
+def test_each_drawing_module_says_in_one_line_what_it_draws_and_stays_short(folder):
+    """draw/ is split by what it draws and catalog/ by the kind of picture, so a maintainer
+    finds a function by its file's name."""
+    modules = {path.stem: ast.parse(path.read_text(encoding="utf-8")) for path in PACKAGES[folder]}
     summaries = {name: ast.get_docstring(tree) or "" for name, tree in modules.items()}
     assert [name for name, doc in summaries.items() if not doc or "\n" in doc] == ["__init__"]
-    sizes = {path.name: len(path.read_text(encoding="utf-8").splitlines()) for path in DRAWING}
+    sizes = {path.name: len(path.read_text(encoding="utf-8").splitlines())
+             for path in PACKAGES[folder]}  # fmt: skip
     assert {name: size for name, size in sizes.items() if size > 600} == {}
 
 
-def test_the_drawing_modules_import_each_other_without_a_cycle():
+@pytest.mark.parametrize("folder", PACKAGES)
+def test_the_drawing_modules_import_each_other_without_a_cycle(folder):
     imports = {
         path.stem: {
             node.module.rsplit(".", 1)[-1]
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
             if isinstance(node, ast.ImportFrom)
-            and (node.module or "").startswith("tools.artwork.draw.")
+            and (node.module or "").startswith(f"tools.artwork.{folder}.")
         }
-        for path in DRAWING
+        for path in PACKAGES[folder]
     }
-    assert "surface" in imports["dials"]
+    importer, imported = KNOWN_IMPORT[folder]
+    assert imported in imports[importer]
     assert list(graphlib.TopologicalSorter(imports).static_order())  # CycleError on a cycle

@@ -2,8 +2,6 @@
 restarted, an SMTP server refusing then accepting, a backup taken while the site writes."""
 
 import io
-import os
-import signal
 import sqlite3
 import time
 from functools import cache
@@ -19,6 +17,7 @@ from tests.helpers import (
     SmtpInbox,
     finished_lead,
     free_port,
+    kill_tree,
     lead_work_done,
     post,
     wait_until,
@@ -35,14 +34,6 @@ def photos(count: int, data: bytes | None = None):
         (io.BytesIO(data or photo_bytes(size=(600, 400), seed=i)), f"w{i}.jpg")
         for i in range(count)
     ]
-
-
-def kill_tree(pid: int) -> None:
-    """SIGKILL a process and every descendant (rq runs each job in a forked work horse)."""
-    children = Path(f"/proc/{pid}/task/{pid}/children")
-    for child in children.read_text().split() if children.exists() else []:
-        kill_tree(int(child))
-    os.kill(pid, signal.SIGKILL)
 
 
 def test_rate_limit_falls_back_to_memory_when_redis_is_down(

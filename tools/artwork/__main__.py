@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> None:
     known = [art.name for art in CATALOG]
     unknown = sorted(set(args.names) - set(known))
     if unknown:
-        parser.error(f"not in tools/artwork/catalog.py: {', '.join(unknown)}")
+        parser.error(f"not in tools/artwork/catalog/: {', '.join(unknown)}")
     names = args.names or known
     args.folder.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()

@@ -13,6 +13,7 @@ import sqlite3
 from collections.abc import Callable
 
 from app.leads.schema.conversion_tables import CONVERSIONS
+from app.leads.schema.erasure_leftovers import ERASURE_LEFTOVERS
 from app.leads.schema.lead_tables import (
     AD_OPT_OUT,
     BASE_TABLES,
@@ -28,6 +29,7 @@ from app.leads.schema.lead_tables import (
     give_photo_ids,
     give_references,
 )
+from app.leads.schema.mail_tables import EMAIL_CLAIMS
 from app.leads.schema.money_tables import MONEY_CHECKS, ONE_DEAL, PAYOUT_CHECKS, REGISTER_ASKS
 from app.leads.schema.payout_tables import PAYOUTS
 from app.leads.schema.price_tables import (
@@ -48,6 +50,7 @@ from app.leads.schema.replica_tables import FILE_COPIES
 from app.leads.schema.shipping_tables import (
     ARRIVALS,
     CARRIER_WEIGHTS,
+    FOUND_AFTER_CLAIM,
     HANDOVER,
     MAIL_PREPARATIONS,
     PICKUPS,
@@ -98,7 +101,10 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     run(PICKUPS),  # 37: a carrier pickup the seller booked for their parcel
     run(SELLER_WORDS),  # 38: the serial number a seller gives; the label-ready e-mail, once
     run(CARRIER_WEIGHTS),  # 39: the parcel's weight as the carrier measured it
-    run(PAYOUTS),  # 40: the payout sent through the bank's API, two people; the bank's events
+    run(EMAIL_CLAIMS),  # 40: each e-mail promised once claimed before it is sent
+    run(FOUND_AFTER_CLAIM),  # 41: a parcel claimed lost, then delivered: when, on its claim
+    run(ERASURE_LEFTOVERS),  # 42: what erasures used to leave behind, gone from erased leads
+    run(PAYOUTS),  # 43: the payout sent through the bank's API, two people; the bank's events
 )
 VERSION = len(MIGRATIONS)
 

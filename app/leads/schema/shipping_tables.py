@@ -231,3 +231,19 @@ CARRIER_WEIGHTS = (
     "ALTER TABLE shipments ADD COLUMN carrier_weight_oz REAL",
     "ALTER TABLE arrivals ADD COLUMN carrier_weight_oz REAL",
 )
+
+FOUND_AFTER_CLAIM = (
+    # A parcel claimed lost that the carrier then delivered (app/shipping/claims.py): when, on
+    # its claim, for the insurer. The one change a settled claim still takes, and only once.
+    "ALTER TABLE shipment_claims ADD COLUMN delivered_at TEXT",
+    "DROP TRIGGER shipment_claims_settled_once",
+    """CREATE TRIGGER shipment_claims_settled_once BEFORE UPDATE ON shipment_claims
+        WHEN (OLD.state <> 'open' AND (NEW.state IS NOT OLD.state
+                OR NEW.amount IS NOT OLD.amount OR NEW.settled_by IS NOT OLD.settled_by
+                OR NEW.settled_at IS NOT OLD.settled_at OR NEW.note IS NOT OLD.note))
+            OR NEW.opened_by <> OLD.opened_by OR NEW.opened_at <> OLD.opened_at
+            OR NEW.insurer_reference <> OLD.insurer_reference OR NEW.kind <> OLD.kind
+            OR NEW.shipment_id <> OLD.shipment_id
+            OR (OLD.delivered_at IS NOT NULL AND NEW.delivered_at IS NOT OLD.delivered_at)
+        BEGIN SELECT RAISE(ABORT, 'a settled claim is never changed'); END""",
+)

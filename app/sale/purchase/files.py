@@ -143,5 +143,4 @@ def remove(db, lead_id: int, kinds: tuple[str, ...]) -> list[str]:
 
 def remove_files(names: list[str]) -> None:
     """Delete stored files by name (after the rows that named them are gone)."""
-    for name in names:
-        (files_dir() / name).unlink(missing_ok=True)
+    storage.remove_named(files_dir(), names)

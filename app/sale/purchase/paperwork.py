@@ -25,6 +25,7 @@ from app.leads.db import immediate_transaction, now
 from app.leads.display import business_today, usd, watch_name
 from app.leads.history import latest_change
 from app.leads.state import State
+from app.photos import decoding
 from app.replica import copies
 from app.sale.purchase import drafts, files, payout, record
 from app.sale.purchase.record import years_later
@@ -49,7 +50,7 @@ I declare that:
 3. The watch is free of any loan, lien, security interest or claim by another person.
 4. The watch has not been reported lost or stolen.
 5. The information I have given for this sale is true and complete."""
-ID_PHOTO_SIDE = 3000  # enough to read any ID; a larger photo is reduced
+ID_PHOTO_SIDE = 3000  # enough to read any ID; a larger photo is reduced to at least half
 ID_PHOTO_ERRORS = (UnidentifiedImageError, Image.DecompressionBombError, SyntaxError, OSError)
 # The record may be signed once, while the lead is `agreed` and not erased (checked by the
 # UPDATE that signs it, so two posts at once sign once).
@@ -145,16 +146,15 @@ def digest(text: str) -> str:
 
 
 def clean_id_photo(data: bytes) -> bytes:
-    """An ID photo as a new JPEG of its pixels only, upright: every byte is decoded (a file that
-    only looks like an image is refused with UnreadablePhoto) and no metadata (EXIF with GPS,
-    XMP, ICC) is carried over."""
+    """An ID photo as a new JPEG of its pixels only, upright: every byte is decoded within a
+    memory bound (app/photos/decoding.py: over PHOTO_MAX_PIXELS, or a file that only looks like
+    an image, is refused with UnreadablePhoto) and no metadata (EXIF with GPS, XMP, ICC) is
+    carried over."""
     try:
-        with Image.open(io.BytesIO(data)) as image:
-            image.load()
+        with decoding.open_within(data, ID_PHOTO_SIDE) as image:
             upright = ImageOps.exif_transpose(image).convert("RGB")
     except ID_PHOTO_ERRORS as error:
         raise UnreadablePhoto(str(error)) from error
-    upright.thumbnail((ID_PHOTO_SIDE, ID_PHOTO_SIDE), Image.Resampling.LANCZOS)
     upright.info = {}
     buffer = io.BytesIO()
     upright.save(buffer, "JPEG", quality=90)

@@ -22,6 +22,7 @@ from datetime import timedelta
 from app import queue
 from app.leads import links
 from app.leads.db import get_db, immediate_transaction, now, transaction, truncate_wal
+from app.leads.email_kinds import PAYOUT_CHECK, unclaimed
 from app.leads.history import append_event
 from app.leads.state import State
 from app.sale.purchase import files, record
@@ -145,8 +146,11 @@ def mark_link_sent(check_id: int) -> None:
 
 
 def checks_to_send() -> list[int]:
-    """Checks whose e-mail has not gone yet: what `flask leads requeue` sends."""
-    rows = get_db().execute("SELECT id FROM payout_checks WHERE sent_at IS NULL ORDER BY id")
+    """Checks whose e-mail has not gone yet nor is claimed: what `flask leads requeue` sends."""
+    rows = get_db().execute(
+        "SELECT id FROM payout_checks "
+        f"WHERE sent_at IS NULL AND {unclaimed(PAYOUT_CHECK, 'payout_checks.id')} ORDER BY id"
+    )
     return [row[0] for row in rows if lead_awaiting_link(row[0])]
 
 

@@ -195,13 +195,26 @@ def forget_after_sale(db: sqlite3.Connection, lead_id: int, actor: str) -> list[
     return files.remove(db, lead_id, files.ID_PHOTOS)
 
 
+def drop_payout_checks(db: sqlite3.Connection, lead_id: int) -> None:
+    """Inside the caller's transaction: the e-mailed checks of the payout account, each naming
+    it by its last 4 digits, gone with the record they were made for."""
+    db.execute("DELETE FROM payout_checks WHERE lead_id = ?", (lead_id,))
+
+
 def erase_record(db: sqlite3.Connection, lead_id: int) -> list[str]:
     """Inside the caller's transaction, once its lead is marked erased: every personal field of
-    the purchase record blanked and every purchase file's row dropped, with the event that says
-    so; the names of the files to delete once committed (none if it was already erased)."""
+    the purchase record blanked, its exceptions' reasons and names' digests too, and every
+    purchase file's row and payout account's check dropped, with the event that says so; the
+    names of the files to delete once committed (none if it was already erased)."""
     values = dict.fromkeys(PERSONAL_FIELDS) | {"record_erased_at": now()}
     if not update(db, lead_id, values, condition="record_erased_at IS NULL"):
         return []
+    db.execute(  # who asked, who approved and when stay: the approval's outcome
+        "UPDATE approvals SET reason = '', subject = CASE kind WHEN 'holder_name' THEN '' "
+        "ELSE subject END WHERE lead_id = ?",
+        (lead_id,),
+    )
+    drop_payout_checks(db, lead_id)
     store.forget_event_keys(db, lead_id, PERSONAL_EVENT_KEYS)
     append_event(db, lead_id, "system", "purchase_record_erased")
     return files.remove(db, lead_id, files.KINDS)

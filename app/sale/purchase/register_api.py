@@ -39,7 +39,7 @@ from app.security.outbound import OPENER
 
 RESULTS = ("clear", "flagged", "unknown")
 ANSWER_MAX_BYTES = 64 * 1024
-REFERENCE_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:/-]{0,99}$")
+REFERENCE_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:/-]{0,99}")
 
 
 class RegisterError(RuntimeError):
@@ -115,7 +115,7 @@ def parsed(body: bytes) -> Answer:
         raise RegisterError("an answer that is not a search result") from error
     if result not in RESULTS:
         raise RegisterError("an answer that is not a search result")
-    if not isinstance(reference, str) or not REFERENCE_PATTERN.match(reference):
+    if not isinstance(reference, str) or not REFERENCE_PATTERN.fullmatch(reference):
         raise RegisterError("an answer without the register's reference")
     if result != "unknown" and not same_host(certificate_url):
         raise RegisterError("a result without its certificate on the register's own host")

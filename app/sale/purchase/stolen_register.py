@@ -13,16 +13,14 @@ clear check (checklist.py compares the two).
 
 from __future__ import annotations
 
-import io
 import sqlite3
 from datetime import date
-
-from PIL import Image
 
 from app.leads.db import get_db, immediate_transaction, now
 from app.leads.display import business_day, business_today
 from app.leads.history import append_event
 from app.leads.state import State
+from app.photos import decoding
 from app.rendering.dates import display_date
 from app.replica import copies
 from app.sale.purchase import files, record
@@ -33,16 +31,17 @@ RESULTS = {"clear": "Clear", "flagged": "Flagged"}
 CERTIFICATE_MAX_BYTES = 10 * 1024 * 1024
 PDF = "application/pdf"
 CERTIFICATE_IMAGES = {"PNG": "image/png", "JPEG": "image/jpeg", "WEBP": "image/webp"}
+CERTIFICATE_CHECK_SIDE = 512  # proving it an image needs every byte read, not every pixel kept
 
 
 def certificate_type(data: bytes) -> str | None:
     """A register certificate's media type, known by its bytes: a PDF by its signature, or an
-    image Pillow decodes whole (PNG, JPEG or WebP); None for anything else."""
+    image Pillow decodes whole within a memory bound (PNG, JPEG or WebP, at most
+    PHOTO_MAX_PIXELS: app/photos/decoding.py); None for anything else."""
     if data.startswith(b"%PDF-"):
         return PDF
     try:
-        with Image.open(io.BytesIO(data)) as image:
-            image.load()
+        with decoding.open_within(data, CERTIFICATE_CHECK_SIDE) as image:
             found = image.format
     except ID_PHOTO_ERRORS:
         return None

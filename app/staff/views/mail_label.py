@@ -23,14 +23,16 @@ QUEUED = (
 @require_recent_auth
 def buy_label(lead_id: int):
     """Record the ID as verified and have the label bought; refused, nothing changed, until the
-    seller's three parts are in and while the deal is not an accepted sale by mail."""
+    seller's three parts are in, while the deal is not an accepted sale by mail, and when the
+    address or ID photos are no longer those the page showed."""
     if not current_app.config["MAILIN_ENABLED"]:
         abort(404)
     inbox.lead_or_404(lead_id)
-    if not BuyLabelForm(prefix="buy_label").validate():
+    form = BuyLabelForm(prefix="buy_label")
+    if not form.validate():
         return inbox.back(lead_id, OUT_OF_DATE, "error")
     try:
-        shipment_id = preparation.verify_id_and_open(lead_id, inbox.actor())
+        shipment_id = preparation.verify_id_and_open(lead_id, inbox.actor(), form.seen())
     except preparation.NotReady as error:
         record("mail_label_refused", lead_id, {"reason": str(error)[:200]})
         return inbox.back(lead_id, str(error), "error")

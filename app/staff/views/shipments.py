@@ -1,7 +1,8 @@
 """The sale by mail's parcels for staff (app/shipping/): `/staff/shipments`, by tab, each parcel's
 own page with its claim under the policy (opened by one staff member, settled by another), and
-the insurer's monthly declaration as a download (`/staff/shipments/declarations.csv?month=`);
-every claim step and download audited. All exist only while MAILIN_ENABLED is on."""
+the insurer's monthly declaration as a download (`/staff/shipments/declarations.csv?month=`,
+behind re-authentication like the other exports); every claim step and download audited. All
+exist only while MAILIN_ENABLED is on."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from flask import Response, abort, current_app, flash, redirect, request, url_fo
 from app.shipping import claims, declarations, shipment_tabs
 from app.shipping.claims import ClaimRefused
 from app.shipping.shipment_state import EXCEPTIONS
-from app.staff.auth import record
+from app.staff.auth import record, require_recent_auth
 from app.staff.claim_forms import ClaimForm, SettleForm
 from app.staff.pages import page
 from app.staff.views import inbox
@@ -41,8 +42,11 @@ def shipments():
     )
 
 
+@require_recent_auth
 def declarations_csv():
-    """The insurer's declaration of a month (YYYY-MM; 400 for anything else), as a download."""
+    """The insurer's declaration of a month (YYYY-MM; 400 for anything else), as a download:
+    every tracking number and insured value of the month, so both factors again recently, as
+    for the other exports."""
     refuse_unless_mailin()
     month = request.args.get("month", "").strip()
     try:

@@ -5,6 +5,7 @@ their certificates, a flag holding the sale, and no failure ever taken for "clea
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -13,7 +14,8 @@ from app import queue
 from app.leads.db import get_db, transaction
 from app.leads.history import lead_events
 from app.sale import lifecycle
-from app.sale.purchase import checklist, files, record, register_asks
+from app.sale.purchase import checklist, files, record, register_api, register_asks
+from app.shipping import returns
 from tests.helpers import (
     FINDINGS,
     PAYMENT,
@@ -129,6 +131,22 @@ def test_a_flagged_answer_holds_the_sale_and_alerts_staff_once(register_app, reg
     assert SERIAL not in alerts[0].get_body().get_content()
 
 
+def test_a_flag_on_a_serial_on_record_as_engraved_holds_the_sale(
+    register_app, register, smtp_server
+):
+    lead_id = authenticated(register_app, "7Z41 K9Q2")  # as the caseback reads, with its space
+    register.answer(SERIAL, "flagged")
+    ask(register_app, lead_id, "7Z41 K9Q2")
+    held = purchase(register_app, lead_id)
+    assert (held["register_result"], held["register_serial"]) == ("flagged", "7Z41 K9Q2")
+    with register_app.app_context():
+        assert returns.on_hold(lead_id)
+        with pytest.raises(lifecycle.MissingDetails, match="a clear stolen-watch register check"):
+            data = {"amount": 9500, "paid_on": business_today().isoformat()} | PAYMENT
+            lifecycle.transition(lead_id, "bought", "staff:1", data, "agreed")
+    assert sum("FLAGGED" in m["Subject"] for m in smtp_server.messages) == 1
+
+
 def test_a_flag_after_a_clear_answer_holds_the_purchase(register_app, register):
     lead_id = authenticated(register_app)
     ask(register_app, lead_id)
@@ -213,6 +231,32 @@ def test_a_certificate_on_another_host_is_not_fetched(register_app, register):
     assert [r["method"] for r in register.requests] == ["POST", "POST"]
 
 
+@pytest.mark.parametrize(
+    "certificate_url",
+    [
+        "https://register.example.evil.net/certificates/REG-0001.pdf",
+        "https://register.example@evil.net/certificates/REG-0001.pdf",
+        "https://user@register.example/certificates/REG-0001.pdf",
+        "https://register.example:8443/certificates/REG-0001.pdf",
+        "http://register.example/certificates/REG-0001.pdf",
+        "https://evil.net/register.example/certificates/REG-0001.pdf",
+        "//register.example/certificates/REG-0001.pdf",
+        "/certificates/REG-0001.pdf",
+    ],
+    ids=["lookalike", "userinfo-host", "user-at-host", "port", "http", "path", "no-scheme",
+         "relative"],
+)  # fmt: skip
+def test_a_certificate_on_a_lookalike_of_the_registers_host_is_refused(app, certificate_url):
+    app.config["REGISTER_API_URL"] = "https://register.example/api"
+    answer = {"result": "flagged", "reference": "REG-0001", "certificate_url": certificate_url}
+    with app.app_context():
+        with pytest.raises(register_api.RegisterError, match="on the register's own host"):
+            register_api.parsed(json.dumps(answer).encode())
+        ours = "https://register.example/certificates/REG-0001.pdf"
+        own = register_api.parsed(json.dumps(answer | {"certificate_url": ours}).encode())
+        assert own.certificate_url == ours
+
+
 def test_a_clear_check_too_old_to_pay_on_is_asked_again_and_the_payment_waits(
     register_app, register
 ):
@@ -235,6 +279,81 @@ def test_a_clear_check_too_old_to_pay_on_is_asked_again_and_the_payment_waits(
         lifecycle.transition(lead_id, "bought", "staff:1", data, "agreed")
     reasons = [s for s in register.searches()]
     assert len(reasons) == 3
+
+
+@pytest.mark.parametrize(
+    "reference",
+    ["REG-0001\n", "REG-0001 <b>stolen</b>", "REG-0001\nREG-0002", "", "-REG-0001", "R" * 101],
+    ids=["newline-after", "more-after", "second-line", "empty", "dash-first", "too-long"],
+)
+def test_an_answer_whose_reference_is_not_one_whole_reference_is_refused(app, reference):
+    app.config["REGISTER_API_URL"] = "https://register.example/api"
+    answer = {"result": "unknown", "reference": reference}
+    with app.app_context():
+        with pytest.raises(register_api.RegisterError, match="without the register's reference"):
+            register_api.parsed(json.dumps(answer).encode())
+        assert register_api.parsed(json.dumps(answer | {"reference": "R" * 100}).encode())
+
+
+def test_a_question_is_closed_once_however_many_jobs_answer_it(register_app, register):
+    lead_id = authenticated(register_app)
+    with register_app.app_context():
+        with transaction() as db:
+            ask_id = register_asks.open_ask(db, lead_id, SERIAL, "serial_on_record")
+        assert register_asks.end(ask_id, "unknown") is True
+        assert register_asks.end(ask_id, "failed") is False  # a second job, a moment late
+        assert register_asks.get(ask_id)["outcome"] == "unknown"
+        answered = [e for e in lead_events(lead_id) if e["kind"] == "register_answered"]
+    assert [event["data"]["outcome"] for event in answered] == ["unknown"]
+
+
+def test_a_question_about_a_lead_erased_meanwhile_is_never_put(register_app, register):
+    lead_id = authenticated(register_app)
+    with register_app.app_context():
+        with transaction() as db:
+            ask_id = register_asks.open_ask(db, lead_id, SERIAL, "serial_on_record")
+            db.execute("UPDATE leads SET erased_at = '2026-11-28T10:00:00+00:00'")
+        assert register_asks.put_to_register(ask_id) == "not_recorded"
+        assert register_asks.get(ask_id)["outcome"] == "not_recorded"
+    assert register.requests == []
+
+
+def test_each_payment_on_a_check_too_old_asks_again_whatever_was_answered_before(
+    register_app, register
+):
+    lead_id = authenticated(register_app)
+    ask(register_app, lead_id)
+    for _ in range(2):  # a month apart, say: each payment needs its own recent answer
+        with register_app.app_context():
+            with transaction() as db:
+                record.update(db, lead_id, {"register_checked_on": days_ago(31)})
+            ask_id = register_asks.refresh_before_payment(lead_id)
+            assert ask_id is not None
+            wait_until(lambda ask_id=ask_id: register_asks.get(ask_id)["outcome"], timeout=20)
+            assert register_asks.get(ask_id)["outcome"] == "clear"
+    assert len(register.searches()) == 3
+
+
+def test_the_age_a_check_may_be_paid_on_is_the_setting(make_app, register):
+    app = make_app(**register_settings(register), REGISTER_CHECK_MAX_AGE_DAYS="14")
+    lead_id = authenticated(app)
+    ask(app, lead_id)
+    data = {"amount": 9500, "paid_on": business_today().isoformat()} | PAYMENT
+    with app.app_context():
+        with transaction() as db:  # too old under the setting, recent under the default 30
+            record.update(db, lead_id, {"register_checked_on": days_ago(15)})
+        with pytest.raises(lifecycle.MissingDetails, match="recent enough to pay on"):
+            lifecycle.transition(lead_id, "bought", "staff:1", data, "agreed")
+        queue.wait_until_idle(10)
+        assert len(register.searches()) == 2
+        with transaction() as db:  # exactly the setting's age still pays
+            record.update(db, lead_id, {"register_checked_on": days_ago(14)})
+        lifecycle.transition(lead_id, "bought", "staff:1", data, "agreed")
+    assert len(register.searches()) == 2
+
+
+def days_ago(days: int) -> str:
+    return (business_today() - timedelta(days=days)).isoformat()
 
 
 def test_a_check_of_any_age_pays_while_staff_check_the_register_by_hand(app):
