@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from flask import current_app
 
-from app.leads import history, store
+from app.leads import email_kinds, history, store
 from app.leads.display import local_time, usd_cents
 from app.payouts import bank_events, ledger, rails, transfers
 from worker import mail
@@ -84,7 +84,8 @@ def failures(lead_id: int, payout_id: int) -> int:
 
 
 def alert_payout(lead_id: int, event_id: int) -> str:
-    """E-mail staff the payout event `event_id` of lead `lead_id`, once."""
+    """E-mail staff the payout event `event_id` of lead `lead_id`, once (claimed before it is
+    sent: mail.send_once)."""
     if history.email_sent(event_id, kind="staff_alerted"):
         return "already sent"
     event = history.get_event(event_id)
@@ -95,17 +96,20 @@ def alert_payout(lead_id: int, event_id: int) -> str:
         return "not configured"
     title, what_to_do = TOLD[event["kind"]]
     payout = ledger.get(event["data"]["payout"])
-    details = [
+    shown = [
         ("Amount", usd_cents(payout["amount_cents"])),
         ("Rail", rails.staff_words(payout["rail"])),
         ("What the bank said", event["data"].get("reason") or event["data"].get("error") or ""),
         ("What to do", what_to_do),
     ]
+    details = [(label, words) for label, words in shown if words]
     lead = store.get_lead(lead_id)
-    message = mail.staff_alert(lead, title, local_time(event["at"]), [d for d in details if d[1]])
-    mail.deliver(message)
-    history.record_email(lead_id, event_id, event["kind"], kind="staff_alerted")
-    return "sent"
+    return mail.send_once(
+        email_kinds.PAYOUT_ALERT.key(event_id),
+        lead_id,
+        lambda: mail.staff_alert(lead, title, local_time(event["at"]), details),
+        lambda: history.record_email(lead_id, event_id, event["kind"], kind="staff_alerted"),
+    )
 
 
 apply_payout_event = bank_events.apply_event
