@@ -56,15 +56,17 @@ TOLD = {
 
 def send_payout(payout_id: int) -> str:
     """Do what the payout is owed at the bank (transfers.carry_on). A failure is on the lead's
-    timeline and raised, so the job is retried on JOB_RETRY_INTERVALS; after the last try staff
-    are e-mailed."""
+    timeline and raised, so the job is retried on JOB_RETRY_INTERVALS; the last try's says staff
+    are e-mailed (`alert`, which the requeue's finder reads: bank_payouts.alerts_owed)."""
     row = ledger.get(payout_id)
     try:
         return transfers.carry_on(payout_id)
     except Exception as error:
+        last_try = (failures(row["lead_id"], payout_id) + 1) % (len(retry_intervals()) + 1) == 0
         details = {"payout": payout_id, "error": str(error)[:300]}
+        details |= {"alert": True} if last_try else {}
         event_id = history.add_event(row["lead_id"], "system", FAILED, details)
-        if failures(row["lead_id"], payout_id) % (len(retry_intervals()) + 1) == 0:
+        if last_try:
             alert_payout(row["lead_id"], event_id)
         raise
 

@@ -68,10 +68,3 @@ def apply_event(event_id: int) -> str:
             (now(), outcome[:300], event_id),
         )
     return outcome
-
-
-def waiting() -> list[int]:
-    """Stored events not applied yet (a job lost, or failed after its retries): the
-    reconciler's to apply."""
-    rows = get_db().execute("SELECT id FROM payout_events WHERE processed_at IS NULL ORDER BY id")
-    return [row[0] for row in rows]

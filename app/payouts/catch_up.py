@@ -23,6 +23,7 @@ from app.leads.state import State
 from app.payouts import bank_events, ledger, transfers
 from app.payouts.increase_api import BankError
 from app.payouts.ledger import PayoutState
+from app.sale.purchase import bank_payouts
 
 RETURNS_WATCHED = timedelta(days=7)  # an ACH return comes within days of the payment
 
@@ -50,7 +51,7 @@ class Reconciled:
 def reconcile() -> Reconciled:
     """Bring every payout the bank may still change up to date with what the bank says."""
     done = Reconciled()
-    for event_id in bank_events.waiting():
+    for event_id in bank_payouts.events_to_apply():
         try:
             bank_events.apply_event(event_id)
             done.events += 1

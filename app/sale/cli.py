@@ -237,8 +237,8 @@ def check_purchase_keys() -> None:
 @with_appcontext
 def requeue_command() -> None:
     """Queue the unfinished work of every lead, the seller e-mails and staff alerts not sent yet,
-    the lost-link requests not answered yet, the purchases not reported yet and staff's e-mail
-    about any e-mail whose send is unsure. Without
+    the lost-link requests not answered yet, the purchases not reported yet, staff's e-mail
+    about any e-mail whose send is unsure and what payouts owe. Without
     REDIS_URL the work runs in this process, and the command waits for it."""
     try:
         queued = pending.requeue_all()
@@ -271,4 +271,10 @@ def requeue_command() -> None:
         click.echo(f"Queued the replica copy of lead #{lead_id}'s erasure entry.")
     for claim_id in queued.unsure_emails:
         click.echo(f"Queued staff's e-mail about e-mail claim {claim_id}, which may not have gone.")
+    for event_id in queued.payout_events:
+        click.echo(f"Queued the bank's event {event_id}, stored and not yet applied.")
+    for payout_id in queued.payouts:
+        click.echo(f"Queued payout {payout_id}, owed a call to the bank.")
+    for lead_id, event_id in queued.payout_alerts:
+        click.echo(f"Queued staff's e-mail about payout event {event_id} of lead #{lead_id}.")
     queue.wait_until_idle()

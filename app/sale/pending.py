@@ -4,8 +4,9 @@ without Redis after a crash.
 
 What is owed is always written down before it is queued (a work column still empty, a state
 change or seller action whose e-mail is not recorded, a lost-link request row, a purchase not
-settled on every configured ad platform or without its documents), so finding it again needs
-nothing from the queue. An e-mail already claimed is not owed (app/leads/email_claims.py): one
+settled on every configured ad platform or without its documents, a payout's bank event not
+applied, call to the bank not made or staff e-mail not sent), so finding it again needs nothing
+from the queue. An e-mail already claimed is not owed (app/leads/email_claims.py): one
 whose send is unsure is put before staff instead, never sent again.
 """
 
@@ -25,7 +26,7 @@ from app.conversions import records as conversions
 from app.leads import email_claims, history, links, store
 from app.replica import copies, erasure_log
 from app.sale import erasure, lifecycle
-from app.sale.purchase import documents, payout
+from app.sale.purchase import bank_payouts, documents, payout
 
 STALE_AFTER = timedelta(minutes=2)  # in-process work of a live process is done well before
 
@@ -50,6 +51,9 @@ class Requeued:
     file_copies: list[int] = field(default_factory=list)
     erasure_entries: list[int] = field(default_factory=list)
     unsure_emails: list[int] = field(default_factory=list)
+    payout_events: list[int] = field(default_factory=list)
+    payouts: list[int] = field(default_factory=list)
+    payout_alerts: list[tuple[int, int]] = field(default_factory=list)
 
     def __bool__(self) -> bool:
         return any(vars(self).values())
@@ -77,14 +81,17 @@ OWED = (
     ("file_copies", queue.COPY_FILES, copies.leads_owing),
     ("erasure_entries", queue.COPY_FILES, erasure_log.leads_owing),
     ("unsure_emails", queue.REPORT_UNSURE_EMAIL, email_claims.unsure_to_report),
+    ("payout_events", queue.APPLY_PAYOUT_EVENT, bank_payouts.events_to_apply),
+    ("payouts", queue.SEND_PAYOUT, bank_payouts.payouts_owed),
+    ("payout_alerts", queue.ALERT_PAYOUT, bank_payouts.alerts_owed),
 )  # fmt: skip
 
 
 def requeue_all() -> Requeued:
     """Queue every lead's unfinished work, the seller e-mails and staff alerts not sent yet, the
     lost-link requests not answered yet, the erasure links and confirmed erasures not done yet,
-    the purchases not yet reported to every ad platform, the purchase documents not yet made and
-    staff's e-mails about unsure ones. Raises QueueDown if Redis refuses."""
+    the purchases not yet reported to every ad platform, the purchase documents not yet made,
+    staff's e-mails about unsure ones and what payouts owe. Raises QueueDown if Redis refuses."""
     done = Requeued()
     for lead in store.leads_with_pending_work():
         enqueue_or_raise(queue.PROCESS_LEAD, lead["id"])

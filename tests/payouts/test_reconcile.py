@@ -10,6 +10,7 @@ from app import queue
 from app.leads import history
 from app.leads.db import get_db, now, transaction
 from app.payouts import bank_events, ledger
+from app.sale.purchase import bank_payouts
 from tests.payouts.steps import deal_to_pay, payout_settings
 from tests.payouts.test_two_people import ask
 from tests.payouts.test_webhook import on_its_way, state_of
@@ -42,7 +43,7 @@ def test_an_event_stored_whose_job_was_lost_is_applied(payout_app, bank):
     assert result.output.startswith("1 events applied")
     assert state_of(payout_app, lead_id, row["id"]) == ("bought", "paid")
     with payout_app.app_context():
-        assert bank_events.waiting() == []
+        assert bank_payouts.events_to_apply() == []
 
 
 def test_a_payout_paid_whose_purchase_was_not_recorded_is_recorded(payout_app, bank):

@@ -12,8 +12,9 @@ import sqlite3
 
 from flask import current_app
 
-from app.leads.db import now
+from app.leads.db import get_db, now
 from app.leads.display import usd_cents
+from app.leads.email_kinds import PAYOUT_ALERT, unclaimed
 from app.leads.history import append_event
 from app.sale.purchase.record import PAYMENT_METHODS
 
@@ -76,6 +77,47 @@ def to_call_off(db: sqlite3.Connection, lead_id: int) -> list[int]:
         (lead_id, CANCELED),
     )
     return [row[0] for row in rows]
+
+
+def events_to_apply() -> list[int]:
+    """The bank's events stored but not applied yet (their job lost, or failed after its
+    retries): the requeue's and the payouts' reconciler's to apply."""
+    rows = get_db().execute("SELECT id FROM payout_events WHERE processed_at IS NULL ORDER BY id")
+    return [row[0] for row in rows]
+
+
+def payouts_owed() -> list[int]:
+    """Payouts that owe a call to the bank no person waits for, their job lost: a transfer to
+    create for one asked or approved, an approved one to release, a cancelled one's transfer to
+    call off, and a paid one whose lead is not yet bought. (One released is the bank's to move,
+    one asked a second person's: the reconciler reads both.)"""
+    rows = get_db().execute(
+        "SELECT payouts.id FROM payouts JOIN leads ON leads.id = payouts.lead_id "
+        "WHERE (payouts.state IN ('asked', 'approved') AND payouts.transfer_id IS NULL) "
+        "OR payouts.state = 'approved' "
+        "OR (payouts.state = ? AND payouts.transfer_id IS NOT NULL "
+        "    AND coalesce(payouts.bank_status, 'pending_approval') = 'pending_approval') "
+        "OR (payouts.state = ? AND leads.state <> 'bought') ORDER BY payouts.id",
+        (CANCELED, PAID),
+    )
+    return [row[0] for row in rows]
+
+
+def alerts_owed() -> list[tuple[int, int]]:
+    """(lead, event) of each payout event staff are e-mailed about (ALERTS; a failure only
+    once the job's retries are used up) whose e-mail is neither recorded as sent nor claimed,
+    for leads not erased."""
+    kinds = ", ".join(f"'{kind}'" for kind in ALERTS)  # fixed words of this module
+    rows = get_db().execute(
+        "SELECT told.lead_id, told.id FROM lead_events AS told "
+        "JOIN leads ON leads.id = told.lead_id AND leads.erased_at IS NULL "
+        f"WHERE told.kind IN ({kinds}) "
+        "AND (told.kind <> 'payout_failed' OR json_extract(told.data, '$.alert')) "
+        "AND NOT EXISTS (SELECT 1 FROM lead_events AS sent WHERE sent.kind = 'staff_alerted' "
+        "AND json_extract(sent.data, '$.event_id') = told.id) "
+        f"AND {unclaimed(PAYOUT_ALERT, 'told.id')} ORDER BY told.id"
+    )
+    return [(row[0], row[1]) for row in rows]
 
 
 # The payout's events as the staff timeline names them (app/sale/timeline.py), and the staff
