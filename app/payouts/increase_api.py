@@ -85,8 +85,9 @@ class Order:
 @dataclass(frozen=True)
 class Transfer:
     """A transfer as the bank holds it now: its id, amount in cents, stage (STAGES) and the
-    bank's own status, the network's reference once sent, when it was paid, and the bank's
-    reason for a refusal or a return."""
+    bank's own status, the network's reference once sent, when it was paid, the bank's reason
+    for a refusal or a return, and whether the bank expects it to reach the seller's bank only
+    on a later day (an ACH transfer submitted after the day's last same-day cut-off)."""
 
     id: str
     rail: str
@@ -96,6 +97,7 @@ class Transfer:
     reference: str | None
     paid_at: str | None
     reason: str | None
+    settles_later: bool = False
 
 
 def client() -> Increase:
@@ -239,6 +241,7 @@ def transfer_of(rail: str, answer: dict) -> Transfer:
         reference=str(reference) if reference else None,
         paid_at=acknowledged or submission.get("submitted_at"),
         reason=reason_of(answer, status),
+        settles_later=submission.get("expected_settlement_schedule") == "future_dated",
     )
 
 

@@ -58,7 +58,8 @@ def apply(row: dict, transfer: Transfer) -> str:
     moved = move(row, transfer)
     outcome = f"moved to {MOVES[transfer.stage][0]}" if moved else f"stays {row['state']}"
     if transfer.stage == "paid" and (moved or row["state"] == PayoutState.PAID):
-        return f"{outcome}; {record_purchase(ledger.get(row['id']))}"  # again, if it was refused
+        # again, if it was refused before
+        return f"{outcome}; {record_purchase(ledger.get(row['id']), transfer)}"
     return outcome
 
 
@@ -132,14 +133,16 @@ def move(row: dict, transfer: Transfer) -> bool:
     return bool(moved)
 
 
-def record_purchase(row: dict) -> str:
+def record_purchase(row: dict, transfer: Transfer) -> str:
     """The lead of a paid payout moved to `bought` by `transition`, as staff's record of a
-    payment was: the amount, the rail, the day and time, the network's reference. A lead
-    bought already is left; a move refused is on the timeline and e-mailed to staff once (the
+    payment was: the amount, the method (an ACH transfer is "same-day" only when the bank
+    expects it to settle that day), the day and time, the network's reference. A lead bought
+    already is left; a move refused is on the timeline and e-mailed to staff once (the
     reconciler tries again)."""
+    same_day_ach = row["rail"] == "ach" and not transfer.settles_later
     data = {
         "amount": row["amount_cents"] // 100,
-        "method": row["rail"],
+        "method": "ach_same_day" if same_day_ach else row["rail"],
         "paid_on": business_day(row["paid_at"]).isoformat(),
         "paid_at": row["paid_at"],
         "confirmation": row["network_reference"] or row["transfer_id"],

@@ -12,7 +12,9 @@ same key with other arguments: 409). It records every request and fails on purpo
 - `plan("approve", "rejected")`: the network refuses the transfer once released (the seller's
   bank answers `account_closed`); `plan("approve", "pending")`: it stays on its way;
 - `advance(transfer_id, "returned", "insufficient_fund")`: what the bank says later (an ACH
-  return), as `settle(transfer_id)` completes a transfer still on its way.
+  return), as `settle(transfer_id)` completes a transfer still on its way;
+- `ach_schedule = "future_dated"`: an ACH transfer submitted after the day's last same-day
+  cut-off, which the bank expects to settle on the next business day.
 
 Released, a transfer completes at once (RTP, FedNow, wire: `complete`; ACH: `submitted`), or,
 given `network_seconds`, as the real networks answer: submitted half-way, done at the end.
@@ -115,6 +117,7 @@ class FakeIncrease(LocalFake):
         super().__init__(Answer, "", slow_seconds, tls)
         self.api_base = self.url
         self.network_seconds = network_seconds
+        self.ach_schedule = "same_day"
         self.transfers: dict[str, dict] = {}
         self.keys: dict[tuple[str, str], tuple[dict, str]] = {}
         self.events: list[dict] = []
@@ -133,6 +136,7 @@ class FakeIncrease(LocalFake):
             self.requests.clear()
             self.planned.clear()
             self.delivery = None
+            self.ach_schedule = "same_day"
 
     def made(self) -> int:
         """How many transfers were created (a replayed key makes none)."""
@@ -152,7 +156,7 @@ class FakeIncrease(LocalFake):
         a return, as an event (delivered if a site is given)."""
         with self.lock:
             transfer = self.transfers[transfer_id]
-            apply_status(transfer, status, reason)
+            apply_status(transfer, status, reason, self.ach_schedule)
             event = self.new_event(transfer)
         self.deliver(event)
 
@@ -201,8 +205,12 @@ class FakeIncrease(LocalFake):
         threading.Thread(target=post, daemon=True).start()
 
 
-def apply_status(transfer: dict, status: str, reason: str | None) -> None:
-    """A transfer's new status, with what the bank's objects carry for it."""
+def apply_status(
+    transfer: dict, status: str, reason: str | None, ach_schedule: str = "same_day"
+) -> None:
+    """A transfer's new status, with what the bank's objects carry for it (an ACH transfer's
+    submission, the settlement the bank expects: `ach_schedule`, "same_day" or "future_dated"
+    for one submitted after the day's last same-day cut-off)."""
     rail = transfer["rail"]
     transfer["status"] = status
     if status in (DONE[rail], "submitted", "pending_response") and not transfer["submission"]:
@@ -212,7 +220,7 @@ def apply_status(transfer: dict, status: str, reason: str | None) -> None:
             "fednow": {"message_identification": f"20261203FDN{transfer['n']:010d}",
                        "submitted_at": now_iso()},
             "ach": {"trace_number": f"0210000{transfer['n']:08d}", "submitted_at": now_iso(),
-                    "expected_settlement_schedule": "same_day"},
+                    "expected_settlement_schedule": ach_schedule},
             "wire": {"input_message_accountability_data": f"20261203MMQFMP{transfer['n']:06d}",
                      "submitted_at": now_iso()},
         }[rail]  # fmt: skip
@@ -313,7 +321,7 @@ class Answer(BaseHTTPRequestHandler):
                     server.later(transfer["id"], planned)
                 elif planned != "pending":
                     outcome = "rejected" if planned == "rejected" else DONE[transfer["rail"]]
-                    apply_status(transfer, outcome, None)
+                    apply_status(transfer, outcome, None, server.ach_schedule)
                     events.append(server.new_event(transfer))
             if action == "cancel":
                 if transfer["status"] != "pending_approval":

@@ -115,6 +115,22 @@ def test_an_ach_payout_is_same_day_and_a_return_is_said_after_the_sale(payout_ap
     )
 
 
+def test_an_ach_payout_sent_after_the_same_day_cut_off_is_never_called_same_day(
+    mailing_app, bank, smtp_server
+):
+    bank.ach_schedule = "future_dated"  # submitted after the day's last same-day window
+    lead_id = deal_to_pay(mailing_app, routing=ACH_BANK)
+    approve(mailing_app, lead_id, ask(mailing_app, lead_id))
+    paid = status_page(mailing_app, lead_id).split("Your payment")[1]
+    assert (
+        "by ACH transfer, sent at" in paid and "your bank credits it the next business day" in paid
+    )
+    assert "same-day" not in paid and "Same-day" not in paid
+    [told] = [m for m in smtp_server.wait_for(1, timeout=60) if "Payment sent" in m["Subject"]]
+    body = told.get_body(("plain",)).get_content()
+    assert "your bank credits it the next business day" in body and "same-day" not in body.lower()
+
+
 @pytest.fixture
 def mailing_app(make_app, bank, mail_settings):
     return make_app(**payout_settings(bank), **mail_settings)

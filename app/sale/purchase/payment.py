@@ -87,7 +87,9 @@ def problems(db: sqlite3.Connection, lead_id: int, purchase: dict, data: dict) -
 SENT_BY = {
     "rtp": "by instant transfer at {time} on {day}",
     "fednow": "by instant transfer at {time} on {day}",
-    "ach": "by same-day ACH transfer, sent at {time} on {day}",
+    "ach_same_day": "by same-day ACH transfer, sent at {time} on {day}",
+    # Sent after the day's last same-day cut-off: the network settles it a business day later.
+    "ach": "by ACH transfer, sent at {time} on {day}: your bank credits it the next business day",
     "wire": "by wire transfer, sent at {time} on {day}",
 }
 

@@ -17,6 +17,7 @@ from app.sale.purchase import crypto, drafts, files
 
 PAYMENT_METHODS = {
     "ach": "ACH bank transfer",
+    "ach_same_day": "Same-day ACH bank transfer",
     "wire": "Wire transfer",
     "rtp": "Instant bank transfer (RTP)",
     "fednow": "Instant bank transfer (FedNow)",
