@@ -190,6 +190,10 @@ def mailin_problems(config) -> list[str]:
     return found
 
 
+# The bank's test environment: its keys work only there, and its transfers move no money.
+INCREASE_SANDBOX = "sandbox.increase.com"
+
+
 def payout_problems(config) -> list[str]:
     """What the payout by bank API lacks, each setting named, while PAYOUT_PROVIDER is set:
     without them no transfer can be sent, limited or followed, and the key must not travel in
@@ -205,8 +209,14 @@ def payout_problems(config) -> list[str]:
     for name, what in (("PAYOUT_MAX_AMOUNT", "per transfer"), ("PAYOUT_DAILY_LIMIT", "per day")):
         if (config.get(name) or 0) <= 0:
             found.append(f"{name} must be set to the most the business pays {what}, in dollars")
-    if not (config.get("INCREASE_API_BASE") or "").startswith("https://"):
+    base = config.get("INCREASE_API_BASE") or ""
+    if not base.startswith("https://"):
         found.append("INCREASE_API_BASE must be https:// (the key goes with every request)")
+    if urlsplit(base).hostname == INCREASE_SANDBOX:
+        found.append(
+            f"INCREASE_API_BASE must not be the bank's sandbox ({INCREASE_SANDBOX}), where no "
+            "money moves: sellers would be told they were paid"
+        )
     return found
 
 

@@ -1,6 +1,7 @@
 """The payout by bank API is a setting: unset, staff record a payment made elsewhere as always;
-`increase`, production refuses to start without each of its settings, named, or with the bank's
-key sent over plain HTTP; any other provider is refused everywhere."""
+`increase`, production refuses to start without each of its settings, named, with the bank's
+key sent over plain HTTP, or pointed at the bank's sandbox, where no money moves; any other
+provider is refused everywhere."""
 
 from __future__ import annotations
 
@@ -36,6 +37,15 @@ def test_production_refuses_payouts_by_bank_api_without_each_setting_named(make_
     ("change", "refusal"),
     [
         ({"INCREASE_API_BASE": "http://api.increase.com"}, "INCREASE_API_BASE must be https://"),
+        # The bank's sandbox moves no money: sellers would be told they were paid.
+        (
+            {"INCREASE_API_BASE": "https://sandbox.increase.com"},
+            "INCREASE_API_BASE must not be the bank's sandbox (sandbox.increase.com)",
+        ),
+        (
+            {"INCREASE_API_BASE": "https://SANDBOX.increase.com:443/"},
+            "INCREASE_API_BASE must not be the bank's sandbox (sandbox.increase.com)",
+        ),
         ({"INCREASE_API_KEY": ""}, "INCREASE_API_KEY must be set"),
         ({"PAYOUT_MAX_AMOUNT": "0"}, "PAYOUT_MAX_AMOUNT must be set"),
         ({"PAYOUT_DAILY_LIMIT": "-1"}, "PAYOUT_DAILY_LIMIT must be set"),
