@@ -105,14 +105,24 @@ def test_a_replayed_event_is_stored_once_and_changes_nothing(payout_app, bank):
     assert bought == 1
 
 
+def odd_header(bank, event: dict, name: str, change) -> tuple[bytes, dict]:
+    """The event signed as the bank signs it, one of its headers then changed (a byte beyond
+    ASCII, as a raw header line carries it; a value of the wrong shape)."""
+    body, headers = bank.signed(event, SECRET)
+    return body, headers | {name: change(headers[name])}
+
+
 @pytest.mark.parametrize(
     "forge",
     [
         lambda bank, event: bank.signed(event, "whsec-not-ours"),
         lambda bank, event: bank.signed(event, SECRET, datetime.now(UTC) - timedelta(minutes=10)),
         lambda bank, event: (json.dumps(event).encode(), {"Content-Type": "application/json"}),
+        lambda bank, event: odd_header(bank, event, "webhook-signature", lambda v: v[:-1] + "\xe9"),
+        lambda bank, event: odd_header(bank, event, "webhook-signature", lambda v: "v1"),
+        lambda bank, event: odd_header(bank, event, "webhook-timestamp", lambda v: "nan"),
     ],
-    ids=["forged", "stale", "unsigned"],
+    ids=["forged", "stale", "unsigned", "non-ascii", "no-comma", "no-time"],
 )
 def test_a_forged_stale_or_unsigned_event_is_refused_and_changes_nothing(payout_app, bank, forge):
     lead_id, row = on_its_way(payout_app, bank)
