@@ -2,17 +2,19 @@
 register's, the bank's): a threaded HTTP server on a free loopback port, answering over HTTPS
 when given a server TLS context (the handshake in each request's thread, not the accepting one),
 that records every request and answers as planned (`plan(action, *answers)`), and forgives a
-client that gave up on a slow answer; and the fixtures' shape, one server per test module, reset
-for each test, whose jobs finish before the next one."""
+client that gave up on a slow answer; the request handler's common part, a JSON API's (`route`
+for GET and POST alike, the body read once, answers in JSON or raw bytes); and the fixtures'
+shape, one server per test module, reset for each test, whose jobs finish before the next one."""
 
 from __future__ import annotations
 
+import json
 import ssl
 import threading
 from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from tests.helpers import APPS_MADE, finish_jobs_of_apps_made_since
 
@@ -55,6 +57,42 @@ class LocalFake(ThreadingHTTPServer):
         """Shut the server down and close its socket."""
         self.shutdown()
         self.server_close()
+
+
+class JsonAnswer(BaseHTTPRequestHandler):
+    """A fake's request handler: GET and POST both go to the subclass's `route()`; the request's
+    JSON body read once; answers as JSON or raw bytes, forgiving a client that gave up."""
+
+    def log_message(self, format, *args):  # noqa: A002 (the base class's name)
+        return
+
+    def do_GET(self):
+        self.route()
+
+    do_POST = do_GET
+
+    def json_body(self) -> dict:
+        """The request's body as JSON ({} when it has none)."""
+        raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        return json.loads(raw) if raw else {}
+
+    def answer(self, status: int, body: dict, headers: dict | None = None) -> None:
+        """A JSON answer."""
+        self.answer_raw(status, json.dumps(body).encode(), "application/json", headers)
+
+    def answer_raw(self, status: int, data: bytes, media_type: str,
+                   headers: dict | None = None) -> None:  # fmt: skip
+        """An answer of these bytes, as `media_type`."""
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", media_type)
+            self.send_header("Content-Length", str(len(data)))
+            for name, value in (headers or {}).items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up on a slow answer
 
 
 @contextmanager

@@ -35,12 +35,11 @@ import threading
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
-from http.server import BaseHTTPRequestHandler
 
 import pytest
 from standardwebhooks import Webhook
 
-from tests.local_fake import LocalFake, fresh
+from tests.local_fake import JsonAnswer, LocalFake, fresh
 
 ACCOUNT_NUMBER_ID = "account_number_v18nkfqm6afpsrvy82b2"
 ACCOUNT_ID = "account_in71c4amph0vgo2qllky"
@@ -239,21 +238,11 @@ def apply_status(
         transfer["reversal"] = {"description": reason or "Returned by the beneficiary's bank"}
 
 
-class Answer(BaseHTTPRequestHandler):
+class Answer(JsonAnswer):
     server: FakeIncrease
 
-    def log_message(self, format, *args):  # noqa: A002 (the base class's name)
-        return
-
-    def do_GET(self):
-        self.route()
-
-    do_POST = do_GET
-
     def route(self) -> None:
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length)
-        body = json.loads(raw) if raw else {}
+        body = self.json_body()
         action, kind, transfer_id = self.action_of(self.command, self.path)
         record = {"action": action, "path": self.path, "body": body,
                   "key": self.headers.get("Idempotency-Key"),
@@ -263,13 +252,13 @@ class Answer(BaseHTTPRequestHandler):
             planned = self.server.next_plan(action)
         if planned == "garbage":  # a proxy's error page, say: not JSON at all
             record["answered"] = 502
-            self.answer_raw(502, b"<html>Bad gateway</html>")
+            self.answer_raw(502, b"<html>Bad gateway</html>", "text/html")
             return
         if isinstance(planned, int):  # a refusal that echoes the number it refuses, as some do
             record["answered"] = planned
             status, answer = error_body(planned)
             answer["detail"] = answer["detail"].format(account=body.get("account_number"))
-            self.answer(status, answer, {})
+            self.answer(status, answer)
             return
         status, answer, headers = self.do(action, kind, transfer_id, body, record, planned)
         record["answered"] = status
@@ -369,22 +358,6 @@ class Answer(BaseHTTPRequestHandler):
             shown = public(transfer)
         server.deliver(event)
         return 200, shown, {}
-
-    def answer(self, status: int, body: dict, headers: dict) -> None:
-        self.answer_raw(status, json.dumps(body).encode(), "application/json", headers)
-
-    def answer_raw(self, status: int, data: bytes, content_type: str = "text/html",
-                   headers: dict | None = None) -> None:  # fmt: skip
-        try:
-            self.send_response(status)
-            self.send_header("Content-Type", content_type)
-            self.send_header("Content-Length", str(len(data)))
-            for name, value in (headers or {}).items():
-                self.send_header(name, value)
-            self.end_headers()
-            self.wfile.write(data)
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # the client gave up on a slow answer
 
 
 def error_body(status: int) -> tuple[int, dict]:

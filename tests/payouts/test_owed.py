@@ -10,11 +10,10 @@ import pytest
 
 from app import queue
 from app.leads import email_claims, email_kinds, history
-from app.leads.db import now, transaction
-from app.payouts import bank_events
 from tests.payouts.steps import deal_to_pay, payout_settings
+from tests.payouts.test_reconcile import event_whose_job_was_lost, paid_but_not_bought
 from tests.payouts.test_two_people import approve, ask
-from tests.payouts.test_webhook import on_its_way, state_of
+from tests.payouts.test_webhook import state_of
 from tests.worker.test_two_runners import to
 
 STAFF = "desk@watches.example"
@@ -35,12 +34,7 @@ def requeue(app) -> str:
 
 
 def test_an_event_stored_whose_job_was_lost_is_applied_by_the_requeue(payout_app, bank):
-    lead_id, row = on_its_way(payout_app, bank)
-    bank.settle(row["transfer_id"])
-    with payout_app.app_context():
-        event = {"id": "event_7QmZ2", "category": "real_time_payments_transfer.updated",
-                 "object_id": row["transfer_id"]}  # fmt: skip
-        stored = bank_events.store_event(event)  # stored, its job never queued
+    lead_id, row, stored = event_whose_job_was_lost(payout_app, bank)
     assert f"Queued the bank's event {stored}" in requeue(payout_app)
     assert state_of(payout_app, lead_id, row["id"]) == ("bought", "paid")
     assert "bank's event" not in requeue(payout_app)
@@ -62,14 +56,7 @@ def test_a_payout_approved_while_the_queue_was_down_is_sent_by_the_requeue(
 
 
 def test_a_paid_payout_whose_lead_was_not_bought_is_recorded_by_the_requeue(payout_app, bank):
-    lead_id, row = on_its_way(payout_app, bank)
-    bank.settle(row["transfer_id"])
-    with payout_app.app_context(), transaction() as db:  # the process died after this commit
-        db.execute(
-            "UPDATE payouts SET state = 'paid', paid_at = ?, network_reference = 'RTP-20261203-1' "
-            "WHERE id = ?",
-            (now(), row["id"]),
-        )
+    lead_id, row = paid_but_not_bought(payout_app, bank)
     assert f"Queued payout {row['id']}" in requeue(payout_app)
     assert state_of(payout_app, lead_id, row["id"]) == ("bought", "paid")
 

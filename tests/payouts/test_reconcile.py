@@ -32,13 +32,19 @@ def test_a_payment_no_event_told_us_of_is_found_and_the_lead_bought(payout_app, 
     assert state_of(payout_app, lead_id, row["id"]) == ("bought", "paid")
 
 
-def test_an_event_stored_whose_job_was_lost_is_applied(payout_app, bank):
-    lead_id, row = on_its_way(payout_app, bank)
+def event_whose_job_was_lost(app, bank) -> tuple[int, dict, int]:
+    """A payout the bank paid, whose event was stored and its job never queued; (lead id,
+    payout row, the stored event's id)."""
+    lead_id, row = on_its_way(app, bank)
     bank.settle(row["transfer_id"])
-    with payout_app.app_context():
+    with app.app_context():
         event = {"id": "event_lostjob", "category": "real_time_payments_transfer.updated",
                  "object_id": row["transfer_id"]}  # fmt: skip
-        bank_events.store_event(event)  # stored, its job never queued
+        return lead_id, row, bank_events.store_event(event)
+
+
+def test_an_event_stored_whose_job_was_lost_is_applied(payout_app, bank):
+    lead_id, row, _ = event_whose_job_was_lost(payout_app, bank)
     result = reconcile(payout_app)
     assert result.output.startswith("1 events applied")
     assert state_of(payout_app, lead_id, row["id"]) == ("bought", "paid")
@@ -46,15 +52,22 @@ def test_an_event_stored_whose_job_was_lost_is_applied(payout_app, bank):
         assert bank_payouts.events_to_apply() == []
 
 
-def test_a_payout_paid_whose_purchase_was_not_recorded_is_recorded(payout_app, bank):
-    lead_id, row = on_its_way(payout_app, bank)
+def paid_but_not_bought(app, bank) -> tuple[int, dict]:
+    """A payout the bank paid and recorded as paid, whose lead's move to bought never ran (the
+    process died after that commit); (lead id, payout row)."""
+    lead_id, row = on_its_way(app, bank)
     bank.settle(row["transfer_id"])
-    with payout_app.app_context(), transaction() as db:  # the process died after this commit
+    with app.app_context(), transaction() as db:
         db.execute(
             "UPDATE payouts SET state = 'paid', paid_at = ?, network_reference = 'RTP-1' "
             "WHERE id = ?",
             (now(), row["id"]),
         )
+    return lead_id, row
+
+
+def test_a_payout_paid_whose_purchase_was_not_recorded_is_recorded(payout_app, bank):
+    lead_id, row = paid_but_not_bought(payout_app, bank)
     reconcile(payout_app)
     assert state_of(payout_app, lead_id, row["id"]) == ("bought", "paid")
 

@@ -270,14 +270,19 @@ def site(tmp_path_factory):
 @pytest.fixture(scope="session")
 def site_browser(site, playwright):
     """Chromium that resolves the site's name to loopback and trusts its certificate."""
+    browser = browser_for(site, playwright)
+    yield browser
+    browser.close()
+
+
+def browser_for(site, playwright):
+    """Chromium launched to resolve the site's name to loopback and trust its certificate."""
     args = [
         *CHROMIUM_ARGS,
         f"--host-resolver-rules=MAP {HOST} 127.0.0.1",
         f"--ignore-certificate-errors-spki-list={site.front.tls.spki_sha256}",
     ]
-    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
-    yield browser
-    browser.close()
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=args)
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -18,11 +18,10 @@ import pytest
 from playwright.sync_api import expect
 
 from app import create_app
-from tests.browser.helpers import CHROMIUM, CHROMIUM_ARGS
-from tests.front import HOST, HttpsClient
+from tests.front import HttpsClient
 from tests.helpers import give_token, wait_until
 from tests.payouts.steps import ACCOUNT, deal_to_pay
-from tests.production.conftest import BANK_KEY, BANK_SECRET, production_site
+from tests.production.conftest import BANK_KEY, BANK_SECRET, browser_for, production_site
 from tests.production.steps import body_text, leads_db, mail_to
 from tests.production.test_flows import staff_signed_in
 
@@ -46,12 +45,7 @@ def paying_site(tmp_path_factory):
 @pytest.fixture(scope="module")
 def paying_browser(paying_site, playwright):
     """Chromium that resolves the stack's name to loopback and trusts its certificate."""
-    args = [
-        *CHROMIUM_ARGS,
-        f"--host-resolver-rules=MAP {HOST} 127.0.0.1",
-        f"--ignore-certificate-errors-spki-list={paying_site.front.tls.spki_sha256}",
-    ]
-    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
+    browser = browser_for(paying_site, playwright)
     yield browser
     browser.close()
 

@@ -26,7 +26,6 @@ has a certificate from a CA of the fake's own, `ca_file`, which the `easypost` f
 from __future__ import annotations
 
 import contextlib
-import json
 import re
 import ssl
 import tempfile
@@ -37,7 +36,7 @@ from pathlib import Path
 import pytest
 import trustme
 
-from tests.local_fake import LocalFake, fresh
+from tests.local_fake import JsonAnswer, LocalFake, fresh
 
 CARRIER_ACCOUNT = "ca_ups_business"
 RATES = (("GroundSaver", "14.20"), ("2ndDayAir", "38.75"), ("NextDayAir", "71.10"))
@@ -193,20 +192,11 @@ def new_shipment(number: int, body: dict) -> dict:
     }  # fmt: skip
 
 
-class Answer(BaseHTTPRequestHandler):
+class Answer(JsonAnswer):
     server: FakeEasyPost
 
-    def log_message(self, format, *args):  # noqa: A002 (the base class's name)
-        return
-
-    def do_GET(self):
-        self.route()
-
-    do_POST = do_GET
-
     def route(self) -> None:
-        length = int(self.headers.get("Content-Length") or 0)
-        body = json.loads(self.rfile.read(length) or b"{}")
+        body = self.json_body()
         action, shipment_id = self.action_of(self.command, self.path)
         record = {"action": action, "path": self.path, "body": body,
                   "authorization": self.headers.get("Authorization")}  # fmt: skip
@@ -215,7 +205,7 @@ class Answer(BaseHTTPRequestHandler):
             planned = self.server.next_plan(action)
         if planned == "garbage":  # a proxy's error page, say: not JSON at all
             record["answered"] = 200
-            self.answer_raw(200, b"<html>Bad gateway</html>")
+            self.answer_raw(200, b"<html>Bad gateway</html>", "application/json")
             return
         if isinstance(planned, int):
             record["answered"] = planned
@@ -342,16 +332,6 @@ class Answer(BaseHTTPRequestHandler):
         shipment["tracker"] = {"object": "Tracker", "status": "pre_transit"}
         shipment["postage_label"] = {"label_url": label_url(shipment["id"]), "label_pdf_url": None}
         return 200, shipment
-
-    def answer(self, status: int, body: dict) -> None:
-        self.answer_raw(status, json.dumps(body).encode())
-
-    def answer_raw(self, status: int, data: bytes, media_type: str = "application/json") -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", media_type)
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
 
 
 def label_url(shipment_id: str) -> str:
