@@ -23,7 +23,7 @@ from app.leads.state import State
 from app.payouts import increase_api, ledger, readiness, settlement
 from app.payouts.increase_api import BankError, Order
 from app.payouts.ledger import PayoutState
-from app.sale.purchase import payout, record
+from app.sale.purchase import bank_payouts, payout, record
 
 # The bank's answers to a creation that no retry mends: the transfer is refused, in its words.
 REFUSALS = (400, 403, 404, 422)
@@ -33,7 +33,11 @@ def carry_on(payout_id: int) -> str:
     """Do what the payout is owed at the bank now, in order: its transfer created if it has
     none, called off if the payout was cancelled meanwhile, released once approved, then read
     back (one still waiting for its second person too: the bank may say it was released or
-    refused there); what it did. BankError as the bank said it, for the job to retry."""
+    refused there); what it did. BankError as the bank said it, for the job to retry. Nothing
+    at all once payouts are recorded by hand again (PAYOUT_PROVIDER unset): staff may be paying
+    it themselves."""
+    if not bank_payouts.sent_by_api():
+        return "payouts are not sent from the site: nothing sent"
     row = ledger.get(payout_id)
     if row["state"] in (PayoutState.ASKED, PayoutState.APPROVED) and not row["transfer_id"]:
         create_once(row)

@@ -15,6 +15,7 @@ from tests.payouts.test_reconcile import event_whose_job_was_lost, paid_but_not_
 from tests.payouts.test_two_people import approve, ask
 from tests.payouts.test_webhook import state_of
 from tests.worker.test_two_runners import to
+from worker import payout_jobs
 
 STAFF = "desk@watches.example"
 
@@ -98,3 +99,21 @@ def test_a_claimed_e_mail_and_a_failure_still_to_be_retried_are_not_owed(paying_
     assert [line for line in told.splitlines() if "payout event" in line] == [
         f"Queued staff's e-mail about payout event {last} of lead #{lead_id}."
     ]
+
+
+def test_nothing_is_sent_to_the_bank_once_payouts_are_recorded_by_hand_again(
+    payout_app, bank, monkeypatch
+):
+    lead_id = deal_to_pay(payout_app)
+    payout_id = ask(payout_app, lead_id)
+    with monkeypatch.context() as down:
+        down.setattr(queue, "enqueue", lambda job_name, *ids: False)
+        approve(payout_app, lead_id, payout_id)
+    payout_app.config["PAYOUT_PROVIDER"] = ""  # staff now pay from the bank's own site
+    assert f"payout {payout_id}" not in requeue(payout_app)
+    with payout_app.app_context():
+        assert (
+            payout_jobs.send_payout(payout_id) == "payouts are not sent from the site: nothing sent"
+        )
+    assert bank.approved() == 0
+    assert state_of(payout_app, lead_id, payout_id) == ("agreed", "approved")

@@ -81,7 +81,10 @@ def to_call_off(db: sqlite3.Connection, lead_id: int) -> list[int]:
 
 def events_to_apply() -> list[int]:
     """The bank's events stored but not applied yet (their job lost, or failed after its
-    retries): the requeue's and the payouts' reconciler's to apply."""
+    retries): the requeue's and the payouts' reconciler's to apply; none while payouts are
+    recorded by hand."""
+    if not sent_by_api():
+        return []
     rows = get_db().execute("SELECT id FROM payout_events WHERE processed_at IS NULL ORDER BY id")
     return [row[0] for row in rows]
 
@@ -90,7 +93,10 @@ def payouts_owed() -> list[int]:
     """Payouts that owe a call to the bank no person waits for, their job lost: a transfer to
     create for one asked or approved, an approved one to release, a cancelled one's transfer to
     call off, and a paid one whose lead is not yet bought. (One released is the bank's to move,
-    one asked a second person's: the reconciler reads both.)"""
+    one asked a second person's: the reconciler reads both.) None while payouts are recorded
+    by hand: staff may be paying from the bank's own site, and nothing is sent twice."""
+    if not sent_by_api():
+        return []
     rows = get_db().execute(
         "SELECT payouts.id FROM payouts JOIN leads ON leads.id = payouts.lead_id "
         "WHERE (payouts.state IN ('asked', 'approved') AND payouts.transfer_id IS NULL) "
