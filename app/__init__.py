@@ -15,8 +15,9 @@ from app.content import loader, queries, samples
 from app.conversions.cli import conversions_command
 from app.extensions import cache, csrf, limiter
 from app.forms import rules
+from app.health.cli import health_command
 from app.leads import db as leads_db
-from app.leads import handover
+from app.leads import display, handover
 from app.leads.cli import leads_command
 from app.leads.state import State
 from app.pages import routes as pages
@@ -117,7 +118,8 @@ def register_blueprints(app: Flask) -> None:
 
 def register_template_helpers(app: Flask) -> None:
     """What templates can use: islands, stylesheets, pictures, icons, the lead states (`State`),
-    a form control's attributes from its rules, `shown`, a lead's `handover`, layout context."""
+    a form control's attributes from its rules, a stored time's local day (`local_day`),
+    `shown`, a lead's `handover`, layout context."""
     app.jinja_env.globals.update(
         island=islands.island,
         island_scripts=assets.island_scripts,
@@ -129,6 +131,7 @@ def register_template_helpers(app: Flask) -> None:
     )
     app.jinja_env.globals["State"] = State
     app.jinja_env.globals["control_attributes"] = rules.html_attributes
+    app.jinja_env.globals["local_day"] = display.local_day
     app.jinja_env.filters["shown"] = samples.shown
     app.jinja_env.filters["handover"] = handover.described
     app.jinja_env.tests["shown"] = samples.is_shown
@@ -147,6 +150,7 @@ def register_commands(app: Flask) -> None:
     leads_command.add_command(requeue_command)
     leads_command.add_command(restore_command)
     leads_command.add_command(replication_command)
+    leads_command.add_command(health_command)
     app.cli.add_command(leads_command)
     app.cli.add_command(prices_command)
     app.cli.add_command(staff_command)

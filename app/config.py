@@ -87,8 +87,13 @@ class Config:
     # Without REDIS_URL each process counts the limits in its own memory: production refuses
     # that unless this says the site runs as one process.
     RATELIMIT_SINGLE_PROCESS = False
-    REDIS_SOCKET_TIMEOUT = 2.0
+    REDIS_SOCKET_TIMEOUT = 2.0  # one try each (app/redis_guard.py)
     JOB_RETRY_INTERVALS = (10, 60, 300)
+    JOB_SWEEP_SECONDS = 120  # without Redis, each process finds owed work again this often
+    # The health check (app/health/) e-mails staff when work is owed this long, or when a disk
+    # the site writes to has less than this share free.
+    OWED_WORK_ALERT_MINUTES = 15
+    DISK_FREE_ALERT_PERCENT = 10.0
     STAFF_EMAIL = ""
     MAIL_FROM = "leads@localhost"
     SMTP_HOST = ""
@@ -231,6 +236,7 @@ class TestingConfig(Config):
     # No in-process retries: a test's app outlives the test, and a retry would run against the
     # next test's database. Tests of retries set their own.
     JOB_RETRY_INTERVALS = ()
+    JOB_SWEEP_SECONDS = 0  # ... nor sweeps after the first, for the same reason
 
 
 class ProductionConfig(Config):
@@ -301,7 +307,7 @@ def typed_value(key: str, value, default):
 # Settings that take one of a few words, settings that are a share of something (0-100), and
 # settings that are a time of day on a 24-hour clock.
 CHOICES = {"CONVERSION_VALUE": ("price", "margin"), "PAYOUT_PROVIDER": ("", "increase")}
-PERCENTAGES = ("CONVERSION_MARGIN_PERCENT",)
+PERCENTAGES = ("CONVERSION_MARGIN_PERCENT", "DISK_FREE_ALERT_PERCENT")
 CLOCK_TIMES = ("BUSINESS_DAY_ENDS",)
 CLOCK_TIME = re.compile(r"([01][0-9]|2[0-3]):[0-5][0-9]")
 

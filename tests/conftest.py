@@ -29,6 +29,7 @@ from tests.helpers import (
     Clock,
     HttpReceiver,
     RedisServer,
+    RefusingRelay,
     SmtpInbox,
     finish_jobs_of_apps_made_since,
     free_port,
@@ -166,6 +167,15 @@ def smtp_server():
     yield inbox
     finish_jobs_of_apps_made_since(apps_before)  # the apps sending to it, made since it started
     controller.stop()
+
+
+@pytest.fixture
+def relay():
+    """An SMTP server on a port of its own that refuses on purpose (RefusingRelay), started by
+    the test when it wants it, stopped after."""
+    server = RefusingRelay("127.0.0.1", free_port())
+    yield server
+    server.stop()
 
 
 @pytest.fixture

@@ -18,11 +18,13 @@ import subprocess
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
+from email import message_from_bytes, policy
 from html import unescape
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pyotp
+from aiosmtpd.controller import Controller
 from werkzeug.datastructures import FileStorage, MultiDict
 from werkzeug.test import stream_encode_multipart
 
@@ -33,7 +35,7 @@ from app.leads.db import transaction
 from app.leads.display import business_zone
 from app.leads.history import append_event
 from app.leads.reference import new_status_token
-from app.sale import lifecycle
+from app.sale import lifecycle, retention
 from app.sale.purchase import record
 from app.security.tokens import digest
 from app.staff import totp
@@ -255,6 +257,40 @@ def mail_settings_for(inbox: SmtpInbox) -> dict:
     }
 
 
+class RefusingRelay(SmtpInbox):
+    """An SMTP server on loopback, started when a test wants it (`start`), that refuses on
+    purpose: every message at DATA while `refusing` is "data" (451, as a relay over its quota),
+    every recipient while it is "rcpt" (554, as a relay that stopped relaying for us)."""
+
+    refusing = ""
+    refused = 0
+
+    def start(self) -> None:
+        relay = self
+
+        class Handler:
+            async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+                if relay.refusing == "rcpt":
+                    relay.refused += 1
+                    return "554 5.7.1 Relay access denied"
+                envelope.rcpt_tos.append(address)
+                return "250 OK"
+
+            async def handle_DATA(self, server, session, envelope):
+                if relay.refusing == "data":
+                    relay.refused += 1
+                    return "451 4.3.0 Try again later"
+                relay.messages.append(message_from_bytes(envelope.content, policy=policy.default))
+                return "250 OK"
+
+        self.controller = Controller(Handler(), hostname=self.host, port=self.port)
+        self.controller.start()
+
+    def stop(self) -> None:
+        if hasattr(self, "controller"):
+            self.controller.stop()
+
+
 @dataclass
 class HttpReceiver:
     url: str
@@ -327,7 +363,8 @@ def buy_lead(app, lead_id: int, amount: int = 9500, paid_days_ago: int = 0, made
 
 
 PAYMENT = {"method": "ach", "confirmation": "ACH-20261124-0042"}
-FINDINGS = {"model_reference": "126610LN", "serial_number": "7Z41K9Q2", "case_marks": "Clean"}
+FINDINGS = {"brand": "Rolex", "model_reference": "126610LN", "serial_number": "7Z41K9Q2",
+            "case_marks": "Clean"}  # fmt: skip
 # Every character a spreadsheet opens a formula with (OWASP's CSV injection list), by name, written
 # out here: a test built from the guard's own list would shrink with it.
 FORMULA_OPENINGS = {
@@ -534,3 +571,15 @@ def island_messages(rules: dict, cases) -> list:
         check=True,
     )
     return json.loads(result.stdout)
+
+
+def backdate_activity(app, lead_id: int, margin: timedelta) -> None:
+    """The lead's last activity LEAD_RETENTION_MONTHS ago, moved by `margin` towards today."""
+    months = app.config["LEAD_RETENTION_MONTHS"]
+    assert months == 24
+    then = retention.months_before(datetime.now(UTC), months) + margin
+    with app.app_context(), transaction() as db:
+        db.execute(
+            "UPDATE leads SET last_activity_at = ? WHERE id = ?",
+            (then.isoformat(timespec="seconds"), lead_id),
+        )

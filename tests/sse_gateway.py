@@ -5,13 +5,15 @@ every test. Each object's key digest is noted as it is written through the gatew
 (GET, HEAD, or a copy's source) must then carry the same digest, or none for an object written
 without one. Everything else is passed through to moto unchanged, Host header included. A
 test may also have it refuse writes under a path for a while (`refused_writes`), as a storage
-that refuses one kind of upload would.
+that refuses one kind of upload would, or answer every write only after a delay
+(`write_delay`), as a slow storage does.
 """
 
 from __future__ import annotations
 
 import http.client
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -80,6 +82,8 @@ class Forward(BaseHTTPRequestHandler):
         if why:
             self.refuse(why)
             return
+        if self.command == "PUT" and key:
+            time.sleep(self.server.write_delay)
         status, headers, answer = self.ask_moto(body)
         if 200 <= status < 300 and key:
             self.note_write(bucket, key, query)
@@ -161,6 +165,7 @@ class SseCustomerGateway(ThreadingHTTPServer):
         self.moto_port = moto_port
         self.keys = ObjectKeys()
         self.refused_writes = ""  # a part of the path whose writes are refused (403), if any
+        self.write_delay = 0.0  # seconds each object write waits before it is done
         self.thread = threading.Thread(target=self.serve_forever, daemon=True)
         self.thread.start()
 

@@ -108,6 +108,15 @@ class ObjectStorage:
         finally:
             self.gateway.refused_writes = ""
 
+    @contextmanager
+    def slowed(self, seconds: float):
+        """Each object written inside the block takes `seconds` more to be stored."""
+        self.gateway.write_delay = seconds
+        try:
+            yield
+        finally:
+            self.gateway.write_delay = 0.0
+
     def stop(self) -> None:
         self.process.send_signal(signal.SIGCONT)
         self.gateway.stop()

@@ -9,14 +9,17 @@ from flask import current_app
 
 from app.conversions import events, send
 from app.leads import email_claims, email_kinds, history, links, store
+from app.leads.db import get_db
 from app.leads.state import State
+from app.photos import intake
 from app.prices import market
 from app.replica import copies, erasure_log
-from app.sale import erasure, lifecycle, pending, retention
+from app.sale import erasure, keeping, lifecycle, pending, retention
 from app.sale.purchase import documents
 from app.shipping import pickups, tracking
 from worker import (
     erasure_mail,
+    health_alerts,
     label_jobs,
     mail,
     mailbox_jobs,
@@ -51,9 +54,9 @@ def load_lead(lead_id: int) -> dict:
 
 def process_lead(lead_id: int) -> str:
     """Every piece of a lead's work not done yet, in order: its photos first, so the staff
-    e-mail carries their thumbnails, then staff's e-mail, the seller's confirmation, the
-    conversion events and the photos' copies in the replica. One failing piece does not hold
-    back the next."""
+    e-mail carries their thumbnails, then staff's e-mail, the seller's confirmation and the
+    conversion events; last, the photos' copies in the replica are queued on a lane of their
+    own, so no e-mail waits on the storage. One failing piece does not hold back the next."""
     failed = []
     for step in LEAD_WORK:
         try:
@@ -67,8 +70,9 @@ def process_lead(lead_id: int) -> str:
 
 
 def sweep_pending_work() -> str:
-    """Without Redis, at each process's start: queue the work a crashed process left."""
-    return f"queued {pending.sweep_stale_leads()} jobs"
+    """On a schedule: queue the owed work no runner has, remove the uploads a crash left."""
+    queued, removed = pending.sweep(), intake.remove_stranded_uploads()
+    return f"queued {queued.count()} jobs, removed {removed} stranded uploads"
 
 
 def process_photos(lead_id: int) -> str:
@@ -196,7 +200,7 @@ def make_purchase_documents(lead_id: int) -> str:
     made = documents.make_documents(lead_id)
     if not made:
         return "nothing owed"
-    copies.sync_now(lead_id)
+    copies.sync_later(lead_id)
     versions = ", ".join(f"{row['kind']} version {row['version']}" for row in made)
     current_app.logger.info("Lead %s: made %s.", lead_id, versions)
     return f"made {versions}"
@@ -231,14 +235,18 @@ def erase_at_sellers_request(lead_id: int) -> str:
     """Erase a lead whose seller confirmed it from their e-mail: first the last e-mail, which
     the withdrawal page promises, while the address is still there; the erasure is the last
     step, so a failed send is retried with nothing lost. Never without a confirmed request
-    that still stands (staff reopening the lead voids it). A bought lead keeps the purchase
-    record the law requires, as that e-mail says. The e-mail goes once: a run that finds it
-    claimed erases too, unless the claim's runner may still be sending it (and erases after)."""
+    that still stands (staff reopening the lead voids it), nor while something keeps the lead
+    (app/sale/keeping.py: the request waits, and the requeue carries it out once nothing does).
+    A bought lead keeps the purchase record the law requires, as that e-mail says. The e-mail
+    goes once: a run that finds it claimed erases too, unless the claim's runner may still be
+    sending it (and erases after)."""
     lead = load_lead(lead_id)
     if lead["erased_at"]:
         return "already erased"
     if not erasure.confirmed(lead_id):
         return "no confirmed request stands: not erased"
+    if why := keeping.kept_because(get_db(), lead_id):
+        return f"kept while {why}: not erased yet"
     if held := mail.held_back(lead, mail.smtp_configured(), "erasure e-mail"):
         return held
     about = email_kinds.ERASED.key(lead_id)
@@ -260,22 +268,14 @@ def fetch_market_prices() -> str:
     return market.fetch_all().summary()
 
 
-def copy_lead_files(lead_id: int) -> str:
-    """Copy the files the steps before wrote (the cleaned photos) to the replica: the lead's
-    work's last step, so no e-mail waits on the storage. A failed copy stays owed and is
-    queued as its own job (copies.sync_now); it never fails the lead's work."""
-    done = copies.sync_now(lead_id)
-    return f"copied {len(done.copied)}, {len(done.failed)} left owed"
-
-
-LEAD_WORK = (process_photos, notify_staff, confirm_to_seller, send_conversions, copy_lead_files)
+LEAD_WORK = (process_photos, notify_staff, confirm_to_seller, send_conversions, copies.sync_later)
 
 
 def copy_files(lead_id: int) -> str:
     """Copy a lead's files to the replica and delete the copies of files its records dropped
     (app/replica/copies.py), then store the erasure entries the bucket does not hold yet
-    (app/replica/erasure_log.py): queued by whatever wrote or dropped them, by an erasure, or
-    when the writing job's own copy failed. A failure raises, so RQ retries it with backoff."""
+    (app/replica/erasure_log.py): queued, on the copies' own lane, by whatever wrote or
+    dropped them, or by an erasure. A failure raises, so RQ retries it with backoff."""
     done = copies.sync_lead(lead_id)
     if done.failed:
         raise copies.CopiesIncomplete(f"Lead {lead_id}: {len(done.failed)} copies failed.")
@@ -295,10 +295,12 @@ def copy_files(lead_id: int) -> str:
 # from the seller's mailbox, a carrier pickup booked once, a return opened, a held watch
 # e-mailed to staff once; worker/parcel_mail.py, label_jobs.py, return_jobs.py,
 # shipping_alerts.py); the stolen-watch register asked by API, its answer recorded and staff
-# alerted when needed; the payout sent through the bank's API (created, released and read back
-# once, staff e-mailed once: worker/payout_jobs.py).
+# alerted when needed; the health check (deploy/watchbuyers-health.timer): owed work found
+# again, staff told of faults; the payout sent through the bank's API (created, released and
+# read back once, staff e-mailed once: worker/payout_jobs.py).
 apply_retention = retention.apply_rules
 check_replication = replica_alerts.check_replication
+check_health = health_alerts.check_health
 alert_payments_due = payment_alerts.send_late_alerts
 alert_unreadable_purchase = record_alerts.send_unreadable_alert
 alert_range_volume = range_alerts.send_volume_alert

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import smtplib
 import ssl
-from collections.abc import Callable
-from contextlib import suppress
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from email.message import EmailMessage
 from email.utils import make_msgid
 from enum import StrEnum
@@ -114,11 +114,17 @@ def seller_action_message(lead: dict, event: dict) -> EmailMessage:
 
 
 def staff_alert(
-    lead: dict, title: str, when: str, details: list[tuple[str, str]], words: str = ""
+    lead: dict,
+    title: str,
+    when: str,
+    details: list[tuple[str, str]],
+    words: str = "",
+    reply_to_seller: bool = True,
 ) -> EmailMessage:
     """A short e-mail to staff about one lead (emails/staff_alert.txt): what happened and when,
-    its details, any words of the seller's, the lead and a link to it; replies go to the
-    seller."""
+    its details, any words of the seller's, the lead and a link to it; replies go to the seller,
+    unless a reply must not reach them (`reply_to_seller`: the register's alerts, where a
+    hurried answer would tip a thief off)."""
     config = current_app.config
     context = {
         "title": title,
@@ -134,7 +140,8 @@ def staff_alert(
     message["Subject"] = " ".join(f"{lead['reference']}: {title}".split())
     message["From"] = config["MAIL_FROM"]
     message["To"] = config["STAFF_EMAIL"]
-    message["Reply-To"] = lead["email"]
+    if reply_to_seller:
+        message["Reply-To"] = lead["email"]
     message.set_content(render("emails/staff_alert.txt", context))
     return message
 
@@ -214,7 +221,14 @@ class Relay(smtplib.SMTP):
 def deliver(message: EmailMessage) -> None:
     """Hand one message to the configured SMTP server (STARTTLS and login when configured);
     only send_once calls it. Raises MaybeSent when the relay may have taken the message
-    (Relay.hand_over), any other error when it did not.
+    (Relay.hand_over), any other error when it did not."""
+    with open_relay() as relay:
+        relay.hand_over(message)
+
+
+@contextmanager
+def open_relay() -> Iterator[Relay]:
+    """A session with the configured SMTP server, STARTTLS and login done when configured.
 
     STARTTLS checks the relay's certificate against the system's CAs (OpenSSL's
     SSL_CERT_FILE/SSL_CERT_DIR apply) and its name against SMTP_HOST, and fails closed: a relay
@@ -226,4 +240,20 @@ def deliver(message: EmailMessage) -> None:
             relay.starttls(context=ssl.create_default_context())
         if config["SMTP_USER"]:
             relay.login(config["SMTP_USER"], config["SMTP_PASSWORD"])
-        relay.hand_over(message)
+        yield relay
+
+
+def relay_refusal() -> str | None:
+    """Why the relay would refuse an e-mail to staff now, asked without sending one: the
+    session, then MAIL FROM and RCPT TO, then RSET. None when it would take it."""
+    sender, staff = current_app.config["MAIL_FROM"], current_app.config["STAFF_EMAIL"]
+    try:
+        with open_relay() as relay:
+            relay.ehlo_or_helo_if_needed()
+            for code, answer in (relay.mail(sender), relay.rcpt(staff)):
+                if code >= 400:
+                    return f"{code} {answer.decode(errors='replace')}"
+            relay.rset()
+    except (smtplib.SMTPException, OSError) as error:
+        return f"{type(error).__name__}: {error}"
+    return None

@@ -1,7 +1,8 @@
 """The stolen-watch register asked by API (app/sale/purchase/register_asks.py): the job that
 asks and records the answer, and the e-mail that tells staff when a person must act: a flagged
 watch (the sale is on hold), or no usable answer after every retry or an unknown one (check
-the register by hand). One e-mail per question, recorded on the lead's timeline."""
+the register by hand). One e-mail per question, recorded on the lead's timeline; none replies to
+the seller."""
 
 from __future__ import annotations
 
@@ -16,9 +17,11 @@ from worker import mail
 WHAT_TO_DO = {
     "flagged": (
         "Stolen-watch register: FLAGGED, the sale is on hold",
-        "The register reports this watch. Do not buy it, return it or tell the seller why: the "
-        "status page says only that the sale is on hold pending checks. Follow the register's "
-        "instructions (its reference is on the lead's purchase panel and in the register row).",
+        "The register reports this watch. Do not buy it, return it or tell the seller why, and "
+        "do not answer the seller from this e-mail: their status page and e-mails read as for "
+        "any sale until you choose, on the lead's purchase panel, to tell them only that it is "
+        "on hold pending checks. Follow the register's instructions (its reference is on the "
+        "lead's purchase panel and in the register row).",
     ),
     "failed": (
         "Stolen-watch register: no answer, check by hand",
@@ -62,10 +65,11 @@ def alert_staff(ask: dict) -> str:
     title, what_to_do = WHAT_TO_DO[ask["outcome"]]
     lead = store.get_lead(ask["lead_id"])
     details = [("What to do", what_to_do)]
+    when = local_time(answered["at"])
     sent = mail.send_once(
         email_kinds.STAFF_ALERT.key(answered["id"]),
         lead["id"],
-        lambda: mail.staff_alert(lead, title, local_time(answered["at"]), details),
+        lambda: mail.staff_alert(lead, title, when, details, reply_to_seller=False),
         lambda: history.record_email(
             lead["id"], answered["id"], "register_alert", kind="staff_alerted"
         ),

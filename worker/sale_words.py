@@ -1,7 +1,8 @@
 """What a seller's e-mails say where it depends on how the sale goes (worker/seller_mail.py
 asks here): by insured mail, with no appointment and the authentication of the watch we
 received, or in person (a mail deal whose quote is above MAILIN_MAX_VALUE is bought in person,
-and reads so); and a sale on hold pending checks, whose e-mails never say why."""
+and reads so); and a sale on hold pending checks, once staff chose to tell its seller, whose
+e-mails never say why."""
 
 from __future__ import annotations
 
@@ -41,8 +42,8 @@ OVER_THE_LIMIT = (
     "buy it in person rather than by mail."
 )
 BEFORE_PAYMENT = (
-    "Once you have signed, we check your ID and the watch against the stolen-watch register, "
-    "then pay you {by_transfer} and e-mail you when the payment is sent."
+    "Once you have signed, we complete our checks of your ID and the watch, then pay you "
+    "{by_transfer} and e-mail you when the payment is sent."
 )
 ON_HOLD = "Your sale is on hold pending checks. We will contact you."
 ON_HOLD_PAYMENT = "Your sale is on hold pending checks: we will contact you before any payment."
@@ -81,6 +82,16 @@ def before_payment(lead: dict) -> str:
 
 
 def on_hold(lead: dict) -> bool:
-    """Whether the sale is on hold pending checks (its register check stands flagged, or its
-    watch is held from its return): its e-mails then say only that."""
+    """Whether the seller is told the sale is on hold pending checks (held for its checks, and
+    a staff member chose to tell them): its e-mails then say only that; until then they read as
+    any sale's."""
     return returns.on_hold(lead["id"])
+
+
+def sendable(lead: dict, data: dict) -> dict:
+    """A state change's data as the seller's e-mail may use it: for a sale held for its checks,
+    told or not, without staff's own words, which could say why (the seller cannot tell a
+    message left out from none written)."""
+    if not returns.held_for_checks(lead["id"]):
+        return data
+    return {key: value for key, value in data.items() if key != "message"}

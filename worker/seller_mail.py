@@ -271,7 +271,7 @@ LETTERS = {
 
 def compose(lead: dict, event: dict, template: str) -> Letter:
     """The Letter for one state-change event; a change into the same state is a revision."""
-    data = event["data"]
+    data = sale_words.sendable(lead, event["data"])
     revised = data.get("from") == data.get("to")
     return LETTERS[template](lead, data | {"sequence": event["id"]}, revised)
 

@@ -87,7 +87,7 @@ def record(lead_id: int, platform: str, event: str, status: str, reason: str = "
 
 def unreported_purchases(bought_before: str | None = None) -> list[int]:
     """Bought leads (marked bought before a time, if given) whose purchase is not settled on
-    every configured platform, oldest first: what `flask leads requeue` and the start-up sweep
+    every configured platform, oldest first: what `flask leads requeue` and the sweep
     queue again. A platform configured later is reported to as well, or recorded too late."""
     platforms = configured_platforms()
     if not platforms:

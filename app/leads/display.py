@@ -76,6 +76,11 @@ def local_time(iso: str) -> str:
     return f"{display_date(moment.date().isoformat())}, {clock(moment)}"
 
 
+def local_day(iso: str) -> str:
+    """A stored UTC timestamp's day as '3 December 2026' in the business's zone."""
+    return display_date(stored_time(iso).astimezone(business_zone()).date().isoformat())
+
+
 def age(iso: str, now: datetime | None = None) -> timedelta:
     """How long ago a stored timestamp was, as of `now` (default: the current time)."""
     return (now or datetime.now(UTC)) - stored_time(iso)

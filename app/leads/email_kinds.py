@@ -46,6 +46,7 @@ RANGE_VOLUME = Kind("range volume", "day {}", "staff's alert about the instant r
 REPLICA = Kind("replica alert", "hour {}", "staff's alert about the off-site replica", STAFF)
 PAYOUT_ALERT = Kind("payout alert", "event {}", "staff's alert about a payout", STAFF)
 UNSURE = Kind("unsure e-mail", "claim {}", "staff's e-mail about an unsure one", STAFF)
+HEALTH = Kind("health alert", "faults {}", "staff's alert of the site's faults", STAFF)
 
 
 def kind_of(about: str) -> Kind:

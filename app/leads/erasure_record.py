@@ -2,7 +2,8 @@
 kept outside the database so that a restore of an earlier copy (a nightly backup, or the
 replica at an earlier moment) cannot bring an erased person back (app/sale/reerasure.py applies
 every entry again). An entry names the lead by id and reference, what was erased, the closing
-reason, when, and the eraser's role: never personal data (app/sale/erasure.py writes it).
+reason, when, and the eraser's role: never personal data (log(), called by each erasure in
+app/sale/erasure.py and app/sale/retention.py).
 
 Every backup holds a copy of it as it stood (an empty one before the first erasure), and the
 replica holds each entry as an object of its own (app/replica/erasure_log.py).
@@ -12,9 +13,13 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 from pathlib import Path
 
 from flask import current_app
+
+from app.leads import store
+from app.leads.db import get_db, now
 
 NAME = "erasures.jsonl"
 
@@ -48,6 +53,36 @@ def read_lines(source: Path) -> list[str]:
 def append(entry: dict) -> None:
     """Add one entry (its `id` unique) to the record."""
     append_lines(path(), [json.dumps(entry, sort_keys=True)])
+
+
+def log(lead_id: int, kind: str, actor: str) -> None:
+    """Append a committed erasure to the record, which a restore of an earlier copy applies
+    again: the lead's id and reference, what was erased (`kind`), the reason it was closed
+    with, when, and by whom as a role (`staff`, `seller`, `system`), never a person."""
+    entry = {
+        "id": f"{lead_id}-{secrets.token_hex(8)}",
+        "lead_id": lead_id,
+        "reference": store.get_lead(lead_id)["reference"],
+        "erased": kind,
+        "reason": closing_reason(lead_id),
+        "at": now(),
+        "by": actor.split(":")[0],
+    }
+    append(entry)
+
+
+def closing_reason(lead_id: int) -> str | None:
+    """The reason the lead's last state change gave (None if it gave none: a sale)."""
+    row = (
+        get_db()
+        .execute(
+            "SELECT data FROM lead_events WHERE lead_id = ? AND kind = 'state_changed' "
+            "ORDER BY id DESC LIMIT 1",
+            (lead_id,),
+        )
+        .fetchone()
+    )
+    return json.loads(row["data"]).get("reason") if row else None
 
 
 def entries(source: Path | None = None) -> list[dict]:

@@ -129,7 +129,7 @@ def add_photos(lead_id: int, photos: list[dict], max_count: int) -> int:
 
     The UPDATE comes first so this transaction holds the write lock before it counts: two
     uploads at once cannot both fit in the last free places. It also marks the photos as
-    unprocessed, so the photo job (and a start-up sweep after a crash) takes the new ones.
+    unprocessed, so the photo job (and the sweep after a crash) takes the new ones.
     """
     with transaction() as db:
         cursor = db.execute(
@@ -161,6 +161,19 @@ def lead_photos(lead_id: int) -> list[dict]:
         "SELECT * FROM lead_photos WHERE lead_id = ? ORDER BY position", (lead_id,)
     )
     return [dict(row) for row in rows]
+
+
+def named_uploads(names: list[str]) -> set[str]:
+    """Which of these raw upload file names a photo row names."""
+    found = set()
+    for start in range(0, len(names), 500):  # under SQLite's limit on bound values
+        chunk = names[start : start + 500]
+        marks = ", ".join("?" for _ in chunk)
+        rows = get_db().execute(
+            f"SELECT upload_name FROM lead_photos WHERE upload_name IN ({marks})", chunk
+        )
+        found.update(row["upload_name"] for row in rows)
+    return found
 
 
 def lead_photo(lead_id: int, public_id: str) -> dict | None:

@@ -1,11 +1,14 @@
 """Keeping uploaded photos: every file copied to private storage first, then the database rows
 that name them, all or none. The sell form keeps a new lead's photos this way, the status page
-a seller's later ones."""
+a seller's later ones. A process that dies between the two leaves files no row names: the
+sweep removes them once no live request can still be writing them (STRANDED_AFTER)."""
 
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Callable
+from datetime import timedelta
 from typing import TypeVar
 
 from flask import current_app
@@ -16,6 +19,8 @@ from app.leads import storage, store
 from app.photos.uploads import discard_uploads, store_upload
 
 T = TypeVar("T")
+# Well past any request's life (gunicorn's 120 s time-out), so only a dead process's files.
+STRANDED_AFTER = timedelta(hours=1)
 
 
 class NotSaved(RuntimeError):
@@ -52,3 +57,19 @@ def add_photos(lead_id: int, uploads: list[FileStorage]) -> None:
     current_app.logger.info("Lead %s: the seller added %s photos.", lead_id, len(uploads))
     queue.enqueue(queue.PROCESS_LEAD, lead_id)
     queue.enqueue(queue.ALERT_STAFF, lead_id, event_id)
+
+
+def remove_stranded_uploads() -> int:
+    """Delete the files in storage/incoming/ unchanged for STRANDED_AFTER that no photo row
+    names (a process that died between the files and the rows left them); how many. A file a
+    lead still waits on is named by its row and stays, however old."""
+    incoming = storage.incoming_dir()
+    if not incoming.is_dir():
+        return 0
+    cutoff = time.time() - STRANDED_AFTER.total_seconds()
+    old = {path.name: path for path in incoming.iterdir() if path.stat().st_mtime < cutoff}
+    stranded = set(old) - store.named_uploads(list(old))
+    for name in stranded:
+        old[name].unlink(missing_ok=True)
+        current_app.logger.warning("Removed a stranded upload from storage/incoming/.")
+    return len(stranded)

@@ -123,11 +123,17 @@ def file_size(upload: FileStorage) -> int:
 
 
 def store_upload(upload: FileStorage, directory: Path) -> dict:
-    """Copy one validated upload into `directory` under a random name; return its reference."""
+    """Copy one validated upload into `directory` under a random name; return its reference.
+    A copy that fails (a full disk) removes what it wrote: a cut-off file would hold on to the
+    very space the next seller needs."""
     directory.mkdir(parents=True, exist_ok=True)
     name = secrets.token_urlsafe(24) + EXTENSIONS[sniff_image(upload)]
-    with open(directory / name, "wb") as target:
-        shutil.copyfileobj(upload.stream, target, CHUNK)
+    try:
+        with open(directory / name, "wb") as target:
+            shutil.copyfileobj(upload.stream, target, CHUNK)
+    except BaseException:
+        (directory / name).unlink(missing_ok=True)
+        raise
     return {"original_name": safe_filename(upload.filename), "upload_name": name}
 
 

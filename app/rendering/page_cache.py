@@ -18,16 +18,18 @@ import hashlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import brotli
 from flask import Flask, Response, current_app, request
+from redis.exceptions import RedisError
 from werkzeug.exceptions import HTTPException
 from werkzeug.http import parse_accept_header, parse_etags
 from werkzeug.wrappers import Request
 
 from app.extensions import cache
 from app.pictures.images import art_manifest
+from app.redis_guard import rest, resting
 
 MIN_COMPRESS_BYTES = 512
 ENCODINGS = ("br", "gzip")
@@ -185,6 +187,19 @@ def preferred_encoding(accept_encoding: str | None, available) -> str | None:
     return None
 
 
+def shared_cache(app: Flask, method: str, *args):
+    """The shared cache's `method` called with `args`, or None while Redis rests or when it
+    fails (then it rests, app/redis_guard.py): the page is rendered and answered as if the
+    cache were empty, never an error or a wait (here Redis only saves work)."""
+    if resting(app):
+        return None
+    try:
+        return getattr(app.extensions["cache"][cache], method)(*args)
+    except RedisError as error:
+        rest(app, error, "the page cache not used")
+        return None
+
+
 class CachedPageServer:
     """WSGI layer answering cache hits before Flask; everything else passes through.
 
@@ -217,7 +232,7 @@ class CachedPageServer:
         if not is_cacheable(view, req.method):
             return None
         key = page_key(self.app, req, view)
-        return key, self.app.extensions["cache"][cache].get(key)
+        return key, shared_cache(self.app, "get", key)
 
     def cached(self, environ) -> tuple[str, CachedPage] | None:
         """The key and cached page for this request, from the per-process memo while its
@@ -245,8 +260,8 @@ class CachedPageServer:
         if found is None:
             return self.wsgi_app(environ, start_response)
         key, page = found
-        shared = self.app.extensions["cache"][cache]
-        status, headers, body = page.answer(environ, keep=lambda grown: shared.set(key, grown))
+        keep = partial(shared_cache, self.app, "set", key)
+        status, headers, body = page.answer(environ, keep=keep)
         start_response(status, headers)
         return [] if method == "HEAD" else [body]
 
@@ -265,7 +280,7 @@ def store_in_cache(response: Response) -> Response:
         etag=hashlib.sha256(body).hexdigest()[:32],
     )
     status, headers, body = page.answer(request.environ)  # compressed, if asked, before it is kept
-    cache.set(page_key(current_app, request, view), page)
+    shared_cache(current_app, "set", page_key(current_app, request, view), page)
     cached = Response(body, status=status, headers=headers)
     for name, value in response.headers.items():
         if name not in cached.headers:

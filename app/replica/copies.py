@@ -4,9 +4,10 @@ The database says what is owed: its triggers (app/leads/schema/replica_tables.py
 `file_copies` row, `copied_at` empty, in the same transaction as the row that names a new file,
 and mark the row `gone` in the one that drops a file. So whichever code wrote or deleted a
 file, and whatever crashed after, the debt is on record, and a restored database says which
-files the replica holds. The job that writes a file then copies it (`sync_now`, retried as its
-own job if the storage is down); `flask leads requeue`, the start-up sweep and the
-replication check catch up whatever is still owed.
+files the replica holds. Whatever writes a file then queues its copy (`sync_later`) on a lane
+of its own (app/queue.py), retried with backoff if the storage is down, so no e-mail waits on
+the storage; `flask leads requeue`, the sweep and the replication check catch up whatever is
+still owed.
 """
 
 from __future__ import annotations
@@ -145,16 +146,7 @@ def owe_every_copy_again() -> int:
         ).rowcount
 
 
-def sync_now(lead_id: int) -> Synced:
-    """For the job that wrote or dropped a lead's files: sync them now, and if the storage
-    failed, queue the copy job, which RQ retries with backoff without redoing the writing."""
-    done = sync_lead(lead_id)
-    if done.failed:
-        queue.enqueue(queue.COPY_FILES, lead_id)
-    return done
-
-
 def sync_later(lead_id: int) -> None:
-    """For a request that wrote or dropped a lead's files: queue their copy job."""
+    """For a request or a job that wrote or dropped a lead's files: queue their copy job."""
     if objects.configured():
         queue.enqueue(queue.COPY_FILES, lead_id)

@@ -80,7 +80,8 @@ def restore_command(
     try:
         queued = pending.requeue_all()
     except pending.QueueDown:
-        click.echo("Redis does not answer: run flask leads requeue once it does.")
+        click.echo("Redis does not answer: the health check queues the pending work once it "
+                   "does (or run flask leads requeue).")  # fmt: skip
         return
     queue.wait_until_idle()
     click.echo(f"Queued the pending work of {len(queued.leads)} leads, and what else was owed.")
@@ -238,8 +239,8 @@ def check_purchase_keys() -> None:
 def requeue_command() -> None:
     """Queue the unfinished work of every lead, the seller e-mails and staff alerts not sent yet,
     the lost-link requests not answered yet, the purchases not reported yet, staff's e-mail
-    about any e-mail whose send is unsure and what payouts owe. Without
-    REDIS_URL the work runs in this process, and the command waits for it."""
+    about any e-mail whose send is unsure, the register questions still open and what payouts
+    owe. Without REDIS_URL the work runs in this process, and the command waits for it."""
     try:
         queued = pending.requeue_all()
     except pending.QueueDown as error:
@@ -247,8 +248,8 @@ def requeue_command() -> None:
     if not queued:
         click.echo("Nothing to requeue: every lead's work is done.")
         return
-    for lead in queued.leads:
-        click.echo(f"Queued lead #{lead['id']} ({store.work_status(lead)}).")
+    for lead_id in queued.leads:
+        click.echo(f"Queued lead #{lead_id} ({store.work_status(store.get_lead(lead_id))}).")
     for lead_id, event_id in queued.seller_emails:
         click.echo(f"Queued the seller e-mail of lead #{lead_id} (event {event_id}).")
     for lead_id, event_id in queued.staff_alerts:
@@ -271,6 +272,8 @@ def requeue_command() -> None:
         click.echo(f"Queued the replica copy of lead #{lead_id}'s erasure entry.")
     for claim_id in queued.unsure_emails:
         click.echo(f"Queued staff's e-mail about e-mail claim {claim_id}, which may not have gone.")
+    for ask_id in queued.register_asks:
+        click.echo(f"Queued stolen-watch register question {ask_id}.")
     for event_id in queued.payout_events:
         click.echo(f"Queued the bank's event {event_id}, stored and not yet applied.")
     for payout_id in queued.payouts:

@@ -16,8 +16,6 @@ leads.db keeps its SHA-256 (app/security/tokens.py), and the jobs are queued by 
 from __future__ import annotations
 
 import functools
-import json
-import secrets
 import sqlite3
 from datetime import timedelta
 
@@ -30,6 +28,7 @@ from app.leads.email_kinds import ERASURE_LINK, unclaimed
 from app.leads.state import State
 from app.rendering.dates import display_date
 from app.replica import copies
+from app.sale import keeping
 from app.sale.lifecycle import IllegalMove, LeadNotFound, StaleState, check_move
 from app.sale.purchase import drafts, files, record
 from app.security.tokens import TOKEN_LENGTH, digest
@@ -73,8 +72,9 @@ def drop_purchase(db: sqlite3.Connection, lead_id: int) -> list[str]:
 
 def erase(lead_id: int, actor: str) -> int:
     """Remove a closed lead's personal data and photo files, keeping a non-personal record;
-    returns how many photos were removed. Raises TransitionError unless the lead is closed."""
-    check_erasable(lead_id, State.CLOSED)
+    returns how many photos were removed. Raises TransitionError unless the lead is closed and
+    nothing keeps it."""
+    check_erasable(lead_id, State.CLOSED, actor)
     return remove_personal_data(lead_id, actor, State.CLOSED, drop_purchase, CLOSED_LEAD)
 
 
@@ -83,8 +83,8 @@ def erase_sale(lead_id: int, actor: str, whole_record: bool = False) -> int:
     its documents the law requires until its retain_until (the seller's request: their bank
     details and ID photos go); or, once past it (`whole_record`, the daily retention), blank
     that record too. Returns how many photos were removed; TransitionError unless the lead is
-    bought and not erased."""
-    check_erasable(lead_id, State.BOUGHT)
+    bought and not erased, or while something keeps it."""
+    check_erasable(lead_id, State.BOUGHT, actor)
     if whole_record:
         return remove_personal_data(lead_id, actor, State.BOUGHT, record.erase_record, WHOLE_RECORD)
     keep_record = functools.partial(record.forget_after_sale, actor=actor)
@@ -100,7 +100,8 @@ def erase_inactive(lead_id: int, state: str) -> int:
 def close_and_erase(lead_id: int, state: str, reason: str, actor: str) -> int:
     """Close a lead with `reason` if it is not closed yet, then erase it. No e-mail announces
     the closing: the address goes with it, and a send racing the erasure could still reach
-    someone whose details we no longer keep."""
+    someone whose details we no longer keep. Neither happens while something keeps the lead."""
+    check_erasable(lead_id, state, actor)
     if state != State.CLOSED:
         check_move(state, State.CLOSED, {"reason": reason})
         moved, _ = store.change_state(lead_id, state, State.CLOSED, actor, {"reason": reason})
@@ -109,13 +110,16 @@ def close_and_erase(lead_id: int, state: str, reason: str, actor: str) -> int:
     return erase(lead_id, actor)
 
 
-def check_erasable(lead_id: int, state: str) -> None:
-    """LeadNotFound, or IllegalMove unless the lead is in `state` and not yet erased."""
+def check_erasable(lead_id: int, state: str, actor: str) -> None:
+    """LeadNotFound, or IllegalMove unless the lead is in `state`, not yet erased, and nothing
+    keeps it (app/sale/keeping.py; never a restore's erasure applied again: it was done)."""
     lead = store.get_lead(lead_id)
     if lead is None:
         raise LeadNotFound(f"Lead {lead_id} does not exist.")
     if lead["state"] != state or lead["erased_at"]:
         raise IllegalMove(f"Only a {state} lead that is not yet erased can be erased.")
+    if why := actor != RESTORE and keeping.kept_because(get_db(), lead_id):
+        raise IllegalMove(f"This lead's details are kept while {why}, as the law requires.")
 
 
 def remove_personal_data(lead_id: int, actor: str, state: str, purchase, kind: str) -> int:
@@ -132,43 +136,12 @@ def remove_personal_data(lead_id: int, actor: str, state: str, purchase, kind: s
             "This lead changed while it was being erased; nothing was erased.", ""
         ) from error
     if actor != RESTORE:
-        log_erasure(lead_id, kind, actor)
+        erasure_record.log(lead_id, kind, actor)
     storage.remove_photo_files(photos)
     files.remove_files(purchase_files)
     copies.sync_later(lead_id)
     current_app.logger.info("Lead %s erased by %s (%s photos).", lead_id, actor, len(photos))
     return len(photos)
-
-
-def log_erasure(lead_id: int, kind: str, actor: str) -> None:
-    """Append a committed erasure to the record of erasures (erasure_record), which a restore of
-    an earlier copy applies again: the lead's id and reference, what was erased, the reason it
-    was closed with, when, and by whom as a role (`staff`, `seller`, `system`), never a
-    person."""
-    entry = {
-        "id": f"{lead_id}-{secrets.token_hex(8)}",
-        "lead_id": lead_id,
-        "reference": store.get_lead(lead_id)["reference"],
-        "erased": kind,
-        "reason": closing_reason(lead_id),
-        "at": now(),
-        "by": actor.split(":")[0],
-    }
-    erasure_record.append(entry)
-
-
-def closing_reason(lead_id: int) -> str | None:
-    """The reason the lead's last state change gave (None if it gave none: a sale)."""
-    row = (
-        get_db()
-        .execute(
-            "SELECT data FROM lead_events WHERE lead_id = ? AND kind = 'state_changed' "
-            "ORDER BY id DESC LIMIT 1",
-            (lead_id,),
-        )
-        .fetchone()
-    )
-    return json.loads(row["data"]).get("reason") if row else None
 
 
 # The seller's own request, confirmed from their mailbox
@@ -341,9 +314,10 @@ def links_to_send() -> list[int]:
 
 def confirmed_erasures() -> list[int]:
     """Leads whose seller's confirmed erasure stands but is not done yet (a job that failed,
-    or waited for SMTP): what `flask leads requeue` erases."""
+    or waited for SMTP, or for nothing to keep the lead any more): what `flask leads requeue`
+    erases."""
     rows = get_db().execute(
         "SELECT DISTINCT lead_id FROM erasure_requests JOIN leads ON leads.id = lead_id "
         f"WHERE confirmed_at IS NOT NULL AND {STANDING} ORDER BY lead_id"
     )
-    return [row[0] for row in rows]
+    return [row[0] for row in rows if not keeping.kept_because(get_db(), row[0])]

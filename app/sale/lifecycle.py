@@ -15,6 +15,7 @@ from app import queue
 from app.leads import history, store
 from app.leads.db import get_db, truncate_wal
 from app.leads.state import State
+from app.sale import keeping
 from app.sale.purchase import (
     authentication,
     bank_payouts,
@@ -133,7 +134,8 @@ def put_on_record(lead_id: int, moving: tuple[str, str], actor: str, data: dict)
     `moving[1]`: refuse the move unless the purchase record holds what it needs (MissingDetails,
     naming each item missing) and a payment is the one agreed (payment.py); record a purchase's
     payment with the move that says it was made; discard the paperwork of an accepted offer
-    that is closed. The names of the files to delete once the move is committed."""
+    that is closed, unless a flag or an open register question keeps it (app/sale/keeping.py).
+    The names of the files to delete once the move is committed."""
     from_state, to_state = moving
     if from_state == State.ACCEPTED and to_state == State.OFFERED:
         refuse_unless_parcel_received(lead_id)
@@ -150,6 +152,8 @@ def put_on_record(lead_id: int, moving: tuple[str, str], actor: str, data: dict)
     if from_state == State.AGREED and to_state == State.CLOSED:
         if refused := bank_payouts.stop_before_close(get_db(), lead_id, actor):
             raise MissingDetails(refused)
+        if keeping.register_keeps(get_db(), lead_id):  # the identity and ID stay for the law
+            return []
         return record.discard_paperwork(get_db(), lead_id, "system")
     return []
 

@@ -31,7 +31,7 @@ from datetime import UTC, datetime, timedelta
 from flask import Flask, current_app
 
 from app import queue
-from app.leads import audit
+from app.leads import audit, erasure_record
 from app.leads.db import (
     claim_today,
     get_db,
@@ -188,7 +188,7 @@ def erase_purchase_record(due: dict) -> bool:
     if due["lead_erased"]:
         if not record.erase_kept_record(due["lead_id"]):
             return False
-        erasure.log_erasure(due["lead_id"], erasure.WHOLE_RECORD, "system")
+        erasure_record.log(due["lead_id"], erasure.WHOLE_RECORD, "system")
         copies.sync_later(due["lead_id"])  # its files' copies and its entry, as any erasure
     else:
         try:

@@ -1,7 +1,9 @@
 """A seller's parcel opened on record: staff weigh it against the weight the carrier measured
 (or, if it gave none, the label's: every label is bought for one standard weight), say whether
 the seal held, photograph the box as received, the opening and the serial in frame (a short
-video if they have one) and type the serial.
+video if they have one) and type the serial, which the stolen-watch register is then asked
+about, as the findings' serial is (register_asks.py): the watch goes back only after a clear
+check of it (returns.py).
 
 The photos and the video are purchase files (app/sale/purchase/files.py): sealed to their lead
 and kind in private storage, copied to the replica, re-sealed by a key rotation and erased with
@@ -20,10 +22,13 @@ from dataclasses import dataclass, field
 
 from flask import current_app
 
+from app import queue
+from app.leads import store
 from app.leads.db import get_db, immediate_transaction, now
 from app.leads.history import append_event
+from app.leads.state import State
 from app.replica import copies
-from app.sale.purchase import files
+from app.sale.purchase import files, register_asks
 from app.shipping.shipment_state import ARRIVAL_MISMATCH, Leg, ShipmentState
 from app.shipping.tracking import move_forward
 
@@ -191,6 +196,9 @@ def record_arrival(lead_id: int, opened: Opened, actor: str) -> dict:
         raise
     copies.sync_later(lead_id)
     current_app.logger.info("Lead %s: parcel %s opened on record.", lead_id, parcel["id"])
+    register_asks.ask_about(lead_id, opened.serial, "serial_on_record")
+    if store.get_lead(lead_id)["state"] == State.CLOSED:  # ended while the watch travelled:
+        queue.enqueue(queue.OPEN_RETURN_PARCEL, lead_id)  # its return waits for this check
     return arrival_of(parcel["id"])
 
 

@@ -1,7 +1,8 @@
 """What the sale by mail needs a person for when no carrier says so: a replaced label whose
 postage the provider did not give back, a pickup whose booking never got an answer, a return
 that could not be opened because the watch is worth more than the policy covers per parcel, and
-a parcel claimed lost that the carrier then delivered (the insurer must be told).
+a parcel claimed lost that the carrier then delivered (the insurer must be told), and a return
+that waits for the watch to be opened on record or for a clear register check.
 Each goes on the lead's timeline once per parcel and reason (`shipment_attention`, with what to
 do in staff's words) and staff are e-mailed once (worker/shipping_alerts.py), however often the
 job or the reconciler that finds it runs."""
@@ -16,6 +17,8 @@ REFUND_FAILED = "refund_failed"
 PICKUP_UNANSWERED = "pickup_unanswered"
 RETURN_OVER_LIMIT = "return_over_limit"
 DELIVERED_AFTER_LOST = "delivered_after_lost"
+RETURN_WAITS_FOR_ARRIVAL = "return_waits_for_arrival"
+RETURN_WAITS_FOR_CHECK = "return_waits_for_check"
 # What staff read: the e-mail's subject, and on the timeline and in the e-mail what happened
 # and what to do.
 TITLES = {
@@ -23,6 +26,8 @@ TITLES = {
     PICKUP_UNANSWERED: "its pickup booking was never answered",
     RETURN_OVER_LIMIT: "its return could not be opened",
     DELIVERED_AFTER_LOST: "delivered after it was claimed lost",
+    RETURN_WAITS_FOR_ARRIVAL: "its return waits: open it on record",
+    RETURN_WAITS_FOR_CHECK: "its return waits: record a clear register check",
 }
 WHY = {
     REFUND_FAILED: (
@@ -44,6 +49,19 @@ WHY = {
         "counts as delivered again (to us: open it on record; to the seller: their watch is "
         "back). Tell the insurer, with the claim's reference: an open claim is withdrawn, and "
         "a claim already paid is owed back"
+    ),
+    RETURN_WAITS_FOR_ARRIVAL: (
+        "the watch is with us and its sale has ended, but its parcel was never opened on record: "
+        "a watch goes back only after a clear stolen-watch register check of the serial seen at "
+        "its arrival. Open it on record (the arrival asks the register), and the return follows "
+        "a clear answer"
+    ),
+    RETURN_WAITS_FOR_CHECK: (
+        "the watch is with us and its sale has ended, but no clear stolen-watch register check "
+        "of the serial seen on it is on record (the register gave no usable answer, could not "
+        "say, or is not asked by API). Search the register by hand and record the check with "
+        "its certificate on the lead's purchase panel: a clear one opens the return. Keep the "
+        "watch until then"
     ),
 }
 

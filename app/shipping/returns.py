@@ -1,7 +1,11 @@
 """The free insured return: a sale by mail that ends without a purchase while we hold the watch
 sends it back to the seller, under the same policy, adult signature required, tracked to
-delivered, unless the watch's stolen-watch register check stands flagged: then it is held as
-the law requires, and staff are told not to return it.
+delivered, once a clear stolen-watch register check of the serial seen on the watch (at its
+arrival, or in the findings) is on record; while there is none it waits, and staff are told once
+when a person must act (open the parcel on record, or record a check by hand). A watch whose
+register check stands flagged is held as the law requires, and staff are told not to return it.
+Its seller reads the same as for a return waiting for its checks until a staff member chooses
+to tell them the sale is on hold (on_hold); the same holds for any sale whose check is flagged.
 
 The lead is closed at once, as any lead is (app/sale/lifecycle.py is unchanged); the return
 parcel is what staff and the seller follow from there, and its delivery is the deal's end on the
@@ -19,13 +23,18 @@ from app.leads.db import get_db, immediate_transaction, now
 from app.leads.history import append_event
 from app.leads.state import State
 from app.rendering.dates import display_date
-from app.sale.purchase import record
+from app.sale.purchase import record, stolen_register
+from app.sale.purchase.authentication import Refused
 from app.shipping import attention, labels
 from app.shipping.shipment_state import Leg, ShipmentState
 
 # The inbound parcel's states that mean the watch is with us.
 WITH_US = (ShipmentState.DELIVERED, ShipmentState.RECEIVED)
-HELD = "held"
+# A staff member chose to tell the seller of the hold (the event's kind).
+TOLD = "seller_told_on_hold"
+# Why a return waits on a person (attention.py says what to do).
+WAITS_FOR_ARRIVAL = attention.RETURN_WAITS_FOR_ARRIVAL
+WAITS_FOR_CHECK = attention.RETURN_WAITS_FOR_CHECK
 
 
 def watch_we_hold(db, lead_id: int) -> dict | None:
@@ -53,19 +62,53 @@ def is_flagged(lead_id: int) -> bool:
     return (record.get(lead_id) or {}).get("register_result") == "flagged"
 
 
-def on_hold(lead_id: int) -> bool:
-    """Whether the seller is told only that the sale is on hold pending checks (ON_HOLD, and
-    never why): its register check stands flagged, or its watch is held from its return."""
+def held_for_checks(lead_id: int) -> bool:
+    """Whether the sale is held for its checks: its register check stands flagged, or its
+    watch is held from its return (staff's facts; the seller reads them only through on_hold)."""
     if is_flagged(lead_id):
         return True
     inbound = watch_we_hold(get_db(), lead_id)
     return bool(inbound and inbound["return_held_at"])
 
 
+def told_event(lead_id: int) -> dict | None:
+    """The event of a staff member choosing to tell the seller of the hold, if one did."""
+    row = (
+        get_db()
+        .execute(
+            "SELECT * FROM lead_events WHERE lead_id = ? AND kind = ? ORDER BY id LIMIT 1",
+            (lead_id, TOLD),
+        )
+        .fetchone()
+    )
+    return dict(row) if row else None
+
+
+def on_hold(lead_id: int) -> bool:
+    """Whether the seller is told only that the sale is on hold pending checks (ON_HOLD, and
+    never why): held for its checks, and a staff member chose to tell them. Until then nothing
+    the seller sees depends on the register's answer: their page and e-mails read as a clear
+    sale's at the same step, so a thief is not tipped off by the page."""
+    return held_for_checks(lead_id) and told_event(lead_id) is not None
+
+
+def tell_seller(lead_id: int, actor: str) -> int:
+    """A staff member's choice to tell the seller their sale is on hold pending checks, once;
+    the event's id. Refused for a sale not held, or one whose seller was told already."""
+    with immediate_transaction() as db:
+        if not held_for_checks(lead_id) or told_event(lead_id):
+            raise Refused(
+                "This sale is not held for its checks, or its seller was told already. Nothing "
+                "was changed."
+            )
+        return append_event(db, lead_id, actor, TOLD, {})
+
+
 def open_return(lead_id: int) -> str:
     """The job: for a closed lead whose watch we hold, its return parcel opened and its label's
-    purchase queued, or the watch held when its register check stands flagged; what it did. A
-    watch above the policy's per-parcel limit gets no return parcel: staff are asked to look.
+    purchase queued, or the watch held when its register check stands flagged, or the return
+    left waiting for a clear check of the serial seen on the watch; what it did. A watch above
+    the policy's per-parcel limit gets no return parcel: staff are asked to look.
     Anything else (the lead reopened or bought, the watch never reached us, a return already
     opened) changes nothing."""
     with immediate_transaction() as db:
@@ -82,6 +125,12 @@ def open_return(lead_id: int) -> str:
             event_id = hold(db, inbound)
             queue.enqueue(queue.ALERT_RETURN_HELD, lead_id, event_id)
             return "held: the register check stands flagged, not returned"
+        checked = existing is not None or stolen_register.clear_of_serial_seen(db, lead_id)
+        waits_for = None if checked else what_it_waits_for(db, lead_id)
+    if not checked:
+        if waits_for:
+            attention.raise_once(inbound, waits_for)
+        return "waits: no clear register check of the serial seen on the watch yet"
     if existing is not None:
         shipment_id = existing["id"]
     else:
@@ -97,6 +146,18 @@ def open_return(lead_id: int) -> str:
         queue.enqueue(queue.BUY_LABEL, shipment_id)
         return f"return parcel {shipment_id} on record, its label to buy"
     return f"return parcel {shipment_id} already has its label"
+
+
+def what_it_waits_for(db, lead_id: int) -> str | None:
+    """Why a return waits on a person: the parcel never opened on record, or no clear check of
+    the serial seen on the watch and no question to the register still open; None while the
+    register's answer is awaited (it decides, by a job: stolen_register.record_check)."""
+    if stolen_register.serial_seen(db, lead_id)[0] is None:
+        return WAITS_FOR_ARRIVAL
+    asking = db.execute(
+        "SELECT 1 FROM register_asks WHERE lead_id = ? AND outcome IS NULL", (lead_id,)
+    ).fetchone()
+    return None if asking else WAITS_FOR_CHECK
 
 
 def hold(db, inbound: dict) -> int:
@@ -159,15 +220,13 @@ ON_HOLD = "Your sale is on hold pending checks. We will contact you."
 
 
 def seller_view(lead_id: int) -> dict | None:
-    """The return as the seller's status page shows it, or None when there is none: the words,
-    the carrier and tracking number once it travels, and the delivery date; a held watch
-    reads only "on hold pending checks"."""
+    """The return as the seller's status page shows it, or None when there is none (a watch
+    held, or whose return waits for its checks, shows none alike): the words, the carrier and
+    tracking number once it travels, and the delivery date."""
     db = get_db()
     inbound = watch_we_hold(db, lead_id)
-    if inbound is None:
+    if inbound is None or inbound["return_held_at"]:
         return None
-    if inbound["return_held_at"]:
-        return {"state": HELD, "words": ON_HOLD}
     back = return_of(db, inbound)
     if back is None or back["state"] == ShipmentState.VOIDED:
         return None

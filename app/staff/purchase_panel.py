@@ -1,20 +1,17 @@
 """The purchase panel of a lead's page: the forms staff fill in at the authentication (findings,
-the stolen-watch register check, the ID check), the exceptions a second staff member approves,
-and what the purchase record holds, as staff read it. Identity and bank numbers appear here by
-their last 4 characters only; the full paperwork is a page of its own behind re-authentication
-(app/staff/views/purchase.py).
+the stolen-watch register check, the ID check: authentication_forms.py), the exceptions a second
+staff member approves (money_forms.py), and what the purchase record holds, as staff read it.
+Identity and bank numbers appear here by their last 4 characters only; the full paperwork is a
+page of its own behind re-authentication (app/staff/views/purchase.py).
 """
 
 from __future__ import annotations
 
 from datetime import date
 
-from flask_wtf import FlaskForm
-from flask_wtf.file import FileField, FileRequired
-from wtforms import BooleanField, DateField, Form, RadioField, StringField
-from wtforms.validators import DataRequired, InputRequired, Length, ValidationError
+from wtforms import DateField, Form
+from wtforms.validators import DataRequired, ValidationError
 
-from app.forms.fields import not_in_future, options, words
 from app.leads.db import get_db
 from app.leads.display import business_today, local_time, usd
 from app.leads.state import State
@@ -26,102 +23,21 @@ from app.sale.purchase import (
     files,
     payout,
     record,
-    register_asks,
     stolen_register,
 )
 from app.sale.purchase.authentication import authenticating as at_authentication
 from app.sale.purchase.paperwork import ID_TYPES, agreed_price
 from app.sale.purchase.stolen_register import RESULTS as REGISTER_RESULTS
+from app.shipping import returns
 from app.staff import money_forms
+from app.staff.authentication_forms import (
+    FindingsForm,
+    RegisterCheckForm,
+    TellHoldForm,
+    VerifyIdForm,
+)
 
 REGISTER_DAYS = 30  # the register page's default period
-
-
-def line(label: str, description: str, length: int = 60) -> StringField:
-    """A required one-line text field, trimmed."""
-    return StringField(
-        label,
-        validators=[DataRequired(), Length(max=length)],
-        filters=[lambda value: (value or "").strip()],
-        description=description,
-    )
-
-
-class FindingsForm(FlaskForm):
-    """The authentication's findings: the watch's identity as the watchmaker read it."""
-
-    audited = "authentication_recorded"
-    done = "Findings recorded. The final offer can now be made."
-
-    model_reference = line("Model reference number", "As on the case, e.g. 126610LN.")
-    serial_number = line("Serial number", "Exactly as engraved.")
-    case_marks = words("Case marks (optional)", description="Hallmarks, engravings, case number.")
-    movement_marks = words("Movement marks (optional)", description="Caliber and its numbers.")
-    condition_findings = words("Condition findings", required=True)
-
-    def take(self, lead_id: int, actor: str) -> int:
-        """Put the findings on the record (a correction is a new event); the event's id."""
-        return register_asks.record_findings_and_ask(lead_id, actor, self.data)
-
-
-class RegisterCheckForm(FlaskForm):
-    """A stolen-watch register check: where, when, what it said, and its certificate."""
-
-    audited = "register_checked"
-    done = "Register check recorded."
-
-    provider = line("Register searched", "The register's name.", length=100)
-    checked_on = DateField(
-        "Date checked", validators=[InputRequired(), not_in_future], default=business_today
-    )
-    result = RadioField(
-        "Result",
-        choices=options(REGISTER_RESULTS),
-        validators=[InputRequired(message="Choose the register's result.")],
-    )
-    certificate = FileField(
-        "Certificate",
-        validators=[FileRequired("Attach the register's certificate.")],
-        description="The register's PDF or a photo of it, up to 10 MB.",
-        render_kw={"accept": "application/pdf,image/png,image/jpeg,image/webp"},
-    )
-
-    def validate_certificate(self, field) -> None:
-        """A PDF or an image, known by its bytes, of at most 10 MB; kept on the form."""
-        data = field.data.read(stolen_register.CERTIFICATE_MAX_BYTES + 1)
-        if len(data) > stolen_register.CERTIFICATE_MAX_BYTES:
-            raise ValidationError("This file is over 10 MB: attach a smaller PDF or photo.")
-        self.media_type = stolen_register.certificate_type(data)
-        if self.media_type is None:
-            raise ValidationError("This file is not a PDF or an image we can read.")
-        self.certificate_bytes = data
-
-    def take(self, lead_id: int, actor: str) -> int:
-        """Put the check and its certificate on the record; the event's id."""
-        check = {
-            "provider": self.provider.data,
-            "checked_on": self.checked_on.data.isoformat(),
-            "result": self.result.data,
-        }
-        return stolen_register.record_check(
-            lead_id, actor, check, self.certificate_bytes, self.media_type
-        )
-
-
-class VerifyIdForm(FlaskForm):
-    """Staff confirm they compared the ID with the seller (on the paperwork page)."""
-
-    audited = "id_verified"
-    done = "ID verified: recorded with your name and the time."
-
-    compared = BooleanField(
-        "I have compared the ID photos and details with the seller",
-        validators=[InputRequired(message="Tick the box once you have compared them.")],
-    )
-
-    def take(self, lead_id: int, actor: str) -> int:
-        """Record that `actor` checked the ID, now; the event's id."""
-        return authentication.verify_id(lead_id, actor)
 
 
 class RegisterPeriodForm(Form):
@@ -143,8 +59,10 @@ def offered(name: str, lead: dict, purchase: dict) -> bool:
     authenticating = at_authentication(get_db(), lead)
     if name == "findings":  # the signed declaration names the serial number: it stays
         return authenticating and not purchase.get("signed_at")
-    if name == "register_check":
-        return authenticating
+    if name == "register_check":  # a watch by mail: from its arrival, its return waits on it
+        return stolen_register.checkable(get_db(), lead)
+    if name == "tell_hold":
+        return returns.held_for_checks(lead["id"]) and not returns.told_event(lead["id"])
     agreed = lead["state"] == State.AGREED
     if name == "payment_exception":
         return agreed
@@ -163,6 +81,7 @@ FORMS = {
     "findings": FindingsForm,
     "register_check": RegisterCheckForm,
     "verify_id": VerifyIdForm,
+    "tell_hold": TellHoldForm,
     "payment_exception": money_forms.PaymentExceptionForm,
     "clear_flag": money_forms.ClearFlagForm,
     "holder_name": money_forms.HolderNameForm,
@@ -181,6 +100,21 @@ def empty_form(name: str, purchase: dict, waiting: dict | None = None, phone: st
         "payout_callback": {"phone_called": phone},
     }.get(name)
     return FORMS[name](prefix=name, formdata=None, data=data)
+
+
+def hold_words(lead_id: int, names: dict[str, str]) -> str:
+    """What the seller of a sale held for its checks reads, and who chose it; empty when the
+    sale is not held."""
+    if not returns.held_for_checks(lead_id):
+        return ""
+    told = returns.told_event(lead_id)
+    if told:
+        by = by_whom(told["actor"], names, told["at"])
+        return f"The seller was told their sale is on hold pending checks ({by}), never why."
+    return (
+        "The seller's page and e-mails read as for any sale at this step: nothing tells them of "
+        "the hold until a staff member chooses to tell them, below."
+    )
 
 
 def exception_words(approval: dict, agreed: int | None, checks: dict[int, dict]) -> str:
@@ -245,6 +179,7 @@ def findings_facts(purchase: dict, names: dict[str, str]) -> list[tuple[str, str
     """The watch as authenticated."""
     recorded = by_whom(purchase["authenticated_by"], names, purchase["authenticated_at"])
     return [
+        ("Brand", purchase["brand"]),
         ("Reference", purchase["model_reference"]),
         ("Serial number", purchase["serial_number"]),
         ("Case marks", purchase["case_marks"]),
@@ -328,7 +263,7 @@ def panel(lead: dict, names: dict[str, str], failed: tuple[str, object] | None =
         forms[failed[0]] = failed[1]
     checks = stolen_register.history(lead["id"])
     return {
-        "shown": bool(purchase) or at_authentication(get_db(), lead),
+        "shown": bool(purchase) or stolen_register.checkable(get_db(), lead),
         "record": purchase,
         "forms": forms,
         "findings": findings_facts(purchase, names) if purchase.get("serial_number") else [],
@@ -338,6 +273,7 @@ def panel(lead: dict, names: dict[str, str], failed: tuple[str, object] | None =
             for check in checks
         ],
         "waiting_check": waiting,
+        "held": hold_words(lead["id"], names),
         "exceptions": listed_exceptions(lead["id"], checks, names),
         "approve_form": money_forms.ApproveForm(prefix="approve", formdata=None),
         "paperwork": paperwork_facts(purchase, names) if paperwork_kept(purchase) else [],

@@ -67,10 +67,21 @@ EXPIRED_QUOTE = (
     "This preliminary quote has expired, so it can no longer be accepted here. Please call us "
     "and we will look at your watch again."
 )
-ERASE_AFTER_RETURN = (
-    "Nothing was changed: your watch may be with us for authentication, so we keep your details "
-    "until it is back with you. Withdraw without deleting, and once it is back with you, reply "
-    "to any of our e-mails and we delete your details."
+# Why the seller cannot have their details deleted now: one sentence whatever the reason (the
+# watch on its way, with us or held, its serial given, a check open or flagged), so a refusal
+# never tells a thief more than an honest seller reads (app/sale/keeping.py).
+KEPT_WHILE = (
+    "we keep your sale's details while your watch is with us or on its way, and while our "
+    "checks of the sale are open, as the law requires, and delete them once it is back with "
+    "you and the checks are done"
+)
+DETAILS_KEPT = (
+    f"We cannot delete your details as you withdraw: {KEPT_WHILE}. Withdraw now, and then "
+    "reply to any of our e-mails to ask us to delete them."
+)
+ERASE_NOT_NOW = (
+    f"Nothing was changed: {KEPT_WHILE}. Withdraw without deleting, and then reply to any of "
+    "our e-mails to ask us to delete them."
 )
 NOT_NOW = "Your sale has moved on since this page was opened. Here is where it stands now."
 
@@ -117,17 +128,19 @@ EXPIRED_OFFER = (
 )
 PAPERWORK_SIGNED = (
     "Thank you: your paperwork is signed. We have e-mailed you a link to confirm the account we "
-    "pay: we send no money until you do. We also check your ID and the watch against the "
-    "stolen-watch register, then pay you by bank transfer."
+    "pay: we send no money until you do. We also complete our checks of your ID and the "
+    "watch, then pay you by bank transfer."
 )
-# The paperwork signed for a sale on hold: no word of why (app/shipping/returns.py ON_HOLD).
+# What a seller reads of the checks before payment never names them (the register, a flag): a
+# sale held for its checks reads the same until staff tell its seller of the hold, and then
+# only this (app/shipping/returns.py on_hold).
 PAPERWORK_SIGNED_ON_HOLD = (
     "Thank you: your paperwork is signed. Your sale is on hold pending checks: we will be in touch."
 )
 PAPERWORK_SIGNED_NEXT = (
     "Your paperwork is signed. Confirm the account we pay with the link we e-mailed you; we also "
-    "check your ID and the watch against the stolen-watch register, then pay you {by_transfer} "
-    "and e-mail you when the payment is sent."
+    "complete our checks of your ID and the watch, then pay you {by_transfer} and e-mail you "
+    "when the payment is sent."
 )
 # Once bought, under the payment's facts (the site's own words on when a transfer arrives).
 PAYMENT_TRACE = (
@@ -146,8 +159,8 @@ PAYOUT_LINK_REFUSED = (
     "need a hand, reply to any of our e-mails or call us on {phone}."
 )
 PAYOUT_CONFIRMED = (
-    "Thank you: the account is confirmed. Once we have checked your ID and the watch against "
-    "the stolen-watch register, we pay you and e-mail you when the payment is sent."
+    "Thank you: the account is confirmed. Once we have completed our checks of your ID and the "
+    "watch, we pay you and e-mail you when the payment is sent."
 )
 PAYOUT_REFUSED = (
     "We have cancelled that paperwork and switched off every link to your status page: nobody "

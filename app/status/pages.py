@@ -7,6 +7,7 @@ from __future__ import annotations
 from flask import render_template
 
 from app.leads import history
+from app.leads.db import get_db
 from app.leads.display import quote_amount, usd, watch_name
 from app.leads.state import State
 from app.photos import messages as photo_messages
@@ -14,7 +15,7 @@ from app.photos.forms import photo_limits, photo_room
 from app.prices import index
 from app.rendering import seo
 from app.rendering.layout import site_info
-from app.sale import erasure, seller_steps
+from app.sale import erasure, keeping, seller_steps
 from app.sale.purchase import paperwork, record
 from app.shipping import preparation, progress, returns
 from app.status import mail_page, messages, purchase_view, serial_views
@@ -34,10 +35,8 @@ from app.status.paperwork_form import (
 NAME_PLACEHOLDER = "[your full legal name]"
 # The seller's actions while the sale is open (not bought or closed).
 OPEN_STATES = frozenset(State) - {State.BOUGHT, State.CLOSED}
-# From the appointment on, the watch may be with us: its return needs the seller's details.
-SELLER_ERASABLE_STATES = frozenset({State.NEW, State.CONTACTED, State.QUOTED, State.ACCEPTED})
 # Photos help until the watch is authenticated in person; after that they answer nothing.
-PHOTO_STATES = SELLER_ERASABLE_STATES | {State.APPOINTMENT}
+PHOTO_STATES = keeping.ASKING_STATES | {State.APPOINTMENT}
 
 
 def takes_photos(lead: dict) -> bool:
@@ -82,7 +81,8 @@ def status_page(lead: dict, token: str) -> str:
         mail=mail,
         serial=serial_views.section(lead, held),
         is_open=is_open,
-        can_erase=lead["state"] in SELLER_ERASABLE_STATES,
+        can_erase=keeping.seller_may_ask(get_db(), lead),
+        details_kept=messages.DETAILS_KEPT,
         after_sale=erasure.after_sale(lead),
         erasure_under_way=messages.ERASURE_UNDER_WAY if erasure.confirmed(lead["id"]) else None,
         photo_props=add_photos_props(token, room) if takes_photos(lead) and room else None,

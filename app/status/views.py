@@ -13,12 +13,13 @@ from flask import Response, abort, current_app, flash, redirect, request
 
 from app import queue
 from app.leads import history, links, store
+from app.leads.db import get_db
 from app.leads.display import appointment_start, usd, watch_name
 from app.leads.state import State
 from app.photos import intake
 from app.photos import messages as photo_messages
 from app.photos.forms import AddPhotosForm, chosen_files
-from app.sale import erasure, lifecycle
+from app.sale import erasure, keeping, lifecycle
 from app.sale.invitation import invitation
 from app.sale.purchase import files, payout
 from app.sale.purchase.paperwork import agreed_price
@@ -143,8 +144,9 @@ def answer_offer(token: str):
 
 def withdraw(token: str):
     """Close the enquiry at the seller's word. Deleting their details as well is only asked
-    for here: a status link can be forwarded or leaked, so the erasure waits until the seller
-    confirms it from the link e-mailed to the address on file."""
+    for here, and only while nothing under way keeps them (app/sale/keeping.py): a status link
+    can be forwarded or leaked, so the erasure waits until the seller confirms it from the
+    link e-mailed to the address on file."""
     lead, form = lead_for(token), WithdrawForm()
     if lead["state"] not in pages.OPEN_STATES:
         return refuse(token, messages.NOT_NOW, 409)
@@ -152,8 +154,8 @@ def withdraw(token: str):
         return refuse(token, messages.TICK_TO_WITHDRAW, 422)
     if not form.asks_erasure():
         return act(token, lead, State.CLOSED, {"reason": "withdrawn"}, messages.WITHDRAWN)
-    if lead["state"] not in pages.SELLER_ERASABLE_STATES:
-        return refuse(token, messages.ERASE_AFTER_RETURN, 409)
+    if not keeping.seller_may_ask(get_db(), lead):  # one answer, whatever keeps it
+        return refuse(token, messages.ERASE_NOT_NOW, 409)
     data = {"reason": "withdrawn", "erasure_requested": True}
     try:
         event_id = lifecycle.transition(lead["id"], State.CLOSED, "seller", data, lead["state"])

@@ -226,6 +226,7 @@ def authenticate(page) -> None:
         page,
         "findings",
         {
+            "Brand": "Omega",
             "Model reference number": "310.30.42.50.01.001",
             "Serial number": "81234567",
             "Condition findings": "Crystal scratched; movement keeps time within 2 s a day.",

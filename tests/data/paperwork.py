@@ -21,6 +21,7 @@ QUOTE = {"amount_low": 8000, "amount_high": 9500, "valid_until": IN_A_WEEK}
 APPOINTMENT = {"date": IN_A_WEEK, "time": "14:30", "mode": "office", "place": "5 Main St"}
 SERIAL = "7Z41K9Q2"
 FINDINGS = {
+    "brand": "Rolex",
     "model_reference": "126610LN",
     "serial_number": SERIAL,
     "case_marks": "Light scratches on the clasp",

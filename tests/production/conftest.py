@@ -1,16 +1,17 @@
 """The production shape, started once for this folder's tests from the files in deploy/ as they
 ship: nginx (deploy/nginx.conf, TLS from a throwaway CA) in front of gunicorn
-(deploy/gunicorn.conf.py, APP_ENV=production), Redis, `flask rq worker --with-scheduler`,
-Litestream (deploy/watchbuyers-litestream.service) replicating to an S3 server on loopback
-(tests/storage.py), and an SMTP server on loopback that takes mail only over verified STARTTLS
-with a login, and the label provider's fake (tests/shipping/fake_easypost.py) over TLS with the
-same CA's certificate, trusted by the site's processes through REQUESTS_CA_BUNDLE, and the
-stolen-watch register's (tests/sale/purchase/fake_register.py), asked by the worker over TLS
-with that CA's certificate too, trusted through SSL_CERT_FILE (urllib's and httpx's), as is the
-bank's (tests/payouts/fake_increase.py; its settings are given, payouts by its API are turned on
-by a stack of their own, tests/production/test_payouts.py). Chromium
-reaches the site at https://www.watchbuyers.test:<port>, resolved to loopback by
---host-resolver-rules, and trusts the test's certificate.
+(deploy/gunicorn.conf.py, APP_ENV=production), Redis, an rq worker per queue
+(deploy/watchbuyers-worker@.service), Litestream (deploy/watchbuyers-litestream.service)
+replicating to an S3 server on loopback (tests/storage.py), and an SMTP server on loopback that
+takes mail only over verified STARTTLS with a login, and the label provider's fake
+(tests/shipping/fake_easypost.py) over TLS with the same CA's certificate, trusted by the
+site's processes through REQUESTS_CA_BUNDLE, and the stolen-watch register's
+(tests/sale/purchase/fake_register.py), asked by the worker over TLS with that CA's
+certificate too, trusted through SSL_CERT_FILE (urllib's and httpx's), as is the bank's
+(tests/payouts/fake_increase.py; its settings are given, payouts by its API are turned on by a
+stack of their own, tests/production/test_payouts.py). Chromium reaches the site at
+https://www.watchbuyers.test:<port>, resolved to loopback by --host-resolver-rules, and
+trusts the test's certificate.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
 
+from app.queue import QUEUES
 from tests.browser.helpers import CHROMIUM, CHROMIUM_ARGS
 from tests.front import HOST, Front, Tls, make_tls, start_front
 from tests.helpers import (
@@ -68,7 +70,7 @@ class Site:
     easypost: FakeEasyPost
     register: FakeRegister
     bank: FakeIncrease
-    processes: list = field(default_factory=list)
+    processes: list = field(default_factory=list)  # gunicorn, the workers, Litestream
 
     def flask(self, *args: str, **settings: str) -> str:
         """Run a `flask` command as an operator would on the server (with `settings` changed);
@@ -209,6 +211,12 @@ def start_litestream(env: dict, folder: Path) -> subprocess.Popen:
     return start_process(here(command), env, folder / "litestream.log")
 
 
+def worker_commands() -> list[tuple[str, list[str]]]:
+    """deploy/watchbuyers-worker@.service's command for each queue, the default one first."""
+    return [(lane, unit_commands("watchbuyers-worker@.service", instance=lane)[0])
+            for lane in QUEUES]  # fmt: skip
+
+
 @contextmanager
 def production_site(folder: Path, **settings: str) -> Iterator[Site]:
     """The production shape started in `folder` (its settings changed by `settings`), stopped
@@ -233,12 +241,12 @@ def production_site(folder: Path, **settings: str) -> Iterator[Site]:
         site.flask(*command)  # as docs/deployment.md and docs/durability.md say
     gunicorn = [sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py",
                 "app:create_app()"]  # fmt: skip
-    worker = [sys.executable, "-m", "flask", "rq", "worker", "--with-scheduler"]
     site.processes = [
         start_process(gunicorn, env, folder / "gunicorn.log"),
-        start_process(worker, env, folder / "worker.log"),
+        *(start_process(command, env, folder / f"worker-{lane}.log")
+          for lane, command in worker_commands()),
         start_litestream(env, folder),
-    ]
+    ]  # fmt: skip
     wait_for_port(app_port, timeout=60)
     site.front = start_front(
         folder, instance=folder / "instance", app_server=f"127.0.0.1:{app_port}", tls=tls,

@@ -60,7 +60,7 @@ def findings_recorded(site, browser, staff, who: str, serial: str) -> dict:
     booking = {"Date": "2099-07-02", "Time": "11:00", "Place": "88 Greenwich Ave, New York"}
     do(staff, "appointment", booking, "Book and e-mail")
     expect_state(staff, "the lead is now Appointment")
-    findings = {"Model reference number": "126610LN", "Serial number": serial,
+    findings = {"Brand": "Rolex", "Model reference number": "126610LN", "Serial number": serial,
                 "Condition findings": "Bezel insert faded; dial and hands original."}  # fmt: skip
     do(staff, "findings", findings, "Save findings")
     expect_state(staff, "Findings recorded.")

@@ -179,7 +179,7 @@ def leave_work_owed(site, photos: tuple[Path, ...]) -> None:
     send_lead(site, "owed.seller@example.com", photos[:2], fullName="Owen Owed")
     owed = lead_by_email(site, "owed.seller@example.com")
     wait_until(lambda: copies_tried(site, owed["id"]), timeout=90)
-    os.killpg(site.processes[1].pid, signal.SIGSTOP)  # the rq worker, as systemd groups it
+    os.killpg(site.processes[1].pid, signal.SIGSTOP)  # the default queue's rq worker
     send_lead(site, "waiting.seller@example.com", photos[:1], fullName="Walt Waiting")
 
 

@@ -9,9 +9,10 @@ import string
 from tests.helpers import ROOT
 
 
-def unit_commands(unit: str, directive: str = "ExecStart") -> list[list[str]]:
-    """The commands of `directive` (ExecStart, ExecStartPre) in deploy/<unit>."""
-    text = (ROOT / "deploy" / unit).read_text()
+def unit_commands(unit: str, directive: str = "ExecStart", instance: str = "") -> list[list[str]]:
+    """The commands of `directive` (ExecStart, ExecStartPre) in deploy/<unit>, for one
+    `instance` of a template unit (its %i)."""
+    text = (ROOT / "deploy" / unit).read_text().replace("%i", instance)
     filled = string.Template(text).safe_substitute(CHECKOUT=ROOT, ENV_FILE="/dev/null")
     prefix = f"{directive}="
     return [shlex.split(line.removeprefix(prefix)) for line in filled.splitlines()

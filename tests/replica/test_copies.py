@@ -170,7 +170,7 @@ def test_the_start_up_sweep_catches_up_copies_a_crash_left_owed(
     owed_long_ago(crashed)  # since before the process started
     storage_back(crashed, replica_settings)
     with crashed.app_context():
-        assert pending.sweep_stale_leads() == 1  # the lead's copy job
+        assert pending.sweep().file_copies == [lead_id]  # the lead's copy job
     lead_work_done(crashed)
     assert all(row["copied_at"] for row in copy_rows(crashed))
     assert len(object_storage.keys(bucket_of(crashed), "watchbuyers/files/")) == 2

@@ -12,13 +12,14 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from app import queue
+from app import queue, redis_guard
 from app.extensions import rq
 from app.leads import audit, history, store
 from app.leads.db import get_db, transaction
 from app.sale import erasure, lifecycle, retention
 from app.sale.purchase import crypto, files, payout, record
 from tests.helpers import (
+    backdate_activity,
     business_today,
     buy_lead,
     lead_work_done,
@@ -151,8 +152,9 @@ def test_the_first_request_of_the_day_queues_the_run_and_no_other_process_does(
 
 
 def test_a_run_the_queue_refused_is_claimed_again_at_the_next_check(
-    make_app, tmp_path, redis_server
+    make_app, tmp_path, redis_server, monkeypatch
 ):
+    monkeypatch.setattr(redis_guard, "REDIS_REST_SECONDS", 0)  # the next check is 10 min on
     app = make_app(LEADS_DB=str(tmp_path / "leads.db"), TESTING=False, REDIS_URL=redis_server.url)
     redis_server.stop()  # Redis down at the first check
     app.test_client().get("/status")
@@ -213,18 +215,6 @@ def test_bank_details_go_payout_details_days_after_payment_and_the_record_stays(
     assert entry["data"] == {"paid_on": purchase["paid_on"], "after_days": 30}
     run_retention(app)  # nothing is done twice
     assert len(audited(app, lead_id)) == 1
-
-
-def backdate_activity(app, lead_id: int, margin: timedelta) -> None:
-    """The lead's last activity LEAD_RETENTION_MONTHS ago, moved by `margin` towards today."""
-    months = app.config["LEAD_RETENTION_MONTHS"]
-    assert months == 24
-    then = retention.months_before(datetime.now(UTC), months) + margin
-    with app.app_context(), transaction() as db:
-        db.execute(
-            "UPDATE leads SET last_activity_at = ? WHERE id = ?",
-            (then.isoformat(timespec="seconds"), lead_id),
-        )
 
 
 @pytest.mark.parametrize("margin_days", [1, -1])

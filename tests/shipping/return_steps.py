@@ -10,9 +10,10 @@ import pytest
 from app.leads import history
 from app.leads.db import get_db, immediate_transaction
 from app.leads.state import State
+from app.sale.purchase import record
 from app.shipping import labels, tracking
 from app.staff import totp
-from tests.helpers import Clock, Staff
+from tests.helpers import CLEAR_CHECK, FINDINGS, Clock, Staff
 from tests.shipping.steps import bought_label
 
 OFFER = {"from": "appointment", "to": "offered", "amount": 9400, "valid_until": "2099-01-01"}
@@ -23,7 +24,8 @@ TO_STATE = {"label_ready": (), "in_transit": ("in_transit",),
 
 def mail_deal(app, parcel_state: str = "delivered") -> dict:
     """A sale by mail at the final offer: the lead (handover by mail), its inbound label bought
-    and the parcel moved to `parcel_state` as tracking moves it; the inbound row."""
+    and the parcel moved to `parcel_state` as tracking moves it; the inbound row. A delivered
+    watch was authenticated, its serial checked clear (as the final offer needs)."""
     inbound = bought_label(app)
     with app.app_context(), immediate_transaction() as db:
         db.execute("UPDATE leads SET handover = 'mail', state = ? WHERE id = ?",
@@ -31,6 +33,8 @@ def mail_deal(app, parcel_state: str = "delivered") -> dict:
         history.append_event(db, inbound["lead_id"], "staff:1", "state_changed", OFFER)
         for status in TO_STATE[parcel_state]:
             tracking.apply_status(db, labels.get(inbound["id"]), status)
+        if parcel_state == "delivered":
+            record.update(db, inbound["lead_id"], FINDINGS | CLEAR_CHECK)
     with app.app_context():
         return labels.get(inbound["id"])
 
@@ -42,6 +46,16 @@ def parcels(app, lead_id: int, leg: str) -> list[dict]:
             "SELECT * FROM shipments WHERE lead_id = ? AND leg = ? ORDER BY id", (lead_id, leg)
         )
         return [dict(row) for row in rows]
+
+
+def held_not_returned(app, easypost, lead_id: int, bought: int) -> dict:
+    """Assert the lead's watch is held: no return parcel, no label bought beyond the `bought`
+    before, its inbound parcel marked held; that parcel's row."""
+    assert parcels(app, lead_id, "return") == []
+    assert easypost.bought() == bought
+    [held] = parcels(app, lead_id, "inbound")
+    assert held["return_held_at"]
+    return held
 
 
 @pytest.fixture

@@ -8,11 +8,11 @@ from __future__ import annotations
 import pytest
 
 from app.leads import audit
-from app.leads.db import get_db
+from app.leads.db import get_db, transaction
 from app.leads.state import State
 from app.sale import erasure, lifecycle
 from app.sale.purchase import files
-from app.shipping import arrival
+from app.shipping import arrival, labels, tracking
 from tests.helpers import database_at_version, give_token, lead_work_done
 from tests.shipping.deal_steps import delivered_deal, mail_deal, move, post_arrival
 from tests.shipping.fake_easypost import label_url
@@ -72,6 +72,10 @@ def test_erasing_the_lead_removes_the_arrival_files_and_their_copies(app, staff,
     with app.app_context():
         lifecycle.transition(lead_id, State.CLOSED, "staff:1", {"reason": "seller_declined"},
                              State.ACCEPTED)  # fmt: skip
+        back = labels.open_shipment(lead_id, "return", parcel["deal_event_id"],
+                                    parcel["insured_value"], "adr_seller_1")  # fmt: skip
+        with transaction() as db:  # back with its seller: nothing keeps the lead now
+            tracking.apply_status(db, labels.get(back), "delivered")
         erasure.erase(lead_id, "staff:1")
         rows = (
             get_db()

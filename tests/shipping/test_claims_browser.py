@@ -37,7 +37,7 @@ def test_a_claim_is_opened_on_a_desktop_and_settled_on_a_phone(
     held = mail_deal(server.app, "delivered")
     with server.app.app_context():
         with transaction() as db:
-            db.execute("INSERT INTO purchases (lead_id, register_result) VALUES (?, 'flagged')",
+            db.execute("UPDATE purchases SET register_result = 'flagged' WHERE lead_id = ?",
                        (held["lead_id"],))  # fmt: skip
             db.execute("UPDATE leads SET state = ? WHERE id = ?", (State.CLOSED, held["lead_id"]))
         returns.open_return(held["lead_id"])

@@ -29,7 +29,7 @@ def closed_with_us(app, flagged: bool = False) -> int:
             closed = (State.CLOSED, inbound["lead_id"])
             db.execute("UPDATE leads SET state = ? WHERE id = ?", closed)
             if flagged:
-                db.execute("INSERT INTO purchases (lead_id, register_result) VALUES (?, 'flagged')",
+                db.execute("UPDATE purchases SET register_result = 'flagged' WHERE lead_id = ?",
                            (inbound["lead_id"],))  # fmt: skip
         returns.open_return(inbound["lead_id"])
     return inbound["lead_id"]
@@ -38,6 +38,8 @@ def closed_with_us(app, flagged: bool = False) -> int:
 def test_the_seller_follows_the_return_or_reads_on_hold(browser, make_live_server, easypost):  # noqa: F811
     server = make_live_server(**mailin_settings(easypost))
     back_lead, held_lead = closed_with_us(server.app), closed_with_us(server.app, flagged=True)
+    with server.app.app_context():  # a staff member chose to tell the seller of the hold
+        returns.tell_seller(held_lead, "staff:1")
     [back] = parcels(server.app, back_lead, "return")
     with server.app.app_context():
         labels.buy_label(back["id"])

@@ -83,6 +83,8 @@ def test_each_purchase_is_one_row_with_every_column_police_reporting_asks_for(ap
     staff.add("ana@example.com", "Ana Lima")
     lead_id = bought(app, TODAY, actor="staff:1")
     with app.app_context():
+        with transaction() as db:  # the seller chose Tudor on /sell; staff read Rolex on it
+            db.execute("UPDATE leads SET watch_brand = 'Tudor' WHERE id = ?", (lead_id,))
         text = register.csv_text(register.purchases_paid(TODAY, TODAY))
         lead = store.get_lead(lead_id)
         with transaction() as db:

@@ -45,6 +45,34 @@ def test_findings_posted_on_the_lead_page_ask_the_register_and_show_its_answer(
     assert "Open the certificate" in html
 
 
+def test_the_register_is_asked_with_the_brand_staff_authenticated_never_the_sell_forms(
+    app, signed_in, register
+):
+    app.config.update(register_settings(register))
+    lead_id = appointment_lead(app)  # the seller chose Rolex on /sell
+    findings = FINDINGS | {"brand": "Tudor"}  # the watchmaker reads a Tudor
+    assert post_step(signed_in, lead_id, "findings", findings).status_code == 303
+    with app.app_context():
+        queue.wait_until_idle(10)
+        assert store.get_lead(lead_id)["watch_brand"] == "Rolex"
+    assert [s["body"]["brand"] for s in register.searches()] == ["Tudor"]
+    assert purchase(app, lead_id)["brand"] == "Tudor"
+    assert "Tudor" in lead_page(signed_in, lead_id)
+    corrected = findings | {"brand": "Rolex"}  # corrected: a new question, with the new brand
+    assert post_step(signed_in, lead_id, "findings", corrected).status_code == 303
+    with app.app_context():
+        queue.wait_until_idle(10)
+    assert [s["body"]["brand"] for s in register.searches()] == ["Tudor", "Rolex"]
+
+
+def test_findings_without_a_brand_are_refused_and_ask_nothing(app, signed_in, register):
+    app.config.update(register_settings(register))
+    lead_id = appointment_lead(app)
+    response = post_step(signed_in, lead_id, "findings", FINDINGS | {"brand": " "})
+    assert response.status_code == 400
+    assert register.searches() == [] and not (purchase(app, lead_id) or {}).get("serial_number")
+
+
 def asked_about(app, register, answer) -> int:
     """A lead whose findings asked the register, answered as `answer` says (a result, or a
     failure planned for the first try and its retry)."""

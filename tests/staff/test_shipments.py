@@ -8,6 +8,7 @@ import csv
 import io
 
 from app.leads import audit
+from app.leads.db import transaction
 from tests.helpers import lead_work_done
 from tests.shipping.fake_easypost import FakeEasyPost
 from tests.shipping.steps import bought_label, deliver, mailin_settings, tracking_event
@@ -37,6 +38,25 @@ def test_staff_see_each_parcel_under_its_tab(app, signed_in):
     assert f'href="/staff/leads/{arrived["lead_id"]}"' in parcel_page
     assert 'href="/staff/shipments?tab=on-the-way" aria-current="page"' in on_the_way
     assert "HV-PARCEL-2026-0417" in on_the_way and "$25,000" in on_the_way
+
+
+def test_staff_read_a_parcels_days_as_every_page_writes_dates_on_the_businesss_own_day(
+    app, signed_in
+):
+    fake = FakeEasyPost()
+    try:
+        selling_by_mail(app, fake)
+        parcel = bought_label(app)
+        with app.app_context(), transaction() as db:  # 10:30 pm in New York, the next day in UTC
+            db.execute("UPDATE shipments SET bought_at = '2026-11-25T03:30:00+00:00', "
+                       "first_scan_at = '2026-11-26T15:00:00+00:00'")  # fmt: skip
+        pages = [signed_in.get(path).get_data(as_text=True)
+                 for path in ("/staff/shipments", f"/staff/shipments/{parcel['id']}")]  # fmt: skip
+    finally:
+        fake.stop()
+    for page in pages:
+        assert "24 November 2026" in page and "2026-11-2" not in page
+    assert "26 November 2026" in pages[1]
 
 
 def test_the_declaration_downloads_and_is_audited(app, signed_in):

@@ -1,7 +1,9 @@
-"""A sale on hold: a lead whose stolen-watch register check stands flagged, or a closed sale by
-mail whose watch is held from its return. Its status page says only that the sale is on hold
-pending checks (no "closed... call us" above it), and neither the page nor any e-mail such a
-lead can receive says "stolen", "flagged", "register" or "police"."""
+"""A sale held for its checks (a register check standing flagged, or a closed sale by mail whose
+watch is held from its return) tips nobody off: until a staff member chooses to tell the seller,
+their status page and e-mails read exactly as a clear sale's at the same step; once told, they
+say only that the sale is on hold pending checks (no "closed... call us" above it). No page or
+e-mail a seller can receive says "stolen", "flagged", "register" or "police", told or not, nor
+does staff's register alert reply to the seller."""
 
 from __future__ import annotations
 
@@ -9,13 +11,14 @@ import re
 
 import pytest
 
-from app.leads import store
+from app.leads import audit, history, store
 from app.leads.db import transaction
 from app.leads.state import State
 from app.shipping import returns
 from tests.data.paperwork import APPOINTMENT
-from tests.helpers import give_token
+from tests.helpers import give_token, put_purchase_on_record
 from tests.shipping.return_steps import mail_deal as deal_at_the_offer
+from tests.shipping.return_steps import staff_on  # noqa: F401 (a fixture)
 from tests.status.mail_steps import mail_deal, quote
 from worker import erasure_mail, label_jobs, parcel_mail, payout_mail, seller_mail
 
@@ -36,49 +39,104 @@ def flag(app, lead_id: int, state: str | None = None) -> None:
             db.execute("UPDATE leads SET state = ? WHERE id = ?", (state, lead_id))
 
 
+def moved(app, lead_id: int, state: str) -> None:
+    with app.app_context(), transaction() as db:
+        db.execute("UPDATE leads SET state = ? WHERE id = ?", (state, lead_id))
+
+
+@pytest.fixture
+def desk(mailin_app, staff_on):
+    """A staff member signed in to the app with both factors: their client."""
+    return staff_on(mailin_app)[0]
+
+
+def tell(client, lead_id: int):
+    """A staff member chooses to tell the seller, from the lead page; the answer."""
+    page = client.get(f"/staff/leads/{lead_id}").get_data(as_text=True)
+    token = re.search(r'name="tell_hold-csrf_token"[^>]*value="([^"]+)"', page).group(1)
+    data = {"tell_hold-csrf_token": token, "tell_hold-told": "y"}
+    return client.post(f"/staff/leads/{lead_id}/tell-hold", data=data)
+
+
 def page_text(app, lead_id: int) -> tuple[str, str]:
-    """The status page's visible text (lower case) and its "What happens now"."""
+    """The status page's visible text (lower case, the lead's own reference taken out) and its
+    "What happens now"."""
     html = app.test_client().get(f"/status/{give_token(app, lead_id)}").get_data(as_text=True)
     now = re.search(r"data-next-step>.*?<p[^>]*>(.*?)</p>", html, re.S).group(1).strip()
-    body = re.sub(r"<script.*?</script>|<[^>]+>", " ", html, flags=re.S)
-    return body.lower(), now
+    body = re.sub(r"<script.*?</script>|<[^>]+>|USWB-\w+", " ", html, flags=re.S)
+    return " ".join(body.lower().split()), now
 
 
 @pytest.mark.parametrize("state", [State.ACCEPTED, State.OFFERED, State.AGREED, State.CLOSED])
-def test_a_flagged_leads_page_says_only_on_hold(mailin_app, state):
-    lead_id, _ = mail_deal(mailin_app)
-    flag(mailin_app, lead_id, state)
-    text, now = page_text(mailin_app, lead_id)
+def test_a_flagged_leads_page_reads_as_a_clear_ones_until_staff_tell_the_seller(
+    mailin_app, desk, state
+):
+    clear, _ = mail_deal(mailin_app)
+    flagged, _ = mail_deal(mailin_app)
+    moved(mailin_app, clear, state)
+    flag(mailin_app, flagged, state)
+    assert page_text(mailin_app, flagged) == page_text(mailin_app, clear)
+    assert "on hold" not in page_text(mailin_app, flagged)[0]
+    assert tell(desk, flagged).status_code == 303
+    text, now = page_text(mailin_app, flagged)
     assert now == ON_HOLD
     assert "this enquiry is closed" not in text and "your enquiry is closed" not in text
     assert not [word for word in TELLING if word in text]
 
 
-def test_a_mail_deal_on_hold_before_its_label_shows_no_steps_to_a_label(mailin_app):
-    lead_id, _ = mail_deal(mailin_app)
-    html = mailin_app.test_client().get(f"/status/{give_token(mailin_app, lead_id)}").text
-    assert "data-mail-step" in html  # the steps, before the hold
+def test_a_mail_deal_flagged_before_its_label_shows_the_steps_until_the_seller_is_told(
+    mailin_app, desk
+):
+    lead_id, token = mail_deal(mailin_app)
     flag(mailin_app, lead_id)
-    html = mailin_app.test_client().get(f"/status/{give_token(mailin_app, lead_id)}").text
+    html = mailin_app.test_client().get(f"/status/{token}").text
+    assert "data-mail-step" in html and ON_HOLD not in html  # as for any mail deal
+    tell(desk, lead_id)
+    html = mailin_app.test_client().get(f"/status/{token}").text
     assert "data-mail-step" not in html and "data-mail" not in html
     assert ON_HOLD in html
 
 
-def test_a_held_closed_mail_deal_reads_on_hold_once_and_never_closed(mailin_app):
-    inbound = deal_at_the_offer(mailin_app, "delivered")
-    lead_id = inbound["lead_id"]
-    flag(mailin_app, lead_id, State.CLOSED)
+def test_a_held_closed_mail_deal_reads_as_a_waiting_return_then_on_hold_once_told(mailin_app, desk):
+    waiting = deal_at_the_offer(mailin_app, "delivered")["lead_id"]
+    held = deal_at_the_offer(mailin_app, "delivered")["lead_id"]
+    flag(mailin_app, held, State.CLOSED)
+    with mailin_app.app_context(), transaction() as db:  # its check not in: the return waits
+        db.execute("UPDATE purchases SET register_result = NULL WHERE lead_id = ?", (waiting,))
+        db.execute("UPDATE leads SET state = 'closed' WHERE id = ?", (waiting,))
     with mailin_app.app_context():
-        assert "held" in returns.open_return(lead_id)
-        with transaction() as db:  # a flag cleared since: the watch stays held all the same
-            db.execute("UPDATE purchases SET register_result = 'clear' WHERE lead_id = ?",
-                       (lead_id,))  # fmt: skip
-        assert returns.on_hold(lead_id)
-    text, now = page_text(mailin_app, lead_id)
+        assert "held" in returns.open_return(held)
+        assert "waits" in returns.open_return(waiting)
+        assert returns.held_for_checks(held) and not returns.on_hold(held)
+    assert page_text(mailin_app, held) == page_text(mailin_app, waiting)
+    tell(desk, held)
+    with mailin_app.app_context(), transaction() as db:  # a flag cleared since: still held
+        db.execute("UPDATE purchases SET register_result = 'clear' WHERE lead_id = ?", (held,))
+    with mailin_app.app_context():
+        assert returns.on_hold(held)
+    text, now = page_text(mailin_app, held)
     assert now == ON_HOLD and text.count("on hold pending checks") == 1
     assert "this enquiry is closed" not in text and "call us and we will pick it up" not in text
     assert "your enquiry is closed" not in text and "on hold" in text.split("where your sale")[1]
     assert not [word for word in TELLING if word in text]
+
+
+def test_telling_the_seller_is_a_staff_choice_on_record_and_offered_only_for_a_held_sale(
+    mailin_app, desk
+):
+    clear, _ = mail_deal(mailin_app)
+    flagged, _ = mail_deal(mailin_app)
+    flag(mailin_app, flagged)
+    client = desk
+    assert "tell_hold-csrf_token" not in client.get(f"/staff/leads/{clear}").get_data(True)
+    assert tell(desk, flagged).status_code == 303
+    with mailin_app.app_context():
+        [told] = [e for e in history.lead_events(flagged) if e["kind"] == returns.TOLD]
+        assert told["actor"].startswith("staff:")
+        assert [e["action"] for e in audit.entries(lead_id=flagged)].count("hold_told") == 1
+    page = client.get(f"/staff/leads/{flagged}").get_data(as_text=True)
+    assert "tell_hold-csrf_token" not in page  # told once
+    assert "The seller was told their sale is on hold pending checks" in page
 
 
 def every_message(lead: dict) -> list:
@@ -115,30 +173,61 @@ ADDRESS = {"name": "Jordan Avery", "street1": "12 MAIN ST", "city": "BOISE", "st
            "zip": "83702"}  # fmt: skip
 
 
-def test_no_e_mail_a_flagged_lead_can_receive_says_why(mailin_app):
-    lead_id, _ = mail_deal(mailin_app)
-    flag(mailin_app, lead_id)
-    with mailin_app.app_context():
+def words_of(message) -> str:
+    text = message.get_body(("plain",)).get_content().lower()
+    return text + message.get_body(("html",)).get_content().lower() + message["Subject"].lower()
+
+
+def composed(app, lead_id: int) -> tuple:
+    """The closing and paperwork e-mails the lead would be sent now."""
+    with app.app_context():
         lead = store.get_lead(lead_id)
-        messages = every_message(lead)
         closed = seller_mail.compose(lead, {"id": 3, "data": {"reason": "not_a_fit"}}, "closed")
         paperwork = seller_mail.compose(lead, {"id": 4, "data": {}}, "paperwork")
-    for message in messages:
-        text = message.get_body(("plain",)).get_content().lower()
-        text += message.get_body(("html",)).get_content().lower() + message["Subject"].lower()
-        assert not [word for word in TELLING if word in text], message["Subject"]
+    return closed, paperwork
+
+
+def test_no_e_mail_a_flagged_lead_can_receive_says_why_told_or_not(mailin_app, desk):
+    clear, _ = mail_deal(mailin_app)
+    lead_id, _ = mail_deal(mailin_app)
+    flag(mailin_app, lead_id)
+    assert composed(mailin_app, lead_id) == composed(mailin_app, clear)  # as any, until told
+    with mailin_app.app_context():
+        untold = every_message(store.get_lead(lead_id))
+    tell(desk, lead_id)
+    with mailin_app.app_context():
+        told = every_message(store.get_lead(lead_id))
+    for message in untold + told:
+        assert not [word for word in TELLING if word in words_of(message)], message["Subject"]
+    closed, paperwork = composed(mailin_app, lead_id)
     assert closed.paragraphs == [ON_HOLD] and closed.heading == "Your sale is on hold"
     assert not closed.note  # staff's own words are not passed on either
     assert "on hold pending checks" in " ".join(paperwork.paragraphs)
 
 
-def test_a_lead_not_on_hold_reads_as_before(mailin_app):
+def test_a_lead_not_on_hold_reads_as_before_and_never_names_the_register(mailin_app):
     lead_id, _ = mail_deal(mailin_app)
-    with mailin_app.app_context():
-        lead = store.get_lead(lead_id)
-        closed = seller_mail.compose(lead, {"id": 3, "data": {"reason": "withdrawn"}}, "closed")
-        paperwork = seller_mail.compose(lead, {"id": 4, "data": {}}, "paperwork")
+    closed, paperwork = composed(mailin_app, lead_id)
     assert closed.heading == "Your enquiry is closed"
-    assert "stolen-watch register" in " ".join(paperwork.paragraphs)
+    assert "register" not in " ".join(paperwork.paragraphs)
+    assert (
+        "we complete our checks of your id and the watch" in " ".join(paperwork.paragraphs).lower()
+    )
     _, now = page_text(mailin_app, lead_id)
     assert now.startswith("Three steps before your prepaid label")
+
+
+@pytest.mark.parametrize("flagged", [False, True])
+def test_the_paperwork_pages_never_name_the_register(mailin_app, flagged):
+    lead_id, _ = mail_deal(mailin_app)
+    with mailin_app.app_context():
+        put_purchase_on_record(lead_id)
+        with transaction() as db:
+            db.execute("UPDATE purchases SET signed_at = NULL WHERE lead_id = ?", (lead_id,))
+    if flagged:
+        flag(mailin_app, lead_id)
+    token = give_token(mailin_app, lead_id)
+    html = mailin_app.test_client().get(f"/status/{token}/paperwork").get_data(as_text=True)
+    visible = re.sub(r"<script.*?</script>|<[^>]+>", " ", html, flags=re.S).lower()
+    assert "sale paperwork" in visible
+    assert "register" not in visible.replace("reported lost or stolen", "")

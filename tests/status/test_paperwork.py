@@ -138,7 +138,7 @@ def test_after_signing_the_page_shows_the_ends_of_the_numbers_and_what_happens_n
     assert "Paperwork signed on" in signed
     assert "Driver&#39;s license, ending 9305" in signed
     assert "Bank account ending 5566" in signed
-    assert "check your ID and the watch against the stolen-watch register" in page
+    assert "complete our checks of your ID and the watch" in page
     assert f'href="/status/{token}/paperwork"' not in page
     for secret in SECRETS:
         assert secret not in page

@@ -11,6 +11,7 @@ import re
 import pytest
 
 from app.leads import links
+from app.leads.db import transaction
 from app.sale import lifecycle
 from app.sale.purchase import files, payout, record
 from tests.data.paperwork import ACCOUNT, SECRETS, agreed_lead, page_csrf, post_paperwork
@@ -123,6 +124,27 @@ def test_this_wasnt_me_voids_the_paperwork_switches_the_links_off_and_alerts_sta
         assert files.files_of(lead_id, files.ID_PHOTOS) == []
         assert links.working_link_count(lead_id) == 0
         assert lifecycle.store.get_lead(lead_id)["state"] == "agreed"  # back to the paperwork
+    alerts = [m["Subject"] for m in smtp_server.messages if m["To"] == "buyers@watches.example"]
+    assert any("“this wasn't me”" in subject for subject in alerts)
+
+
+def test_this_wasnt_me_on_a_sale_whose_watch_is_flagged_keeps_the_paperwork_as_evidence(
+    make_app, mail_settings, smtp_server
+):
+    mail_app = make_app(**mail_settings, STAFF_EMAIL="buyers@watches.example")
+    lead_id, token, path = signed(mail_app, smtp_server)
+    with mail_app.app_context(), transaction() as db:  # the register reports the watch
+        db.execute("UPDATE purchases SET register_result = 'flagged' WHERE lead_id = ?", (lead_id,))
+        photos = sorted(row["id"] for row in files.files_of(lead_id, files.ID_PHOTOS))
+    client = mail_app.test_client()
+    assert press(client, path, "deny").headers["Location"] == "/status/payout-refused"
+    assert client.get(f"/status/{token}").status_code == 404  # the links go all the same
+    lead_work_done(mail_app)
+    with mail_app.app_context():
+        kept = record.get(lead_id)
+        assert kept["signed_at"] and kept["legal_name"] and kept["account_number_enc"]
+        assert sorted(row["id"] for row in files.files_of(lead_id, files.ID_PHOTOS)) == photos
+        assert photos and kept["payout_confirmed_at"] is None
     alerts = [m["Subject"] for m in smtp_server.messages if m["To"] == "buyers@watches.example"]
     assert any("“this wasn't me”" in subject for subject in alerts)
 

@@ -1,6 +1,7 @@
 """The status page in Chromium, as a seller reads it, on a phone and a desktop: a sale by mail just
 accepted (no appointment anywhere), the serial number's form, refused then given, a flagged lead
-and a held closed mail deal (only "on hold pending checks"); each passing axe, nothing
+and a held closed mail deal (as any sale, then only "on hold pending checks" once staff tell
+the seller); each passing axe, nothing
 overflowing, each saved as a screenshot to look at."""
 
 from __future__ import annotations
@@ -77,6 +78,11 @@ def test_the_seller_reads_the_sale_by_mail_the_serial_form_and_a_hold(
         looks_right(page, viewport, "serial-given", width)
 
         for lead_id, name in ((flagged, "flagged"), (held, "held-closed")):
+            page.goto(f"{server.url}/status/{give_token(app, lead_id)}")
+            text = looks_right(page, viewport, f"{name}-untold", width)
+            assert "on hold" not in text and not [word for word in TELLING if word in text]
+            with app.app_context():  # a staff member chooses to tell the seller
+                returns.tell_seller(lead_id, "staff:1")
             page.goto(f"{server.url}/status/{give_token(app, lead_id)}")
             expect(page.locator("[data-next-step]")).to_contain_text(
                 "Your sale is on hold pending checks."

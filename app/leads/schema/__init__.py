@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from app.leads.schema.conversion_tables import CONVERSIONS
 from app.leads.schema.erasure_leftovers import ERASURE_LEFTOVERS
+from app.leads.schema.health_tables import HEALTH
 from app.leads.schema.lead_tables import (
     AD_OPT_OUT,
     BASE_TABLES,
@@ -30,7 +31,14 @@ from app.leads.schema.lead_tables import (
     give_references,
 )
 from app.leads.schema.mail_tables import EMAIL_CLAIMS
-from app.leads.schema.money_tables import MONEY_CHECKS, ONE_DEAL, PAYOUT_CHECKS, REGISTER_ASKS
+from app.leads.schema.money_tables import (
+    AUTHENTICATED_BRAND,
+    MONEY_CHECKS,
+    ONE_DEAL,
+    PAYOUT_CHECKS,
+    REGISTER_ASKS,
+    REGISTER_TRIES,
+)
 from app.leads.schema.payout_tables import PAYOUTS
 from app.leads.schema.price_tables import (
     INSTANT_RANGES,
@@ -104,7 +112,10 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     run(EMAIL_CLAIMS),  # 40: each e-mail promised once claimed before it is sent
     run(FOUND_AFTER_CLAIM),  # 41: a parcel claimed lost, then delivered: when, on its claim
     run(ERASURE_LEFTOVERS),  # 42: what erasures used to leave behind, gone from erased leads
-    run(PAYOUTS),  # 43: the payout sent through the bank's API, two people; the bank's events
+    run(HEALTH),  # 43: owed work as first seen owed; each fault staff are told of, once
+    run(REGISTER_TRIES),  # 44: a register question's try claimed, so a lost one is asked again
+    run(AUTHENTICATED_BRAND),  # 45: the brand the findings read, which the register is asked
+    run(PAYOUTS),  # 46: the payout sent through the bank's API, two people; the bank's events
 )
 VERSION = len(MIGRATIONS)
 

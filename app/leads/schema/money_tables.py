@@ -167,3 +167,22 @@ REGISTER_ASKS = (
     "ALTER TABLE register_checks ADD COLUMN provider_reference TEXT",
     "ALTER TABLE purchases ADD COLUMN register_reference TEXT",
 )
+
+REGISTER_TRIES = (
+    # A register question's try under way since when (register_asks.py claims it before asking,
+    # and clears it when the question ends): a try older than its lease was lost with its
+    # process, and the requeue or the start-up sweep asks again.
+    "ALTER TABLE register_asks ADD COLUMN asking_since TEXT",
+)
+
+AUTHENTICATED_BRAND = (
+    # The brand the watchmaker read on the watch, with the findings: the register is asked
+    # with it, never with the brand the seller chose on /sell. Each question keeps the brand it
+    # was asked with (none for a serial nobody has seen yet: the seller's, the arrival's).
+    "ALTER TABLE purchases ADD COLUMN brand TEXT",
+    "ALTER TABLE register_asks ADD COLUMN brand TEXT",
+    # One open question per serial and brand: a brand corrected while one is open is asked too.
+    "DROP INDEX register_asks_one_open",
+    """CREATE UNIQUE INDEX register_asks_one_open
+        ON register_asks(lead_id, serial_number, ifnull(brand, '')) WHERE outcome IS NULL""",
+)

@@ -14,11 +14,12 @@ import sqlite3
 from app.leads.db import immediate_transaction, now
 from app.leads.history import append_event
 from app.leads.state import State
-from app.sale.purchase import record
+from app.sale.purchase import record, serials
 
 # From the appointment until the watch is bought (an accepted offer still takes corrections).
 AT_AUTHENTICATION = (State.APPOINTMENT, State.OFFERED, State.AGREED)
 FINDINGS = (
+    "brand",
     "model_reference",
     "serial_number",
     "case_marks",
@@ -83,17 +84,21 @@ def refuse_unless_authenticating(db: sqlite3.Connection, lead: dict) -> None:
 def record_findings(lead_id: int, actor: str, findings: dict) -> int:
     """Put the authentication's findings on the record (a correction replaces them, as a new
     event); the event's id. Once the seller signed a declaration naming the serial number, the
-    serial number stays: the bill of sale proves that declaration by its hash."""
+    serial number stays as signed (retyped in other spacing or case, it is the same one): the
+    bill of sale proves that declaration by its hash."""
     with immediate_transaction() as db:
         lead, purchase = lead_and_record(db, lead_id)
         refuse_unless_authenticating(db, lead)
         serial = findings["serial_number"]
-        if purchase.get("signed_at") and serial != purchase["serial_number"]:
-            raise Refused(
-                "The seller signed a declaration naming the serial number ending "
-                f"{purchase['serial_number'][-4:]}: it can no longer be changed. Nothing was "
-                "changed."
-            )
+        if purchase.get("signed_at"):
+            if not serials.same(serial, purchase["serial_number"]):
+                raise Refused(
+                    "The seller signed a declaration naming the serial number ending "
+                    f"{purchase['serial_number'][-4:]}: it can no longer be changed. Nothing "
+                    "was changed."
+                )
+            serial = purchase["serial_number"]
+            findings = findings | {"serial_number": serial}
         values = {column: findings.get(column) or None for column in FINDINGS}
         record.update(db, lead_id, values | {"authenticated_by": actor, "authenticated_at": now()})
         return append_event(

@@ -11,6 +11,7 @@ from datetime import date, timedelta
 from flask import current_app
 
 from app.leads.display import business_today
+from app.sale.purchase import serials
 
 # Before the final offer: the authentication's findings it rests on.
 BEFORE_OFFER = (("serial_number", "the authentication findings (at least the serial number)"),)
@@ -34,10 +35,10 @@ BEFORE_PURCHASE = (
 
 def register_clear(purchase: dict) -> bool:
     """Whether the register check that counts is clear and of the serial number the findings
-    give now: a check of a serial number staff corrected since does not count."""
-    checked = purchase.get("register_serial")
+    give now: a check of a serial number staff corrected since does not count (one retyped in
+    other spacing or case is the same serial)."""
     clear = purchase.get("register_result") == "clear"
-    return clear and bool(checked) and checked == purchase.get("serial_number")
+    return clear and serials.same(purchase.get("register_serial"), purchase.get("serial_number"))
 
 
 def register_recent(purchase: dict) -> bool:

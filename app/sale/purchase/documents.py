@@ -21,9 +21,8 @@ from app.leads import store
 from app.leads.db import get_db, immediate_transaction
 from app.leads.display import (
     business_today,
-    business_zone,
+    local_day,
     local_time,
-    stored_time,
     usd,
     watch_name,
 )
@@ -80,7 +79,7 @@ def document_state(lead_id: int) -> tuple[int | None, list[str]]:
 def leads_owed_documents(changed_before: str = "9999") -> list[int]:
     """Bought leads, not erased, without both documents made since their record last changed
     (before `changed_before`, a stored time: the sweep leaves a live process's work alone):
-    what `flask leads requeue` and the start-up sweep queue."""
+    what `flask leads requeue` and the sweep queue."""
     made = MADE_SINCE_CHANGE.format("count(DISTINCT json_extract(made.data, '$.kind'))")
     rows = get_db().execute(
         f"SELECT leads.id FROM leads WHERE {KEPT_PURCHASE} AND {made} < ? "
@@ -167,7 +166,7 @@ def document_context(lead_id: int) -> dict:
         "issued_on": display_date(business_today().isoformat()),
         "seller_name": purchase["legal_name"],
         "seller_address": address_lines(purchase),
-        "watch_name": watch_name(lead),
+        "watch_name": watch_name(lead | {"watch_brand": authenticated_brand(lead, purchase)}),
         "serial_number": purchase["serial_number"],
         "watch": watch_facts(lead, purchase),
         "price": usd(purchase["paid_amount"]),
@@ -188,11 +187,17 @@ def address_lines(purchase: dict) -> list[str]:
     return [line for line in (purchase["street_address"], town) if line]
 
 
+def authenticated_brand(lead: dict, purchase: dict) -> str:
+    """The brand staff read on the watch, which the documents name; the seller's choice on
+    /sell only for a record older than that finding."""
+    return purchase.get("brand") or lead["watch_brand"]
+
+
 def watch_facts(lead: dict, purchase: dict) -> list[tuple[str, str]]:
-    """The watch's identity as authenticated: the serial in full (it names the watch, not a
-    person), with what came with it."""
+    """The watch's identity as authenticated: its brand, the serial in full (it names the
+    watch, not a person), with what came with it."""
     return [
-        ("Brand", lead["watch_brand"]),
+        ("Brand", authenticated_brand(lead, purchase)),
         ("Model", recorded(lead["watch_model"])),
         ("Model reference", recorded(purchase["model_reference"])),
         ("Serial number", recorded(purchase["serial_number"])),
@@ -254,12 +259,6 @@ def recorded(value) -> str:
 def ending(last4: str | None) -> str:
     """A number shown only by its last 4 characters."""
     return f"ending {last4}" if last4 else "Not recorded"
-
-
-def local_day(iso: str) -> str:
-    """A stored time's date in the business's time zone."""
-    moment = stored_time(iso).astimezone(business_zone())
-    return display_date(moment.date().isoformat())
 
 
 class DocumentsNotReady(LookupError):

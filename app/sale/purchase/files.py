@@ -45,9 +45,14 @@ def write_sealed(data: bytes, place: bytes) -> str:
 
 
 def replace_file(path: Path, data: bytes) -> None:
-    """Write `data` beside `path`, then move it over `path`: the file is whole, old or new."""
+    """Write `data` beside `path`, then move it over `path`: the file is whole, old or new. A
+    write that fails (a full disk) removes its partial file, which would hold on to the space."""
     partial = path.with_name(f".{path.name}.partial")
-    partial.write_bytes(data)
+    try:
+        partial.write_bytes(data)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
     partial.replace(path)
 
 

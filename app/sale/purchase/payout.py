@@ -4,8 +4,9 @@ is `agreed` whoever holds it can sign the paperwork with their own bank account.
 e-mails the address on file at once: the account by its last 4 digits, a one-time link (256
 bits, kept only as a digest, as the erasure link) to confirm it, and "this wasn't me". The
 account counts (checklist item "payout confirmed") only once the seller confirms it, or staff
-record a call-back to the phone on file. "This wasn't me" voids the paperwork, switches every
-status link off, sends the lead back to the paperwork step and alerts staff.
+record a call-back to the phone on file. "This wasn't me" voids the paperwork (kept as
+evidence while the register keeps the lead: app/sale/keeping.py), switches every status link
+off, sends the lead back to the paperwork step and alerts staff.
 
 The account holder's name is compared with the legal name (`names_match`), allowing for case,
 accents, middle names and initials; a mismatch is an exception (approvals.py).
@@ -25,6 +26,7 @@ from app.leads.db import get_db, immediate_transaction, now, transaction, trunca
 from app.leads.email_kinds import PAYOUT_CHECK, unclaimed
 from app.leads.history import append_event
 from app.leads.state import State
+from app.sale import keeping
 from app.sale.purchase import files, record
 from app.sale.purchase.authentication import Refused, lead_and_record
 from app.security.tokens import TOKEN_LENGTH, digest
@@ -199,7 +201,10 @@ def deny(token: str) -> int | None:
         if used is None:
             return None
         lead_id = used["lead_id"]
-        names = record.discard_paperwork(db, lead_id, "seller")
+        # While the register keeps the lead (a flag, or a question open), the paperwork, its ID
+        # photos and the account it named are evidence, kept for the law as a closing keeps them.
+        kept = keeping.register_keeps(db, lead_id)
+        names = [] if kept else record.discard_paperwork(db, lead_id, "seller")
         db.execute("DELETE FROM status_links WHERE lead_id = ?", (lead_id,))
         event_id = append_event(db, lead_id, "seller", "payout_denied", {})
     files.remove_files(names)

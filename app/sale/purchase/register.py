@@ -54,9 +54,11 @@ COLUMNS = (
     ("hold_ends_on", "Hold ends on"),
 )
 # Purchases paid in the period whose record is still kept, in the order they were made; the
-# time is the `bought` event's, and the staff member the one who recorded the payment.
+# time is the `bought` event's, the staff member the one who recorded the payment, and the
+# brand the one staff read on the watch (the seller's choice on /sell only for older records).
 PAID_IN_PERIOD = """
-    SELECT purchases.*, leads.reference, leads.watch_brand, leads.watch_model,
+    SELECT purchases.*, leads.reference, leads.watch_model,
+        coalesce(nullif(purchases.brand, ''), leads.watch_brand) AS watch_brand,
         lead_progress.bought_at, staff.name AS staff_member
     FROM purchases
     JOIN leads ON leads.id = purchases.lead_id

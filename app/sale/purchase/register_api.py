@@ -16,6 +16,11 @@ The answer (200)::
      "reference": "the register's own reference for this search",
      "certificate_url": "https://<the same host>/certificates/<reference>.pdf"}
 
+`brand` is the brand staff read on the watch with the authentication's findings, never the one
+the seller chose on /sell (which a thief could choose to miss the report); it is null for a
+serial nobody has authenticated yet (the seller's, the arrival's), and the register then searches
+the serial across every brand.
+
 `unknown` means the register cannot say (for instance a serial it does not know the form of);
 a clear or flagged answer comes with its certificate, fetched with the same key from the same
 host, as a PDF or an image. Anything else (an HTTP error, a time-out, a redirect, an answer of
@@ -34,6 +39,7 @@ from urllib.parse import urlsplit
 
 from flask import current_app
 
+from app.sale.purchase import serials
 from app.sale.purchase.stolen_register import CERTIFICATE_MAX_BYTES, certificate_type
 from app.security.outbound import OPENER
 
@@ -65,12 +71,6 @@ def provider_name() -> str:
     return current_app.config["REGISTER_PROVIDER_NAME"]
 
 
-def normalised_serial(serial: str) -> str:
-    """A serial number as the register is asked it: capitals, without the spaces, dashes,
-    dots and slashes people type inside one, so "7z-1234 ab" and "7Z1234AB" are one question."""
-    return re.sub(r"[\s\-./]+", "", serial or "").upper()
-
-
 def call(request: urllib.request.Request, limit: int) -> bytes:
     """The body of one request to the register (at most `limit` bytes), or RegisterError."""
     try:
@@ -93,9 +93,9 @@ def headers() -> dict[str, str]:
     return {"Authorization": f"Bearer {current_app.config['REGISTER_API_KEY']}"}
 
 
-def ask(serial: str, brand: str) -> Answer:
+def ask(serial: str, brand: str | None) -> Answer:
     """Search the register for one watch; RegisterError if it gave no usable answer."""
-    body = json.dumps({"serial_number": normalised_serial(serial), "brand": brand, "item": "watch"})
+    body = json.dumps({"serial_number": serials.normal(serial), "brand": brand, "item": "watch"})
     request = urllib.request.Request(
         current_app.config["REGISTER_API_URL"].rstrip("/") + "/searches",
         data=body.encode(),

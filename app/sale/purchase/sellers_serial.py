@@ -10,7 +10,7 @@ from __future__ import annotations
 from app.leads.db import immediate_transaction
 from app.leads.history import append_event
 from app.leads.state import State
-from app.sale.purchase import register_api, register_asks
+from app.sale.purchase import register_asks, serials
 
 # From the quote's acceptance until the watch is bought.
 GIVEN_STATES = (State.ACCEPTED, State.APPOINTMENT, State.OFFERED, State.AGREED)
@@ -27,7 +27,7 @@ def give(lead_id: int, serial: str) -> bool:
     """Keep the seller's serial number (as the register is asked it: capitals, without spaces
     or dashes) and ask the register about it when it is asked by API; False, changing nothing,
     when the lead is not at a state that takes it, already has one, or is erased."""
-    serial = register_api.normalised_serial(serial)
+    serial = serials.normal(serial)
     marks = ", ".join("?" for _ in GIVEN_STATES)
     with immediate_transaction() as db:
         kept = db.execute(

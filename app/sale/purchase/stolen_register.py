@@ -8,7 +8,9 @@ check counts only when a second staff member approves clearing the flag (approva
 staff account cannot clear a flagged watch and buy it. A check is dated between the watch's
 authentication (the register is searched for the serial number it read) and today, and is of
 that serial number only: once staff correct the serial in the findings, `bought` needs a new
-clear check (checklist.py compares the two).
+clear check (checklist.py compares the two). Before the findings, a watch received by mail has
+its serial seen at its arrival: a check of that one is recorded from the arrival on, its sale
+closed included, since the watch goes back only after a clear check of it.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import sqlite3
 from datetime import date
 
+from app import queue
 from app.leads.db import get_db, immediate_transaction, now
 from app.leads.display import business_day, business_today
 from app.leads.history import append_event
@@ -23,8 +26,8 @@ from app.leads.state import State
 from app.photos import decoding
 from app.rendering.dates import display_date
 from app.replica import copies
-from app.sale.purchase import files, record
-from app.sale.purchase.authentication import Refused, lead_and_record, refuse_unless_authenticating
+from app.sale.purchase import files, record, serials
+from app.sale.purchase.authentication import Refused, authenticating, lead_and_record
 from app.sale.purchase.paperwork import ID_PHOTO_ERRORS
 
 RESULTS = {"clear": "Clear", "flagged": "Flagged"}
@@ -48,19 +51,59 @@ def certificate_type(data: bytes) -> str | None:
     return CERTIFICATE_IMAGES.get(found)
 
 
-def refuse_unless_dated_well(purchase: dict, checked_on: date) -> None:
-    """A check is made of the serial number the authentication read, and not in the future."""
-    if not purchase.get("authenticated_at"):
+def serial_seen(db: sqlite3.Connection, lead_id: int) -> tuple[str | None, str | None]:
+    """The serial staff read on the watch, and when: the findings' serial and their time, or,
+    before them, the one typed when its parcel by mail was opened on record and that time
+    (app/shipping/arrival.py); (None, None) while nobody has seen the watch."""
+    purchase = db.execute(
+        "SELECT serial_number, authenticated_at FROM purchases WHERE lead_id = ?", (lead_id,)
+    ).fetchone()
+    if purchase and purchase["serial_number"]:
+        return purchase["serial_number"], purchase["authenticated_at"]
+    arrived = db.execute(
+        "SELECT arrivals.serial, arrivals.recorded_at FROM arrivals "
+        "JOIN shipments ON shipments.id = arrivals.shipment_id "
+        "WHERE shipments.lead_id = ? ORDER BY arrivals.id DESC LIMIT 1",
+        (lead_id,),
+    ).fetchone()
+    return (arrived["serial"], arrived["recorded_at"]) if arrived else (None, None)
+
+
+def checkable(db: sqlite3.Connection, lead: dict) -> bool:
+    """Whether a check of the serial seen on the watch may be recorded: while it is with us to
+    be authenticated, or from its arrival by mail on, closed included (its return waits for a
+    clear check), until it is bought."""
+    if authenticating(db, lead):
+        return True
+    if lead["erased_at"] or lead["state"] == State.BOUGHT:
+        return False
+    return serial_seen(db, lead["id"])[0] is not None
+
+
+def clear_of_serial_seen(db: sqlite3.Connection, lead_id: int) -> bool:
+    """Whether the check that counts is clear and of the serial seen on the watch (however it
+    was typed): what a watch received by mail needs before it goes back."""
+    purchase = db.execute(
+        "SELECT register_result, register_serial FROM purchases WHERE lead_id = ?", (lead_id,)
+    ).fetchone()
+    clear = purchase is not None and purchase["register_result"] == "clear"
+    return clear and serials.same(purchase["register_serial"], serial_seen(db, lead_id)[0])
+
+
+def refuse_unless_dated_well(seen_at: str | None, checked_on: date) -> None:
+    """A check is made of the serial number staff read on the watch (at the authentication, or
+    at its arrival by mail), and not in the future."""
+    if not seen_at:
         raise Refused(
             "Record the authentication's findings first: the register is searched for the "
             "serial number they give. Nothing was changed."
         )
-    authenticated = business_day(purchase["authenticated_at"])
-    if checked_on < authenticated:
+    seen = business_day(seen_at)
+    if checked_on < seen:
         raise Refused(
             f"A check dated {display_date(checked_on.isoformat())} is older than the watch's "
-            f"authentication on {display_date(authenticated.isoformat())}: search the register "
-            "again for this serial number. Nothing was changed."
+            f"authentication on {display_date(seen.isoformat())}: search the register again "
+            "for this serial number. Nothing was changed."
         )
     if checked_on > business_today():
         raise Refused("A register check cannot be dated in the future. Nothing was changed.")
@@ -80,44 +123,58 @@ def standing_columns(check: dict) -> dict:
 
 
 def record_check(lead_id: int, actor: str, check: dict, certificate: bytes, media_type: str,
-                 sellers_serial: str | None = None) -> int:  # fmt: skip
+                 of_serial: str | None = None) -> int:  # fmt: skip
     """Add a register check with its certificate (the next version of the lead's certificate
     file); the event's id. It counts at once, unless it is clear while a flagged check stands:
     then it waits for a second staff member's approval, and the flag keeps the lead from being
-    bought (checklist.BEFORE_PURCHASE). A check of `sellers_serial` (the serial number the
-    seller gave, asked of the register before anyone authenticated the watch) is recorded
-    from the quote on, so a flag on it holds the sale before anyone travels."""
-    event_id = store_check(lead_id, actor, check, (certificate, media_type), sellers_serial)
+    bought (checklist.BEFORE_PURCHASE). A check `of_serial`, another serial than the findings'
+    (the one the seller gave, asked of the register before anyone authenticated the watch, or
+    one staff corrected since it was asked), is recorded from the quote on, so a flag on it
+    holds the sale before anyone travels; and a flag always holds: it is recorded whatever the
+    lead's state, unless the lead is erased. A check of a closed sale by mail decides its
+    watch's return (app/shipping/returns.py), by a job."""
+    event_id = store_check(lead_id, actor, check, (certificate, media_type), of_serial)
     copies.sync_later(lead_id)
+    lead = lead_and_record(get_db(), lead_id)[0]
+    if lead["state"] == State.CLOSED and lead["handover"] == "mail":
+        queue.enqueue(queue.OPEN_RETURN_PARCEL, lead_id)  # it goes back, or is held, or waits
     return event_id
 
 
-def refuse_unless_checkable(db, lead: dict, purchase: dict, checked_on: date,
-                            sellers_serial) -> None:  # fmt: skip
-    """A check of the authenticated serial belongs between the appointment and payment, dated
-    after the authentication; one of the seller's own serial, to any lead still open."""
-    if sellers_serial is None:
-        refuse_unless_authenticating(db, lead)
-        refuse_unless_dated_well(purchase, checked_on)
-    elif lead["erased_at"] or lead["state"] in (State.BOUGHT, State.CLOSED):
+def refuse_unless_checkable(db, lead: dict, check: dict, of_serial: str | None) -> None:
+    """A check of the serial seen on the watch belongs from its authentication (or its arrival
+    by mail) until payment, dated since; one of another serial, to any lead still open; a flag
+    of another serial, to any lead not erased (a flag always holds)."""
+    if of_serial is None:
+        if not checkable(db, lead):
+            raise Refused(
+                "Register checks are recorded from the appointment, or from a parcel's arrival "
+                "by mail, until the watch is bought; this lead is not at that point. Nothing was "
+                "changed."
+            )
+        refuse_unless_dated_well(
+            serial_seen(db, lead["id"])[1], date.fromisoformat(check["checked_on"])
+        )
+    elif lead["erased_at"]:
+        raise Refused("This lead is erased: no check is recorded. Nothing was changed.")
+    elif check["result"] != "flagged" and lead["state"] in (State.BOUGHT, State.CLOSED):
         raise Refused("This lead is bought or closed: no check is recorded. Nothing was changed.")
 
 
 def store_check(lead_id: int, actor: str, check: dict, certificate: tuple[bytes, str],
-                sellers_serial: str | None) -> int:  # fmt: skip
+                of_serial: str | None) -> int:  # fmt: skip
     """record_check's one transaction: the certificate's file, the check's row and event."""
     written: list[str] = []
     try:
         with immediate_transaction() as db:
             lead, purchase = lead_and_record(db, lead_id)
-            checked_on = date.fromisoformat(check["checked_on"])
-            refuse_unless_checkable(db, lead, purchase, checked_on, sellers_serial)
+            refuse_unless_checkable(db, lead, check, of_serial)
             row = files.add_file(db, lead_id, "register_certificate", *certificate)
             written.append(row["file_name"])
             kept = check | {
                 "certificate": row["public_id"],
                 "recorded_by": actor,
-                "serial_number": sellers_serial or purchase["serial_number"],
+                "serial_number": of_serial or serial_seen(db, lead_id)[0],
             }
             check_id = add_row(db, lead_id, kept)
             waits = purchase.get("register_result") == "flagged" and check["result"] == "clear"

@@ -258,6 +258,10 @@ def erase(lead_id: int):
     action = ACTIONS["erase"]
     if not action.offered(lead):
         return back(lead_id, "Only a closed or bought lead can be erased, and only once.", "error")
+    try:  # the watch away from its seller, or a flag: said before the form, not after it
+        erasure.check_erasable(lead_id, lead["state"], actor())
+    except lifecycle.TransitionError as error:
+        return back(lead_id, str(error), "error")
     kept_until = record_kept_until(lead)
     form = action.form(prefix="erase")
     if request.method == "GET" or not form.validate():

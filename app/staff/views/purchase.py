@@ -71,6 +71,12 @@ def register_check(lead_id: int):
     return take_step(lead_id, "register_check")
 
 
+@staff_required
+def tell_hold(lead_id: int):
+    """Tell the seller of a sale held for its checks that it is on hold, from the lead page."""
+    return take_step(lead_id, "tell_hold")
+
+
 @require_recent_auth
 def verify_id(lead_id: int):
     """The seller's ID compared with the seller, from the paperwork page (which shows it)."""

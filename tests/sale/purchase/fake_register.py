@@ -2,8 +2,10 @@
 documents), served on loopback. It records every request, answers each serial number as told
 (`answer("7Z41K9Q2", "flagged")`; clear by default), serves certificates, and fails on purpose:
 `plan("search", 500)`, `"slow"` (answers after the client gave up), `"garbage"` (not JSON),
-`"redirect"` (to a second server that records any key it is sent); `plan("certificate",
-"not_pdf")` serves a certificate that is neither a PDF nor an image.
+`"redirect"` (to a second server that records any key it is sent), `"deep"` (JSON nested
+deeper than any parser recurses), `"not_http"` (bytes that are no HTTP answer at all),
+`"bad_certificate_url"` (a certificate's address on the register's host that no URL parser
+takes); `plan("certificate", "not_pdf")` serves a certificate that is neither a PDF nor an image.
 
 Given a server TLS context (`FakeRegister(tls=...)`), it answers over HTTPS, its certificates'
 URLs on the same https host, as production requires (REGISTER_API_URL must be https://); the
@@ -145,6 +147,15 @@ class Answer(BaseHTTPRequestHandler):
             return False
         if planned == "garbage":
             self.reply(200, b"<html>maintenance</html>", "text/html")
+        elif planned == "deep":
+            self.reply(200, b"[" * 30_000 + b"]" * 30_000)
+        elif planned == "not_http":
+            self.wfile.write(b"\x00\x16 not an HTTP answer\r\n\r\n")
+            self.close_connection = True
+        elif planned == "bad_certificate_url":
+            url = f"{self.server.url}/certificates/REG 0001\n.pdf"
+            body = {"result": "clear", "reference": "REG-0001", "certificate_url": url}
+            self.reply(200, json.dumps(body).encode())
         elif planned == "redirect":
             self.send_response(302)
             self.send_header("Location", f"http://127.0.0.1:{self.server.elsewhere.server_port}/")

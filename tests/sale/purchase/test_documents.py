@@ -70,7 +70,8 @@ def sign_paperwork(lead_id: int) -> None:
 def bought_lead(app) -> tuple[int, int]:
     """A lead bought by staff (the real transition, which queues the "paid" e-mail and the
     documents job), with every queued job run; its id and the `bought` event's."""
-    lead_id = save_sample_lead(app, email="jordan@example.com")
+    # The seller chose Tudor on /sell; staff read Rolex on the watch: the documents say Rolex.
+    lead_id = save_sample_lead(app, email="jordan@example.com", watch_brand="Tudor")
     with app.app_context():
         sign_paperwork(lead_id)
         event_id = lifecycle.transition(lead_id, "bought", "staff:1", PAID, "agreed")
@@ -351,7 +352,7 @@ def test_the_start_up_sweep_makes_documents_a_crash_left_and_leaves_live_work_al
     crashed = crashed_purchase(mail_app, three_minutes_ago)
     live = crashed_purchase(mail_app, now())  # just bought: maybe a live process is on it
     with mail_app.app_context():
-        assert pending.sweep_stale_leads() == 1
+        assert pending.sweep().count() == 1
     lead_work_done(mail_app)
     assert sorted(stored(mail_app, crashed)) == [("bill_of_sale", 1), ("receipt", 1)]
     assert stored(mail_app, live) == {}

@@ -11,10 +11,11 @@ from datetime import timedelta
 import pytest
 
 from app import queue
-from app.leads.db import get_db, transaction
+from app.leads.db import get_db, immediate_transaction, transaction
 from app.leads.history import lead_events
 from app.sale import lifecycle
 from app.sale.purchase import checklist, files, record, register_api, register_asks
+from app.sale.purchase.authentication import Refused
 from app.shipping import returns
 from tests.helpers import (
     FINDINGS,
@@ -29,49 +30,13 @@ from tests.sale.purchase.fake_register import (  # noqa: F401 (fixtures)
     register_server,
     register_settings,
 )
-
-SERIAL = FINDINGS["serial_number"]  # 7Z41K9Q2
-
-
-@pytest.fixture
-def register_app(make_app, register, mail_settings):
-    """An app asking the fake register, one retry a moment after a failure, mail to loopback."""
-    return make_app(
-        **register_settings(register),
-        JOB_RETRY_INTERVALS=(0.1,),
-        STAFF_EMAIL="staff@watches.example",
-        **mail_settings,
-    )
-
-
-def authenticated(app, serial: str = SERIAL) -> int:
-    """A lead at `agreed` whose findings (serial `serial`) were recorded today, with no
-    register check standing yet."""
-    lead_id = save_sample_lead(app)
-    with app.app_context():
-        put_purchase_on_record(lead_id)
-        with transaction() as db:
-            record.update(db, lead_id, {
-                "serial_number": serial, "authenticated_at": f"{business_today()}T12:00:00+00:00",
-                "register_result": None, "register_serial": None,
-            })  # fmt: skip
-    return lead_id
-
-
-def ask(app, lead_id: int, serial: str = SERIAL) -> int | None:
-    """Ask about the serial as the findings form does, and wait for the question to end (its
-    retries included: they wait on a timer, not in the queue)."""
-    with app.app_context():
-        ask_id = register_asks.ask_about(lead_id, serial, "serial_on_record")
-        if ask_id is not None:
-            wait_until(lambda: register_asks.get(ask_id)["outcome"], timeout=20)
-        queue.wait_until_idle(10)
-        return ask_id
-
-
-def purchase(app, lead_id: int) -> dict:
-    with app.app_context():
-        return record.get(lead_id)
+from tests.sale.purchase.register_steps import (  # noqa: F401 (a fixture)
+    SERIAL,
+    ask,
+    authenticated,
+    purchase,
+    register_app,
+)
 
 
 def test_nothing_is_asked_while_the_register_has_no_url(app, register):
@@ -129,6 +94,7 @@ def test_a_flagged_answer_holds_the_sale_and_alerts_staff_once(register_app, reg
     alerts = [m for m in smtp_server.messages if "FLAGGED" in m["Subject"]]
     assert len(alerts) == 1
     assert SERIAL not in alerts[0].get_body().get_content()
+    assert alerts[0]["Reply-To"] is None  # a hurried reply never reaches the seller
 
 
 def test_a_flag_on_a_serial_on_record_as_engraved_holds_the_sale(
@@ -137,10 +103,10 @@ def test_a_flag_on_a_serial_on_record_as_engraved_holds_the_sale(
     lead_id = authenticated(register_app, "7Z41 K9Q2")  # as the caseback reads, with its space
     register.answer(SERIAL, "flagged")
     ask(register_app, lead_id, "7Z41 K9Q2")
-    held = purchase(register_app, lead_id)
-    assert (held["register_result"], held["register_serial"]) == ("flagged", "7Z41 K9Q2")
+    held = purchase(register_app, lead_id)  # a flag is of the serial asked, in its normal form
+    assert (held["register_result"], held["register_serial"]) == ("flagged", SERIAL)
     with register_app.app_context():
-        assert returns.on_hold(lead_id)
+        assert returns.held_for_checks(lead_id)
         with pytest.raises(lifecycle.MissingDetails, match="a clear stolen-watch register check"):
             data = {"amount": 9500, "paid_on": business_today().isoformat()} | PAYMENT
             lifecycle.transition(lead_id, "bought", "staff:1", data, "agreed")
@@ -432,3 +398,58 @@ def test_a_clear_answer_on_the_sellers_serial_is_no_check_and_the_findings_ask_a
     ask(register_app, lead_id)
     assert purchase(register_app, lead_id)["register_result"] == "clear"
     assert len(register.searches()) == 2
+
+
+def test_a_flag_on_a_serial_corrected_since_it_was_asked_still_holds_the_sale(
+    register_app, register
+):
+    lead_id = authenticated(register_app, "7Z41K9Q3")  # a typo at the authentication
+    register.answer("7Z41K9Q3", "flagged")
+    with register_app.app_context():
+        with immediate_transaction() as db:  # asked, its job not run yet
+            ask_id = register_asks.open_ask(db, lead_id, "7Z41K9Q3", "serial_on_record")
+        with transaction() as db:  # staff correct the findings before the answer comes
+            record.update(db, lead_id, {"serial_number": SERIAL})
+        assert register_asks.put_to_register(ask_id) == "flagged"
+        held = record.get(lead_id)
+        assert (held["register_result"], held["register_serial"]) == ("flagged", "7Z41K9Q3")
+        check = get_db().execute("SELECT * FROM register_checks WHERE lead_id = ?", (lead_id,))
+        assert [(c["result"], c["recorded_by"]) for c in check] == [("flagged", "register_api")]
+        assert register_asks.get(ask_id)["check_id"] is not None
+        data = {"amount": 9500, "paid_on": business_today().isoformat()} | PAYMENT
+        with pytest.raises(lifecycle.MissingDetails, match="a clear stolen-watch register check"):
+            lifecycle.transition(lead_id, "bought", "staff:1", data, "agreed")
+    ask(register_app, lead_id)  # the corrected serial comes back clear: it waits for approval
+    assert purchase(register_app, lead_id)["register_result"] == "flagged"
+
+
+@pytest.mark.parametrize("corrected", ["7z41k9q2", "7Z41 K9Q2", "7z41-k9q2"])
+def test_correcting_only_the_spacing_or_case_of_the_serial_keeps_its_clear_check(
+    register_app, register, corrected
+):
+    lead_id = authenticated(register_app)
+    ask(register_app, lead_id)
+    with register_app.app_context():
+        with transaction() as db:  # before the seller signs: the serial may still be corrected
+            db.execute("UPDATE leads SET state = 'offered' WHERE id = ?", (lead_id,))
+            record.update(db, lead_id, {"signed_at": None})
+        findings = FINDINGS | {"serial_number": corrected, "condition_findings": "Very good"}
+        register_asks.record_findings_and_ask(lead_id, "staff:1", findings)
+        queue.wait_until_idle(10)
+        assert record.get(lead_id)["serial_number"] == corrected
+        assert checklist.register_clear(record.get(lead_id))
+    assert len(register.searches()) == 1  # the same serial: not asked again
+
+
+def test_after_signing_a_serial_retyped_in_another_spacing_stays_as_signed(register_app, register):
+    lead_id = authenticated(register_app)
+    ask(register_app, lead_id)
+    with register_app.app_context():
+        findings = FINDINGS | {"serial_number": "7z41 k9q2", "condition_findings": "Very good"}
+        register_asks.record_findings_and_ask(lead_id, "staff:1", findings)
+        kept = record.get(lead_id)
+        assert (kept["serial_number"], kept["condition_findings"]) == (SERIAL, "Very good")
+        assert checklist.missing(kept, checklist.BEFORE_PURCHASE) == []
+        with pytest.raises(Refused, match="can no longer be changed"):
+            register_asks.record_findings_and_ask(lead_id, "staff:1", FINDINGS | {
+                "serial_number": "7Z41K9Q3", "condition_findings": "Very good"})  # fmt: skip
