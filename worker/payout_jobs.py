@@ -34,8 +34,9 @@ TOLD = {
     ),
     FAILED: (
         "The bank API failed the payout after every retry",
-        "Nothing more was sent. The reconciler asks the bank again every few minutes; look at "
-        "the lead if this keeps happening.",
+        "Nothing more was sent. The sweep and the reconciler ask the bank again every few "
+        "minutes without telling you again; look at the lead's timeline if it is still not "
+        "sent.",
     ),
     "payout_not_recorded": (
         "The bank paid, but the lead could not be marked bought",
@@ -56,17 +57,20 @@ TOLD = {
 
 def send_payout(payout_id: int) -> str:
     """Do what the payout is owed at the bank (transfers.carry_on). A failure is on the lead's
-    timeline and raised, so the job is retried on JOB_RETRY_INTERVALS; the last try's says staff
-    are e-mailed (`alert`, which the requeue's finder reads: bank_payouts.alerts_owed)."""
+    timeline and raised, so the job is retried on JOB_RETRY_INTERVALS; the last try of its first
+    run says staff are e-mailed, once (`alert`, which the requeue's finder reads:
+    bank_payouts.alerts_owed)."""
     row = ledger.get(payout_id)
     try:
         return transfers.carry_on(payout_id)
     except Exception as error:
-        last_try = (failures(row["lead_id"], payout_id) + 1) % (len(retry_intervals()) + 1) == 0
+        # Staff are told when the job's first run has used up its retries, once: a sweep that
+        # runs it again later does not tell them again (its failures stay on the timeline).
+        told = failures(row["lead_id"], payout_id) + 1 == len(retry_intervals()) + 1
         details = {"payout": payout_id, "error": str(error)[:300]}
-        details |= {"alert": True} if last_try else {}
+        details |= {"alert": True} if told else {}
         event_id = history.add_event(row["lead_id"], "system", FAILED, details)
-        if last_try:
+        if told:
             alert_payout(row["lead_id"], event_id)
         raise
 
