@@ -8,8 +8,9 @@ from flask import Flask
 
 from app import errors, queue, staff, status
 from app.blog import routes as blog
-from app.config import config_class, derived_settings, settings_from_environment, typed_settings
+from app.config import config_class, settings_from_environment, typed_settings
 from app.config_checks import check_production_settings, check_secrets
+from app.config_derived import derived_settings
 from app.content import loader, queries, samples
 from app.conversions.cli import conversions_command
 from app.extensions import cache, csrf, limiter
@@ -20,6 +21,8 @@ from app.leads import display, handover
 from app.leads.cli import leads_command
 from app.leads.state import State
 from app.pages import routes as pages
+from app.payouts import routes as payouts
+from app.payouts.cli import payouts_command
 from app.pictures import images
 from app.pictures.cli import images_command
 from app.prices.cli import prices_command
@@ -101,6 +104,7 @@ def register_blueprints(app: Flask) -> None:
         staff_routes.bp,
         status_routes.bp,
         shipping.bp,
+        payouts.bp,
         errors.bp,
     )
     for blueprint in blueprints:
@@ -142,6 +146,7 @@ def register_commands(app: Flask) -> None:
     app.cli.add_command(samples.content_command)
     app.cli.add_command(freeze_command)
     app.cli.add_command(shipping_command)
+    app.cli.add_command(payouts_command)
     leads_command.add_command(requeue_command)
     leads_command.add_command(restore_command)
     leads_command.add_command(replication_command)

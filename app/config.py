@@ -4,7 +4,8 @@ Every setting can be given as an environment variable of the same name. `APP_ENV
 selects `ProductionConfig`, which refuses to start without a real SECRET_KEY and SITE_URL, or
 with the placeholder contact details the defaults use (app/config_checks.py says what else).
 Settings are typed once, here, after every layer is applied (text from the environment or a
-test becomes the type of the class default), so no code elsewhere parses a setting.
+test becomes the type of the class default), so no code elsewhere parses a setting; those that
+follow from others are completed by app/config_derived.py.
 """
 
 from __future__ import annotations
@@ -12,9 +13,6 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from urllib.parse import urlsplit
-
-from app.redis_guard import client_settings
 
 DEV_SECRET_KEY = "dev-only-not-secret"
 ROOT = Path(__file__).resolve().parent.parent
@@ -202,6 +200,24 @@ class Config:
     REGISTER_PROVIDER_NAME = ""
     REGISTER_API_TIMEOUT = 10.0  # seconds per question
     REGISTER_CHECK_MAX_AGE_DAYS = 30
+    # The payout (app/payouts/, docs/payouts.md). Unset: staff pay from the bank's own site and
+    # record the payment, as always. "increase": the site sends it through the business's bank
+    # API (Increase), asked by one staff member and released once another approves it, within
+    # PAYOUT_MAX_AMOUNT per transfer and PAYOUT_DAILY_LIMIT per business day (whole dollars; 0
+    # refuses every payout). A seller whose bank takes no instant payment is paid by same-day
+    # ACH, or by wire above PAYOUT_WIRE_ABOVE dollars (0: never a wire).
+    PAYOUT_PROVIDER = ""
+    PAYOUT_MAX_AMOUNT = 0
+    PAYOUT_DAILY_LIMIT = 0
+    PAYOUT_WIRE_ABOVE = 0
+    PAYOUT_APPROVAL_ALERT_MINUTES = 15  # staff are e-mailed when an ask waits this long
+    INCREASE_API_KEY = ""
+    INCREASE_API_BASE = "https://api.increase.com"
+    INCREASE_ACCOUNT_NUMBER_ID = ""  # the business's account number payouts are sent from
+    INCREASE_TIMEOUT = 20.0  # seconds per request
+    INCREASE_WEBHOOK_SECRET = ""
+    INCREASE_WEBHOOK_SECRET_PREVIOUS = ""  # while a rotation is under way
+    INCREASE_WEBHOOK_MAX_BYTES = 64 * 1024  # an event names its object; it is well under 1 KB
 
 
 class DevelopmentConfig(Config):
@@ -290,7 +306,7 @@ def typed_value(key: str, value, default):
 
 # Settings that take one of a few words, settings that are a share of something (0-100), and
 # settings that are a time of day on a 24-hour clock.
-CHOICES = {"CONVERSION_VALUE": ("price", "margin")}
+CHOICES = {"CONVERSION_VALUE": ("price", "margin"), "PAYOUT_PROVIDER": ("", "increase")}
 PERCENTAGES = ("CONVERSION_MARGIN_PERCENT", "DISK_FREE_ALERT_PERCENT")
 CLOCK_TIMES = ("BUSINESS_DAY_ENDS",)
 CLOCK_TIME = re.compile(r"([01][0-9]|2[0-3]):[0-5][0-9]")
@@ -300,7 +316,8 @@ def checked_value(key: str, value):
     """`value`, unless it is not one of the setting's words, not a percentage between 0 and
     100, or not a time of day (HH:MM) where one is asked for."""
     if key in CHOICES and value not in CHOICES[key]:
-        raise ConfigError(f"{key}={value!r} is not one of {', '.join(CHOICES[key])}.")
+        words = ", ".join(choice or "empty" for choice in CHOICES[key])
+        raise ConfigError(f"{key}={value!r} is not one of {words}.")
     if key in PERCENTAGES and not 0 <= value <= 100:
         raise ConfigError(f"{key}={value!r} is not a percentage between 0 and 100.")
     if key in CLOCK_TIMES and not CLOCK_TIME.fullmatch(value):
@@ -316,24 +333,3 @@ def typed_settings(config) -> dict:
         for key in ENV_SETTINGS
         if key in config and hasattr(Config, key)
     }
-
-
-def derived_settings(config, instance: Path) -> dict:
-    """Settings that follow from others: instance paths, cache and queue backends, hosts."""
-    derived = {
-        "CONTENT_DB": config["CONTENT_DB"] or str(instance / "content.db"),
-        "LEADS_DB": config["LEADS_DB"] or str(instance / "leads.db"),
-        "PAGES_DIR": config["PAGES_DIR"] or str(instance / "pages"),
-        "CACHE_TYPE": config.get("CACHE_TYPE")
-        or ("RedisCache" if config["REDIS_URL"] else "SimpleCache"),
-        "TRUSTED_HOSTS": trusted_hosts(config),
-    }
-    redis = client_settings(config) if config["REDIS_URL"] else {}
-    return derived | {"RATELIMIT_STORAGE_URI": "memory://"} | redis
-
-
-def trusted_hosts(config) -> tuple[str, ...]:
-    """TRUSTED_HOSTS; in production at least SITE_URL's own host."""
-    if not config["TRUSTED_HOSTS"] and config["ENV_NAME"] == "production":
-        return (urlsplit(config["SITE_URL"]).hostname,)
-    return tuple(config["TRUSTED_HOSTS"])

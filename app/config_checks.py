@@ -1,9 +1,10 @@
 """What production refuses to start with (the factory calls `check_production_settings` once
 the settings are complete): a guessable secret, a site URL taken from requests, debug, contact
 details that reach nobody, request limits each process counts alone, e-mail in clear, no
-off-site replica, a market-data provider asked in clear, and a sale by mail without what it
-needs. And what no environment starts with (`check_secrets`, as soon as the settings are
-typed): a key, secret, password or token holding a control character.
+off-site replica, a market-data provider asked in clear, a sale by mail without what it needs,
+and a payout by bank API without its key, account, webhook secret and limits. And what no
+environment starts with (`check_secrets`, as soon as the settings are typed): a key, secret,
+password or token holding a control character.
 `flask content check` (app/content/samples.py) shares the placeholder tests."""
 
 from __future__ import annotations
@@ -189,6 +190,36 @@ def mailin_problems(config) -> list[str]:
     return found
 
 
+# The bank's test environment: its keys work only there, and its transfers move no money.
+INCREASE_SANDBOX = "sandbox.increase.com"
+
+
+def payout_problems(config) -> list[str]:
+    """What the payout by bank API lacks, each setting named, while PAYOUT_PROVIDER is set:
+    without them no transfer can be sent, limited or followed, and the key must not travel in
+    clear."""
+    if not config.get("PAYOUT_PROVIDER"):
+        return []
+    needed = {
+        "INCREASE_API_KEY": "the bank API's key",
+        "INCREASE_ACCOUNT_NUMBER_ID": "the business's account number payouts are sent from",
+        "INCREASE_WEBHOOK_SECRET": "the secret the bank's events are signed with",
+    }
+    found = [f"{name} must be set ({why})" for name, why in needed.items() if not config.get(name)]
+    for name, what in (("PAYOUT_MAX_AMOUNT", "per transfer"), ("PAYOUT_DAILY_LIMIT", "per day")):
+        if (config.get(name) or 0) <= 0:
+            found.append(f"{name} must be set to the most the business pays {what}, in dollars")
+    base = config.get("INCREASE_API_BASE") or ""
+    if not base.startswith("https://"):
+        found.append("INCREASE_API_BASE must be https:// (the key goes with every request)")
+    if urlsplit(base).hostname == INCREASE_SANDBOX:
+        found.append(
+            f"INCREASE_API_BASE must not be the bank's sandbox ({INCREASE_SANDBOX}), where no "
+            "money moves: sellers would be told they were paid"
+        )
+    return found
+
+
 # A setting is a secret when a word of its name says so (EASYPOST_API_KEY, SMTP_PASSWORD,
 # META_CAPI_TOKEN, EASYPOST_WEBHOOK_SECRET_PREVIOUS...), so a new one is covered by its name.
 SECRET_WORDS = frozenset({"KEY", "SECRET", "PASSWORD", "TOKEN"})
@@ -262,5 +293,6 @@ def check_production_settings(config) -> None:
     problems.extend(replica_problems(config))
     problems.extend(mailin_problems(config))
     problems.extend(register_api_problems(config))
+    problems.extend(payout_problems(config))
     if problems:
         raise ConfigError("Refusing to start in production: " + "; ".join(problems) + ".")

@@ -64,6 +64,9 @@ SEND_LABEL_MAIL = "worker.jobs.send_label_mail"
 SEND_ADDRESS_CHECK = "worker.jobs.send_address_change_check"
 BOOK_PICKUP = "worker.jobs.book_pickup"
 REPORT_UNSURE_EMAIL = "worker.jobs.report_unsure_email"
+SEND_PAYOUT = "worker.jobs.send_payout"
+ALERT_PAYOUT = "worker.jobs.alert_payout"
+APPLY_PAYOUT_EVENT = "worker.jobs.apply_payout_event"
 # The lanes jobs wait in, each run by its own worker (deploy/watchbuyers-worker@.service) or,
 # without Redis, its own thread: the replica's copies wait on the object storage, which may be
 # slow, and must never hold up the next lead's e-mails.

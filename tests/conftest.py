@@ -22,9 +22,11 @@ from app import create_app, queue
 from app.content.loader import seed
 from app.extensions import cache, limiter
 from app.leads import db as leads_db
+from app.staff import totp
 from tests.helpers import (
     APPS_MADE,
     ROOT,
+    Clock,
     HttpReceiver,
     RedisServer,
     RefusingRelay,
@@ -119,6 +121,14 @@ def client(app):
 @pytest.fixture
 def runner(app):
     return app.test_cli_runner()
+
+
+@pytest.fixture
+def clock(monkeypatch) -> Clock:
+    """The time TOTP codes are checked against, which a test moves on (tests/helpers.Clock)."""
+    clock = Clock()
+    monkeypatch.setattr(totp, "now", clock)
+    return clock
 
 
 @pytest.fixture(scope="session")

@@ -180,8 +180,9 @@ def test_each_area_lists_its_urls_in_its_routes_module():
     blueprints = files_containing(r"= Blueprint\(")
     assert [path for path in blueprints if not path.endswith("/routes.py")] == ["app/errors.py"]
     assert files_containing(r"^@\w+\.(route|get|post)\(") == []
-    # the areas, and three shared packages' own URLs: privacy choices, errors, the parcels' webhook
-    assert len(blueprints) == len(FEATURES) + 3
+    # the areas, and four shared packages' own URLs: privacy choices, errors, the parcels' and
+    # the bank's webhooks
+    assert len(blueprints) == len(FEATURES) + 4
 
 
 def test_states_are_compared_by_their_type_not_by_name():

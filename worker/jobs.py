@@ -25,6 +25,7 @@ from worker import (
     mailbox_jobs,
     parcel_mail,
     payment_alerts,
+    payout_jobs,
     photos,
     range_alerts,
     record_alerts,
@@ -282,25 +283,23 @@ def copy_files(lead_id: int) -> str:
     return f"copied {len(done.copied)}, deleted {len(done.deleted)}, {entries} erasure entries"
 
 
-def check_replication() -> str:
-    """Catch up owed copies and alert staff if the replica has a problem: run by `flask leads
-    replication check`, which deploy/watchbuyers-replication.timer starts every minute."""
-    return replica_alerts.check_replication()
-
-
 # Jobs whose work is all in one function elsewhere, under the names RQ stores: the daily
 # retention run (queued by the first request of the day to claim it, or `flask purchases
-# retention`); staff e-mailed about signed sales still unpaid at the end of their business day
-# (deploy/watchbuyers-payments.timer), a purchase record no key opens, or an unusual volume of
-# instant ranges (each once per day); the sale by mail's tracking (an event applied to its
-# parcel once, a carrier's exception or what a parcel needs a person for e-mailed to staff
-# once, the seller told once of each step of their parcel, a label bought once and staff told
-# if it cannot be, a new return address confirmed from the seller's mailbox, a carrier pickup
-# booked once, a return opened, a held watch e-mailed to staff once; worker/parcel_mail.py,
-# label_jobs.py, return_jobs.py, shipping_alerts.py);
-# the stolen-watch register asked by API, its answer recorded and staff alerted when needed;
-# the health check (deploy/watchbuyers-health.timer): owed work found again, staff told of faults.
+# retention`); owed copies caught up and staff alerted if the replica has a problem (`flask
+# leads replication check`, deploy/watchbuyers-replication.timer); staff e-mailed about signed
+# sales still unpaid at the end of their business day (deploy/watchbuyers-payments.timer), a
+# purchase record no key opens, or an unusual volume of instant ranges (each once per day); the
+# sale by mail's tracking (an event applied to its parcel once, a carrier's exception or what a
+# parcel needs a person for e-mailed to staff once, the seller told once of each step of their
+# parcel, a label bought once and staff told if it cannot be, a new return address confirmed
+# from the seller's mailbox, a carrier pickup booked once, a return opened, a held watch
+# e-mailed to staff once; worker/parcel_mail.py, label_jobs.py, return_jobs.py,
+# shipping_alerts.py); the stolen-watch register asked by API, its answer recorded and staff
+# alerted when needed; the health check (deploy/watchbuyers-health.timer): owed work found
+# again, staff told of faults; the payout sent through the bank's API (created, released and
+# read back once, staff e-mailed once: worker/payout_jobs.py).
 apply_retention = retention.apply_rules
+check_replication = replica_alerts.check_replication
 check_health = health_alerts.check_health
 alert_payments_due = payment_alerts.send_late_alerts
 alert_unreadable_purchase = record_alerts.send_unreadable_alert
@@ -320,3 +319,6 @@ send_erasure_link = mailbox_jobs.send_erasure_link
 send_payout_check = mailbox_jobs.send_payout_check
 report_unsure_email = unsure_mail.report_unsure_email
 send_label_mail = parcel_mail.send_label_mail
+send_payout = payout_jobs.send_payout
+alert_payout = payout_jobs.alert_payout
+apply_payout_event = payout_jobs.apply_payout_event

@@ -10,6 +10,7 @@ from flask import current_app
 
 from app.leads import history
 from app.leads.display import usd, watch_name
+from app.sale.purchase import payment
 from app.shipping import preparation, returns
 
 IN_PERSON_NEXT = (
@@ -41,8 +42,8 @@ OVER_THE_LIMIT = (
     "buy it in person rather than by mail."
 )
 BEFORE_PAYMENT = (
-    "Once you have signed, we complete our checks of your ID and the watch, then pay you by "
-    "bank transfer and e-mail you when the payment is sent."
+    "Once you have signed, we complete our checks of your ID and the watch, then pay you "
+    "{by_transfer} and e-mail you when the payment is sent."
 )
 ON_HOLD = "Your sale is on hold pending checks. We will contact you."
 ON_HOLD_PAYMENT = "Your sale is on hold pending checks: we will contact you before any payment."
@@ -75,7 +76,9 @@ def offer_opening(lead: dict) -> str:
 
 def before_payment(lead: dict) -> str:
     """What happens between the signature and the payment; for a sale on hold, only that."""
-    return ON_HOLD_PAYMENT if returns.on_hold(lead["id"]) else BEFORE_PAYMENT
+    if returns.on_hold(lead["id"]):
+        return ON_HOLD_PAYMENT
+    return BEFORE_PAYMENT.format(by_transfer=payment.transfer_words())
 
 
 def on_hold(lead: dict) -> bool:

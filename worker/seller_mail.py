@@ -183,7 +183,7 @@ def offer_letter(lead: dict, data: dict, revised: bool) -> Letter:
             f"until {display_date(data['valid_until'])}.",
             "Accept or decline it on your status page, where you can also see what the "
             "authentication found. If you accept, you sign the short sale paperwork there and "
-            "we pay by bank transfer the same day. If you decide not to sell, we return your "
+            f"we pay {payment.same_day_words()}. If you decide not to sell, we return your "
             "watch at our expense.",
         ],
         facts=[

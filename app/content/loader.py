@@ -126,12 +126,13 @@ def read_article(path: Path) -> dict:
 
 
 def sanitise_bodies(value):
-    """Every `body` value in a document is HTML: clean it the same way as articles."""
+    """Every `body` value in a document is HTML, and each variant of one (`payouts_body`): clean
+    it the same way as articles."""
     if isinstance(value, list):
         return [sanitise_bodies(item) for item in value]
     if isinstance(value, dict):
         return {
-            key: sanitise_html(item) if key == "body" else sanitise_bodies(item)
+            key: sanitise_html(item) if key.rpartition("_")[2] == "body" else sanitise_bodies(item)
             for key, item in value.items()
         }
     return value

@@ -24,6 +24,12 @@ def usd(amount) -> str:
     return f"${int(amount):,}"
 
 
+def usd_cents(cents: int) -> str:
+    """An amount in integer cents as people read money, e.g. '$9,500.00' (never a float)."""
+    dollars, rest = divmod(int(cents), 100)
+    return f"${dollars:,}.{rest:02d}"
+
+
 def quote_amount(data: dict) -> str:
     """A quote's amount or range, e.g. '$8,000' or '$8,000 to $9,500'."""
     low, high = int(data["amount_low"]), int(data["amount_high"])

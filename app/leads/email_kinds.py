@@ -44,6 +44,7 @@ LATE_PAYMENT = Kind("late payment", "lead {} day {}", "staff's alert of a sale u
 UNREADABLE = Kind("unreadable", "lead {} day {}", "staff's alert: a record no key opens", STAFF)
 RANGE_VOLUME = Kind("range volume", "day {}", "staff's alert about the instant range", STAFF)
 REPLICA = Kind("replica alert", "hour {}", "staff's alert about the off-site replica", STAFF)
+PAYOUT_ALERT = Kind("payout alert", "event {}", "staff's alert about a payout", STAFF)
 UNSURE = Kind("unsure e-mail", "claim {}", "staff's e-mail about an unsure one", STAFF)
 HEALTH = Kind("health alert", "faults {}", "staff's alert of the site's faults", STAFF)
 

@@ -12,7 +12,7 @@ from app.content.loader import fill_tokens
 from app.prices import coverage
 from app.rendering import seo
 from app.rendering.landing import render_landing_page
-from app.rendering.layout import as_mailin_is, brand_links, city_links, site_info
+from app.rendering.layout import as_configured, brand_links, city_links, site_info
 from app.rendering.page_cache import cache_page
 from app.rendering.seo import absolute
 
@@ -25,7 +25,7 @@ def home():
     """The home page, with the brands marked for it and the first HOME_CITY_COUNT cities."""
     site = site_info()
     home = queries.document("home")
-    home = home | {"trust_badges": as_mailin_is(home["trust_badges"])}
+    home = home | {"trust_badges": as_configured(home["trust_badges"])}
     meta = seo.PageMeta(
         title=home["meta"]["title"],
         description=home["meta"]["description"],
@@ -84,7 +84,7 @@ def sell_by_mail():
 def legal_page(name: str, path: str):
     """A legal document of content/pages/ at `path`, in the shared legal template."""
     page = queries.document(f"page:{name}")
-    page = page | {"sections": as_mailin_is(page["sections"])}
+    page = page | {"sections": as_configured(page["sections"])}
     meta = seo.PageMeta(
         title=f"{page['title']} | {site_info()['name']}",
         description=page["meta_description"],

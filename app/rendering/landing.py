@@ -7,7 +7,7 @@ from flask import render_template
 
 from app.content import queries
 from app.rendering import seo
-from app.rendering.layout import as_mailin_is
+from app.rendering.layout import as_configured
 
 
 def render_landing_page(
@@ -33,7 +33,7 @@ def render_landing_page(
     return render_template(
         template,
         meta=meta,
-        home=home | {"trust_badges": as_mailin_is(home["trust_badges"])},
+        home=home | {"trust_badges": as_configured(home["trust_badges"])},
         landing=queries.document("landing"),
         **context,
     )

@@ -27,34 +27,40 @@ def once_per_request(build: Callable[[], object]) -> Callable[[], object]:
     return cached
 
 
-def as_mailin_is(items: list[dict]) -> list[dict]:
-    """Content entries as the sale by mail's setting has them: an entry marked `mailin = true`
-    only while MAILIN_ENABLED is on, and then an entry's `mailin_<key>` in place of (or beside)
-    its `<key>`: `mailin_text` for its `text` (the site says "nationwide" only while it buys by
-    mail), `mailin_link` for a link to the page that explains it."""
-    on = current_app.config["MAILIN_ENABLED"]
+# The settings that change what content entries say, by the prefix of their keys' variants.
+VARIANTS = {"mailin_": "MAILIN_ENABLED", "payouts_": "PAYOUT_PROVIDER"}
+
+
+def as_configured(items: list[dict]) -> list[dict]:
+    """Content entries as the settings have them: an entry marked `mailin = true` only while
+    MAILIN_ENABLED is on; then, while a setting of VARIANTS is on, an entry's `<prefix><key>` in
+    place of (or beside) its `<key>`. So `mailin_text` is a badge's `text` only while the site
+    buys by mail (it says "nationwide" then), `mailin_link` a link to the page that explains it,
+    and `payouts_title` and `payouts_body` say "instant" only while the bank's API sends the
+    payouts."""
+    config = current_app.config
+    on = [prefix for prefix, setting in VARIANTS.items() if config[setting]]
     return [
         item
         | {
-            key.removeprefix("mailin_"): value
+            key.removeprefix(prefix): value
+            for prefix in on
             for key, value in item.items()
-            if key.startswith("mailin_")
+            if key.startswith(prefix)
         }
-        if on
-        else item
         for item in items
-        if on or not item.get("mailin")
+        if config["MAILIN_ENABLED"] or not item.get("mailin")
     ]
 
 
 @once_per_request
 def site_info() -> dict:
     """Configured identity (name, phone, e-mail) merged with the seeded site-wide words; the
-    links to the sale by mail's page as its setting has them (as_mailin_is)."""
+    links to the sale by mail's page as its setting has them (as_configured)."""
     config = current_app.config
     words = dict(queries.site())  # a copy: the content may be cached for the process
     for links in ("services", "quick_links"):
-        words[links] = as_mailin_is(words[links])
+        words[links] = as_configured(words[links])
     return {
         **words,
         "name": config["SITE_NAME"],

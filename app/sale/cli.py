@@ -239,8 +239,8 @@ def check_purchase_keys() -> None:
 def requeue_command() -> None:
     """Queue the unfinished work of every lead, the seller e-mails and staff alerts not sent yet,
     the lost-link requests not answered yet, the purchases not reported yet, staff's e-mail
-    about any e-mail whose send is unsure and the register questions still open. Without
-    REDIS_URL the work runs in this process, and the command waits for it."""
+    about any e-mail whose send is unsure, the register questions still open and what payouts
+    owe. Without REDIS_URL the work runs in this process, and the command waits for it."""
     try:
         queued = pending.requeue_all()
     except pending.QueueDown as error:
@@ -274,4 +274,10 @@ def requeue_command() -> None:
         click.echo(f"Queued staff's e-mail about e-mail claim {claim_id}, which may not have gone.")
     for ask_id in queued.register_asks:
         click.echo(f"Queued stolen-watch register question {ask_id}.")
+    for event_id in queued.payout_events:
+        click.echo(f"Queued the bank's event {event_id}, stored and not yet applied.")
+    for payout_id in queued.payouts:
+        click.echo(f"Queued payout {payout_id}, owed a call to the bank.")
+    for lead_id, event_id in queued.payout_alerts:
+        click.echo(f"Queued staff's e-mail about payout event {event_id} of lead #{lead_id}.")
     queue.wait_until_idle()

@@ -16,7 +16,15 @@ from app.leads import history, store
 from app.leads.db import get_db, truncate_wal
 from app.leads.state import State
 from app.sale import keeping
-from app.sale.purchase import authentication, checklist, files, payment, record, register_asks
+from app.sale.purchase import (
+    authentication,
+    bank_payouts,
+    checklist,
+    files,
+    payment,
+    record,
+    register_asks,
+)
 
 STATE_LABELS = {
     State.NEW: "New",
@@ -137,10 +145,13 @@ def put_on_record(lead_id: int, moving: tuple[str, str], actor: str, data: dict)
         raise MissingDetails(f"{STATE_LABELS[to_state]} needs first: {'; '.join(lacking)}.")
     if to_state == State.BOUGHT:
         refused = payment.problems(get_db(), lead_id, purchase, data)
+        refused += filter(None, [bank_payouts.purchase_problem(get_db(), lead_id, data)])
         if refused:
             raise MissingDetails(" ".join(refused))
         record.record_payment(get_db(), lead_id, actor, data)
     if from_state == State.AGREED and to_state == State.CLOSED:
+        if refused := bank_payouts.stop_before_close(get_db(), lead_id, actor):
+            raise MissingDetails(refused)
         if keeping.register_keeps(get_db(), lead_id):  # the identity and ID stay for the law
             return []
         return record.discard_paperwork(get_db(), lead_id, "system")
@@ -212,8 +223,9 @@ def queue_what_follows(lead_id: int, to_state: str, actor: str, event_id: int) -
     """The jobs a move queues, in the order they should run: a purchase's documents before the
     "paid" e-mail that attaches them, the seller's e-mail for the new state, staff's alert of a
     seller's own move, a purchase's report to the ad platforms (never for an opted-out
-    seller), and a sale by mail's return parcel when it closes (the job sends the watch back
-    if it is with us; app/shipping/returns.py)."""
+    seller), a sale by mail's return parcel when it closes (the job sends the watch back if it
+    is with us; app/shipping/returns.py), and a payout the close cancelled called off at the
+    bank (app/payouts/transfers.py)."""
     if to_state == State.BOUGHT:
         queue.enqueue(queue.MAKE_PURCHASE_DOCUMENTS, lead_id)
     if to_state in SELLER_EMAILS:
@@ -224,6 +236,9 @@ def queue_what_follows(lead_id: int, to_state: str, actor: str, event_id: int) -
         queue.enqueue(queue.REPORT_PURCHASE, lead_id)
     if to_state == State.CLOSED and (store.get_lead(lead_id) or {}).get("handover") == "mail":
         queue.enqueue(queue.OPEN_RETURN_PARCEL, lead_id)
+    called_off = bank_payouts.to_call_off(get_db(), lead_id) if to_state == State.CLOSED else []
+    for payout_id in called_off:  # its transfer called off at the bank too
+        queue.enqueue(queue.SEND_PAYOUT, payout_id)
 
 
 def ask_question(lead_id: int, text: str) -> int:

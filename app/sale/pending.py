@@ -5,7 +5,8 @@ by `flask leads requeue`, which an operator may run at any time.
 
 What is owed is always written down before it is queued (a work column still empty, a state
 change or seller action whose e-mail is not recorded, a lost-link request row, a purchase not
-settled on every configured ad platform or without its documents), so finding it again needs
+settled on every configured ad platform or without its documents, a payout's bank event not
+applied, call to the bank not made or staff e-mail not sent), so finding it again needs
 nothing from the queue: a worker killed mid-job, a Redis flushed or restarted, a crash, or a
 job whose retries ran out leaves its work owed, and the next sweep queues it. The sweep leaves
 alone what a runner has in hand (queued, waiting for a retry, running), so it never doubles
@@ -33,7 +34,7 @@ from app.leads import email_claims, history, links, store
 from app.leads.db import now, transaction
 from app.replica import copies, erasure_log
 from app.sale import erasure, lifecycle
-from app.sale.purchase import documents, payout, register_asks
+from app.sale.purchase import bank_payouts, documents, payout, register_asks
 
 STALE_AFTER = timedelta(minutes=2)  # in-process work of a live process is done well before
 
@@ -59,6 +60,9 @@ class Requeued:
     erasure_entries: list[int] = field(default_factory=list)
     unsure_emails: list[int] = field(default_factory=list)
     register_asks: list[int] = field(default_factory=list)
+    payout_events: list[int] = field(default_factory=list)
+    payouts: list[int] = field(default_factory=list)
+    payout_alerts: list[tuple[int, int]] = field(default_factory=list)
 
     def __bool__(self) -> bool:
         return any(vars(self).values())
@@ -91,6 +95,9 @@ OWED = (
     ("erasure_entries", queue.COPY_FILES, erasure_log.leads_owing),
     ("unsure_emails", queue.REPORT_UNSURE_EMAIL, email_claims.unsure_to_report),
     ("register_asks", queue.ASK_REGISTER, register_asks.open_questions),
+    ("payout_events", queue.APPLY_PAYOUT_EVENT, bank_payouts.events_to_apply),
+    ("payouts", queue.SEND_PAYOUT, bank_payouts.payouts_owed),
+    ("payout_alerts", queue.ALERT_PAYOUT, bank_payouts.alerts_owed),
 )  # fmt: skip
 
 
@@ -118,8 +125,8 @@ def requeue_all() -> Requeued:
     """Queue every lead's unfinished work, the seller e-mails and staff alerts not sent yet, the
     lost-link requests not answered yet, the erasure links and confirmed erasures not done yet,
     the purchases not yet reported to every ad platform, the purchase documents not yet made,
-    staff's e-mails about unsure ones and the register questions not answered, whatever the
-    queue holds already. Raises QueueDown if Redis refuses."""
+    staff's e-mails about unsure ones, the register questions not answered and what payouts
+    owe, whatever the queue holds already. Raises QueueDown if Redis refuses."""
     return queue_each(owed_jobs())
 
 

@@ -14,7 +14,7 @@ from app.leads.state import State
 from app.privacy.choice import DESCRIPTIONS as OPT_OUT_DESCRIPTIONS
 from app.rendering.dates import display_date
 from app.sale import lifecycle
-from app.sale.purchase import approvals
+from app.sale.purchase import approvals, bank_payouts
 
 WORK_DONE = {
     "photos_processed": "Photos checked and cleaned",
@@ -39,7 +39,7 @@ SELLER_ACTIONS = {
     "shipment_exception": "a carrier's exception on a parcel",
     "return_held": "HELD, do not return the watch",
     "shipment_attention": "a parcel that needs one of you",
-}
+} | bank_payouts.ALERTS
 TONES = {"seller": "seller", "system": "system", "register_api": "system"}
 AD_PLATFORMS = {"meta": "Meta", "ga4": "GA4"}
 AD_EVENTS = {"lead": "Lead event", "purchase": "Purchase"}
@@ -323,6 +323,8 @@ def describe(event: dict) -> tuple[str, list[tuple[str, str]], str]:
         return arrival_description(kind, data)
     if kind == "files_lost":
         return "Lost with the machine, found missing at the restore", lost_details(data), ""
+    if kind in bank_payouts.TIMELINE:
+        return (*bank_payouts.timeline_words(kind, data), "")
     purchase = purchase_event(kind, data)
     if purchase:
         return (*purchase, "")

@@ -18,18 +18,11 @@ from easypost.util import validate_webhook
 from flask import current_app
 
 from app.leads.db import now, transaction
+from app.security.webhooks import Refused
 
 # What a stored event keeps: its id, kind, mode and time, and of its tracker what the job reads.
 EVENT_FIELDS = ("id", "object", "description", "mode", "created_at")
 TRACKER_FIELDS = ("id", "object", "tracking_code", "status", "status_detail", "carrier", "weight")
-
-
-class Refused(Exception):
-    """The request is not a verified event; `status` is the answer's."""
-
-    def __init__(self, status: int, message: str):
-        super().__init__(message)
-        self.status = status
 
 
 def verified_event(body: bytes, headers) -> dict:
@@ -64,11 +57,13 @@ def checked_shape(event) -> dict:
     return event
 
 
-def not_for_this_site(event: dict) -> bool:
-    """Whether a verified event is one production must not apply: any mode but the provider's
+def not_for_this_site(event: dict) -> str | None:
+    """Why production must not apply a verified event, or None: any mode but the provider's
     "production" (its test mode tracks test labels, and a test webhook may share our URL and
     secret). Outside production, test-mode events are what the site runs on."""
-    return current_app.config["ENV_NAME"] == "production" and event.get("mode") != "production"
+    if current_app.config["ENV_NAME"] == "production" and event.get("mode") != "production":
+        return "a test-mode event is never applied in production"
+    return None
 
 
 def store_event(event: dict) -> int | None:

@@ -29,8 +29,9 @@ from app.leads import display
 from app.leads.state import State
 from app.prices import valuation
 from app.sale import lifecycle
+from app.sale.purchase import bank_payouts
 from app.sale.purchase.paperwork import agreed_price
-from app.sale.purchase.record import PAYMENT_METHODS
+from app.sale.purchase.record import PAYMENT_METHODS, RECORDED_BY_HAND
 
 QUOTE_DAYS = 14
 OFFER_DAYS = 7
@@ -212,7 +213,10 @@ class BoughtForm(MoveForm):
     to_state = State.BOUGHT
     amount = dollars("Amount paid (USD)")
     method = RadioField(
-        "Method", choices=options(PAYMENT_METHODS), default="ach", validators=[InputRequired()]
+        "Method",
+        choices=options({method: PAYMENT_METHODS[method] for method in RECORDED_BY_HAND}),
+        default="ach",
+        validators=[InputRequired()],
     )
     paid_on = DateField(
         "Payment date", validators=[InputRequired(), not_in_future], default=display.business_today
@@ -288,6 +292,8 @@ class Action:
             "reopen": state == State.CLOSED,
             "note": True,
             "erase": state in (State.CLOSED, State.BOUGHT),
+            # sent through the bank's API, a payment is recorded by the bank's answer alone
+            "bought": State.BOUGHT in moves and not bank_payouts.sent_by_api(),
             # a deal by mail has no appointment: its offer follows the parcel, not the quote
             "offer": State.OFFERED in moves
             and (state != State.ACCEPTED or lead.get("handover") == "mail"),

@@ -19,6 +19,7 @@ from app.staff.views import (
     insights,
     mail_label,
     parcel_arrivals,
+    payouts,
     prices,
     purchase,
     shipments,
@@ -56,6 +57,8 @@ bp.post("/leads/<int:lead_id>/exceptions/register-flag")(purchase.clear_flag)
 bp.post("/leads/<int:lead_id>/exceptions/account-holder")(purchase.holder_name)
 bp.post("/leads/<int:lead_id>/payout-call-back")(purchase.payout_callback)
 bp.post("/leads/<int:lead_id>/exceptions/<int:approval_id>/approve")(purchase.approve_exception)
+bp.post("/leads/<int:lead_id>/payout")(payouts.ask_payout)
+bp.post("/leads/<int:lead_id>/payouts/<int:payout_id>/approve")(payouts.approve_payout)
 bp.get("/leads/<int:lead_id>/paperwork")(purchase.paperwork)
 bp.get("/leads/<int:lead_id>/purchase-files/<public_id>")(purchase.purchase_file)
 bp.get("/register")(purchase.register_page)

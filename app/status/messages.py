@@ -139,8 +139,8 @@ PAPERWORK_SIGNED_ON_HOLD = (
 )
 PAPERWORK_SIGNED_NEXT = (
     "Your paperwork is signed. Confirm the account we pay with the link we e-mailed you; we also "
-    "complete our checks of your ID and the watch, then pay you by bank transfer and e-mail "
-    "you when the payment is sent."
+    "complete our checks of your ID and the watch, then pay you {by_transfer} and e-mail you "
+    "when the payment is sent."
 )
 # Once bought, under the payment's facts (the site's own words on when a transfer arrives).
 PAYMENT_TRACE = (

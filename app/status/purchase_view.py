@@ -13,6 +13,7 @@ from datetime import date
 from app.leads.display import business_today, local_time, quote_amount, usd, watch_name
 from app.leads.history import latest_change, latest_change_id
 from app.leads.state import State
+from app.payouts import seller_words
 from app.rendering.dates import display_date
 from app.sale.purchase import files, paperwork, payment, record
 from app.status import messages
@@ -137,6 +138,13 @@ def payment_sent(lead: dict, purchase: dict | None) -> dict | None:
     }
 
 
+def signed_next_step(lead: dict) -> str:
+    """What happens now, once the paperwork is signed: the payout's progress while the bank's
+    API sends it, else the checks and the payment to come."""
+    sending = seller_words.progress(lead["id"])
+    return sending or messages.PAPERWORK_SIGNED_NEXT.format(by_transfer=payment.transfer_words())
+
+
 def view(lead: dict, events: list[dict]) -> dict:
     """The purchase's part of the status page, for the lead's state."""
     state, purchase = lead["state"], record.get(lead["id"])
@@ -145,8 +153,9 @@ def view(lead: dict, events: list[dict]) -> dict:
         "offer": final_offer(events, purchase) if state == State.OFFERED else None,
         "paperwork_due": state == State.AGREED and not signed,
         "signed": signed_summary(purchase) if signed else None,
-        "next_step": messages.PAPERWORK_SIGNED_NEXT if signed else "",
+        "next_step": signed_next_step(lead) if signed else "",
         "bought": state == State.BOUGHT,
         "payment": payment_sent(lead, purchase) if state == State.BOUGHT else None,
+        "returned": seller_words.progress(lead["id"]) if state == State.BOUGHT else None,
         "documents": documents(lead["id"]) if state == State.BOUGHT else None,
     }

@@ -40,11 +40,16 @@ FORBIDDEN = {
     ),
     "a 24-hour authentication": r"24 ?hrs?\b|24-hour authentication",
     "15-point authentication": r"15-point|fifteen-point",
-    "an instant valuation": r"instant (valuation|quote|payment|offer)",
+    "an instant valuation": r"instant (valuation|quote|offer)",
+    # True only while the bank's API sends the payouts: said in `payouts_` variants alone.
+    "instant payment": r"instant payment",
     "insured collection anywhere": (
         r"collection (everywhere|anywhere)(?! within)|collection if you are outside"
     ),
 }
+
+
+PAYOUTS = "payouts_"  # a variant shown only while the bank's API sends payouts (as_configured)
 
 
 def strings(value, where=""):
@@ -55,7 +60,10 @@ def strings(value, where=""):
     if isinstance(value, str):
         yield where, value
     elif isinstance(value, dict) and all(isinstance(item, str) for item in value.values()):
-        yield where, " ".join(v for k, v in value.items() if k not in NOT_OUR_CLAIMS)
+        ours = {k: v for k, v in value.items() if k not in NOT_OUR_CLAIMS}
+        yield where, " ".join(v for k, v in ours.items() if not k.startswith(PAYOUTS))
+        for key in (k for k in ours if k.startswith(PAYOUTS)):
+            yield f"{where}.{key}", ours[key]
     elif isinstance(value, list):
         for index, item in enumerate(value):
             yield from strings(item, f"{where}[{index}]")
@@ -130,7 +138,7 @@ def test_no_seeded_text_repeats_a_retired_variant(content, variant):
         f"{where}: {match.group(0)!r}"
         for where, text in content
         for match in [pattern.search(text)]
-        if match
+        if match and not (variant == "instant payment" and f".{PAYOUTS}" in where)
     ]
     assert not found, f"{variant} still appears: " + "; ".join(found)
 
@@ -139,7 +147,12 @@ def test_rendered_pages_offer_no_instant_valuation_or_24hr_band(pages):
     pattern = re.compile(
         "|".join(
             FORBIDDEN[key]
-            for key in ("an instant valuation", "a 24-hour authentication", "payment hedged")
+            for key in (
+                "an instant valuation",
+                "instant payment",
+                "a 24-hour authentication",
+                "payment hedged",
+            )  # fmt: skip
         ),
         re.IGNORECASE,
     )

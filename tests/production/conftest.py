@@ -7,7 +7,9 @@ takes mail only over verified STARTTLS with a login, and the label provider's fa
 (tests/shipping/fake_easypost.py) over TLS with the same CA's certificate, trusted by the
 site's processes through REQUESTS_CA_BUNDLE, and the stolen-watch register's
 (tests/sale/purchase/fake_register.py), asked by the worker over TLS with that CA's
-certificate too, trusted through SSL_CERT_FILE (urllib's). Chromium reaches the site at
+certificate too, trusted through SSL_CERT_FILE (urllib's and httpx's), as is the bank's
+(tests/payouts/fake_increase.py; its settings are given, payouts by its API are turned on by a
+stack of their own, tests/production/test_payouts.py). Chromium reaches the site at
 https://www.watchbuyers.test:<port>, resolved to loopback by --host-resolver-rules, and
 trusts the test's certificate.
 """
@@ -41,6 +43,7 @@ from tests.helpers import (
     wait_for_port,
     wait_until,
 )
+from tests.payouts.fake_increase import ACCOUNT_NUMBER_ID, FakeIncrease
 from tests.production.units import unit_commands
 from tests.sale.purchase.fake_register import FakeRegister
 from tests.shipping.fake_easypost import FakeEasyPost
@@ -49,6 +52,8 @@ from tests.storage import ObjectStorage
 SMTP_LOGIN = ("relay-user", "relay-password-7c1f")
 WEBHOOK_SECRET = "whsec-production-shape-2b9d"
 REGISTER_KEY = "reg-production-shape-5e8a"
+BANK_KEY = "inc-production-shape-3f6c"
+BANK_SECRET = "whsec-bank-production-shape-77a0"
 
 
 @dataclass
@@ -64,6 +69,7 @@ class Site:
     redis: RedisServer
     easypost: FakeEasyPost
     register: FakeRegister
+    bank: FakeIncrease
     processes: list = field(default_factory=list)  # gunicorn, the workers, Litestream
 
     def flask(self, *args: str, **settings: str) -> str:
@@ -87,7 +93,7 @@ class Site:
 
 def production_env(folder: Path, https_port: int, redis: RedisServer, mail: SmtpInbox,
                    tls: Tls, storage: ObjectStorage, easypost: FakeEasyPost,
-                   register: FakeRegister) -> dict:  # fmt: skip
+                   register: FakeRegister, bank: FakeIncrease) -> dict:  # fmt: skip
     """Real-looking production settings, as an operator would export them."""
     instance = folder / "instance"
     return {
@@ -137,6 +143,13 @@ def production_env(folder: Path, https_port: int, redis: RedisServer, mail: Smtp
         "REGISTER_API_URL": register.url,
         "REGISTER_API_KEY": REGISTER_KEY,
         "REGISTER_PROVIDER_NAME": "The Watch Register",
+        # The bank's API, used once PAYOUT_PROVIDER is set (a stack of its own does).
+        "INCREASE_API_KEY": BANK_KEY,
+        "INCREASE_API_BASE": bank.api_base,
+        "INCREASE_ACCOUNT_NUMBER_ID": ACCOUNT_NUMBER_ID,
+        "INCREASE_WEBHOOK_SECRET": BANK_SECRET,
+        "PAYOUT_MAX_AMOUNT": "25000",
+        "PAYOUT_DAILY_LIMIT": "60000",
         "GUNICORN_ACCESS_LOG": "-",  # into gunicorn.log, which the log tests read
     }
 
@@ -215,13 +228,14 @@ def production_site(folder: Path, **settings: str) -> Iterator[Site]:
     storage = ObjectStorage(folder)
     easypost = FakeEasyPost(tls=tls.server_context())
     register = FakeRegister(tls=tls.server_context())
+    bank = FakeIncrease(tls=tls.server_context())
     https_port, app_port = free_port(), free_port()
     env = production_env(folder, https_port, redis, mail, tls, storage, easypost,
-                         register) | settings  # fmt: skip
+                         register, bank) | settings  # fmt: skip
     env["GUNICORN_BIND"] = f"127.0.0.1:{app_port}"
     (folder / "instance").mkdir()
     site = Site(f"https://{HOST}:{https_port}", env, None, mail, folder, storage, redis, easypost,
-                register)  # fmt: skip
+                register, bank)  # fmt: skip
     for command in (("seed",), ("content", "check"), ("freeze",),
                     ("leads", "replication", "prepare-bucket")):  # fmt: skip
         site.flask(*command)  # as docs/deployment.md and docs/durability.md say
@@ -249,6 +263,7 @@ def production_site(folder: Path, **settings: str) -> Iterator[Site]:
         smtp.stop()
         easypost.stop()
         register.stop()
+        bank.stop()
         if redis.process.poll() is None:
             redis.stop()
         storage.stop()
@@ -263,14 +278,19 @@ def site(tmp_path_factory):
 @pytest.fixture(scope="session")
 def site_browser(site, playwright):
     """Chromium that resolves the site's name to loopback and trusts its certificate."""
+    browser = browser_for(site, playwright)
+    yield browser
+    browser.close()
+
+
+def browser_for(site, playwright):
+    """Chromium launched to resolve the site's name to loopback and trust its certificate."""
     args = [
         *CHROMIUM_ARGS,
         f"--host-resolver-rules=MAP {HOST} 127.0.0.1",
         f"--ignore-certificate-errors-spki-list={site.front.tls.spki_sha256}",
     ]
-    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
-    yield browser
-    browser.close()
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=args)
 
 
 @pytest.hookimpl(tryfirst=True)

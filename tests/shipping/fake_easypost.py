@@ -26,20 +26,17 @@ has a certificate from a CA of the fake's own, `ca_file`, which the `easypost` f
 from __future__ import annotations
 
 import contextlib
-import json
 import re
 import ssl
 import tempfile
-import threading
 import time
-from collections import defaultdict
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
 import trustme
 
-from tests.helpers import APPS_MADE, finish_jobs_of_apps_made_since
+from tests.local_fake import JsonAnswer, LocalFake, fresh
 
 CARRIER_ACCOUNT = "ca_ups_business"
 RATES = (("GroundSaver", "14.20"), ("2ndDayAir", "38.75"), ("NextDayAir", "71.10"))
@@ -62,46 +59,29 @@ def easypost_server():
 def easypost(easypost_server, monkeypatch):
     """The module's fake, with no request recorded and no failure planned yet, its file host's
     CA trusted by `requests`; the test's jobs done before the next test resets it."""
-    easypost_server.reset()
     monkeypatch.setenv("REQUESTS_CA_BUNDLE", easypost_server.ca_file)
-    apps_before = len(APPS_MADE)
-    yield easypost_server
-    finish_jobs_of_apps_made_since(apps_before)
+    with fresh(easypost_server) as fake:
+        yield fake
 
 
-class FakeEasyPost(ThreadingHTTPServer):
-    """The fake, on a free port; `api_base` is what the app's EASYPOST_API_BASE points at."""
-
-    daemon_threads = True
+class FakeEasyPost(LocalFake):
+    """The fake, on a free port; `api_base` is what the app's EASYPOST_API_BASE points at. Its
+    actions: create, retrieve, buy, refund, address, label, file; their planned answers: a
+    status, "slow", "garbage", for an address "corrected" or "undeliverable", for a file
+    "redirect" or ("size", n) or ("unsized", n)."""
 
     def __init__(self, slow_seconds: float = 3.0, tls: ssl.SSLContext | None = None):
-        super().__init__(("127.0.0.1", 0), Answer)
-        if tls is not None:
-            over_tls(self, tls)
-        scheme = "https" if tls is not None else "http"
-        self.api_base = f"{scheme}://127.0.0.1:{self.server_port}/v2"
+        super().__init__(Answer, "/v2", slow_seconds, tls)
+        self.api_base = self.url
         self.folder = tempfile.TemporaryDirectory()
         self.ca_file = str(Path(self.folder.name) / "ca.pem")
         self.files = FileHost(self, tls or own_ca_context(self.ca_file))
         self.files_host = f"127.0.0.1:{self.files.server_port}"
         self.label_url_base = f"https://{self.files_host}"
-        self.slow_seconds = slow_seconds
         self.shipments: dict[str, dict] = {}
         self.pickups: dict[str, dict] = {}
         self.addresses: dict[str, dict] = {}
-        self.requests: list[dict] = []
-        self.planned: dict[str, list] = defaultdict(list)
-        self.lock = threading.Lock()
-        threading.Thread(target=self.serve_forever, daemon=True).start()
-
-    def plan(self, action: str, *answers) -> None:
-        """The next answers to `action` (create, retrieve, buy, refund, address, label, file): a
-        status, "slow", "garbage", or for an address "corrected" or "undeliverable", for a file
-        "redirect" or ("size", n) or ("unsized", n)."""
-        self.planned[action].extend(answers)
-
-    def handle_error(self, request, client_address) -> None:
-        """A client that gave up before a slow answer is what "slow" is for, not an error."""
+        self.start()
 
     def track(self, shipment_id: str, status: str) -> None:
         """What the carrier says of a bought shipment now (its tracker's status)."""
@@ -131,16 +111,10 @@ class FakeEasyPost(ThreadingHTTPServer):
         return sum(1 for request in self.requests if request["action"] == "file")
 
     def stop(self) -> None:
-        self.shutdown()
-        self.server_close()
-        self.files.shutdown()
-        self.files.server_close()
+        """Shut the fake and its file host down; forget its CA."""
+        super().stop()
+        self.files.stop()
         self.folder.cleanup()
-
-
-def over_tls(server: ThreadingHTTPServer, tls: ssl.SSLContext) -> None:
-    """Answer over TLS, the handshake in each request's thread, not the accepting one."""
-    server.socket = tls.wrap_socket(server.socket, server_side=True, do_handshake_on_connect=False)
 
 
 def own_ca_context(ca_file: str) -> ssl.SSLContext:
@@ -152,20 +126,14 @@ def own_ca_context(ca_file: str) -> ssl.SSLContext:
     return context
 
 
-class FileHost(ThreadingHTTPServer):
+class FileHost(LocalFake):
     """The provider's file host: a bought label's PDF at /files/labels/<shipment>.pdf, over
-    HTTPS; its requests recorded (as "file") with the fake's."""
-
-    daemon_threads = True
+    HTTPS; its requests recorded (as "file") with the fake's, as planned there."""
 
     def __init__(self, fake: FakeEasyPost, tls: ssl.SSLContext):
-        super().__init__(("127.0.0.1", 0), FileAnswer)
-        over_tls(self, tls)
+        super().__init__(FileAnswer, tls=tls)
         self.fake = fake
-        threading.Thread(target=self.serve_forever, daemon=True).start()
-
-    def handle_error(self, request, client_address) -> None:
-        """A client that gives up reading a large file is what the large files are for."""
+        self.start()
 
 
 class FileAnswer(BaseHTTPRequestHandler):
@@ -180,7 +148,7 @@ class FileAnswer(BaseHTTPRequestHandler):
         with fake.lock:
             shipment = fake.shipments.get(found.group(1)) if found else None
             fake.requests.append({"action": "file", "path": self.path})
-            planned = fake.planned["file"].pop(0) if fake.planned["file"] else None
+            planned = fake.next_plan("file")
         if shipment is None or not shipment["postage_label"]:
             return self.send(404, b"Not found", "text/plain")
         if isinstance(planned, int):
@@ -224,29 +192,20 @@ def new_shipment(number: int, body: dict) -> dict:
     }  # fmt: skip
 
 
-class Answer(BaseHTTPRequestHandler):
+class Answer(JsonAnswer):
     server: FakeEasyPost
 
-    def log_message(self, format, *args):  # noqa: A002 (the base class's name)
-        return
-
-    def do_GET(self):
-        self.route()
-
-    do_POST = do_GET
-
     def route(self) -> None:
-        length = int(self.headers.get("Content-Length") or 0)
-        body = json.loads(self.rfile.read(length) or b"{}")
+        body = self.json_body()
         action, shipment_id = self.action_of(self.command, self.path)
         record = {"action": action, "path": self.path, "body": body,
                   "authorization": self.headers.get("Authorization")}  # fmt: skip
         with self.server.lock:
             self.server.requests.append(record)
-            planned = self.server.planned[action].pop(0) if self.server.planned[action] else None
+            planned = self.server.next_plan(action)
         if planned == "garbage":  # a proxy's error page, say: not JSON at all
             record["answered"] = 200
-            self.answer_raw(200, b"<html>Bad gateway</html>")
+            self.answer_raw(200, b"<html>Bad gateway</html>", "application/json")
             return
         if isinstance(planned, int):
             record["answered"] = planned
@@ -373,16 +332,6 @@ class Answer(BaseHTTPRequestHandler):
         shipment["tracker"] = {"object": "Tracker", "status": "pre_transit"}
         shipment["postage_label"] = {"label_url": label_url(shipment["id"]), "label_pdf_url": None}
         return 200, shipment
-
-    def answer(self, status: int, body: dict) -> None:
-        self.answer_raw(status, json.dumps(body).encode())
-
-    def answer_raw(self, status: int, data: bytes, media_type: str = "application/json") -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", media_type)
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
 
 
 def label_url(shipment_id: str) -> str:

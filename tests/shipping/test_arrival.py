@@ -31,8 +31,7 @@ from tests.shipping.steps import deliver, mailin_settings, tracking_event
 from tests.staff import conftest as staff_fixtures
 
 # The staff area's fixtures: an enrolled account, signed in with both factors.
-clock, staff, account, signed_in = (
-    staff_fixtures.clock,
+staff, account, signed_in = (
     staff_fixtures.staff,
     staff_fixtures.account,
     staff_fixtures.signed_in,

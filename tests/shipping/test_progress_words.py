@@ -19,8 +19,7 @@ from tests.shipping.deal_steps import delivered_deal, mail_deal, post_arrival
 from tests.shipping.test_arrival_files import selling_by_mail  # noqa: F401 (autouse fixture)
 from tests.staff import conftest as staff_fixtures
 
-clock, staff, account, signed_in = (
-    staff_fixtures.clock,
+staff, account, signed_in = (
     staff_fixtures.staff,
     staff_fixtures.account,
     staff_fixtures.signed_in,

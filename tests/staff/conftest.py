@@ -1,4 +1,4 @@
-"""Staff-area fixtures: a movable TOTP clock, the `staff` driver (tests/helpers.py), an enrolled
+"""Staff-area fixtures: the `staff` driver (tests/helpers.py) on the movable TOTP clock, an enrolled
 account, and leads saved as the sell form would."""
 
 from __future__ import annotations
@@ -8,15 +8,7 @@ import time
 import pytest
 
 from app.leads import store as leads_store
-from app.staff import totp
-from tests.helpers import Account, Clock, Staff
-
-
-@pytest.fixture
-def clock(monkeypatch) -> Clock:
-    clock = Clock()
-    monkeypatch.setattr(totp, "now", clock)
-    return clock
+from tests.helpers import Account, Staff
 
 
 @pytest.fixture

@@ -39,6 +39,7 @@ from app.leads.schema.money_tables import (
     REGISTER_ASKS,
     REGISTER_TRIES,
 )
+from app.leads.schema.payout_tables import PAYOUTS
 from app.leads.schema.price_tables import (
     INSTANT_RANGES,
     LIST_INDEXES,
@@ -114,6 +115,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     run(HEALTH),  # 43: owed work as first seen owed; each fault staff are told of, once
     run(REGISTER_TRIES),  # 44: a register question's try claimed, so a lost one is asked again
     run(AUTHENTICATED_BRAND),  # 45: the brand the findings read, which the register is asked
+    run(PAYOUTS),  # 46: the payout sent through the bank's API, two people; the bank's events
 )
 VERSION = len(MIGRATIONS)
 

@@ -128,7 +128,13 @@ def verify_id(lead_id: int, actor: str) -> int:
         return append_event(db, lead_id, actor, "id_verified", {})
 
 
-def unsealed(purchase: dict) -> dict:
+def unsealed(purchase: dict, bank_numbers: bool = True) -> dict:
     """The paperwork's identity and bank numbers decrypted, for the staff page behind
-    re-authentication only (a value already erased stays None)."""
-    return {name: record.opened(purchase, column) for column, name in record.SEALED_COLUMNS.items()}
+    re-authentication only (a value already erased stays None); without `bank_numbers` (the
+    payout sent through the bank's API), the routing and account numbers stay sealed."""
+    bank = ("routing_number_enc", "account_number_enc")
+    return {
+        name: record.opened(purchase, column)
+        for column, name in record.SEALED_COLUMNS.items()
+        if bank_numbers or column not in bank
+    }

@@ -13,9 +13,9 @@ from __future__ import annotations
 import sqlite3
 from datetime import date
 
-from app.leads.display import business_day, business_today, usd
+from app.leads.display import business_day, business_today, business_zone, clock, stored_time, usd
 from app.rendering.dates import display_date
-from app.sale.purchase import approvals, payout
+from app.sale.purchase import approvals, bank_payouts, payout
 from app.sale.purchase.paperwork import agreed_price
 from app.sale.purchase.record import PAYMENT_METHODS
 
@@ -77,24 +77,64 @@ def problems(db: sqlite3.Connection, lead_id: int, purchase: dict, data: dict) -
 
 
 # The payment as the seller is told of it. `paid` is what the bought move carries (amount,
-# method, paid_on, confirmation); `as_paid` reads the same from the purchase record.
+# method, paid_on, confirmation, and the time of a payout the bank's API sent); `as_paid` reads
+# the same from the purchase record.
+
+
+# How a payment the bank's API sent went, as the seller reads it (one recorded by hand, staff
+# having paid from the bank's own site, is "by bank transfer"): an instant payment is paid at
+# its time; ACH and wires are sent at theirs, and arrive later.
+SENT_BY = {
+    "rtp": "by instant transfer at {time} on {day}",
+    "fednow": "by instant transfer at {time} on {day}",
+    "ach_same_day": "by same-day ACH transfer, sent at {time} on {day}",
+    # Sent after the day's last same-day cut-off: the network settles it a business day later.
+    "ach": "by ACH transfer, sent at {time} on {day}: your bank credits it the next business day",
+    "wire": "by wire transfer, sent at {time} on {day}",
+}
+
+
+INSTANT_OR_SAME_DAY = "instant where your bank takes it, otherwise the same day"
+
+
+def transfer_words() -> str:
+    """How the words to a seller say we pay, true in each mode: by bank transfer, and while the
+    bank's API sends it, instant where their bank takes it, otherwise the same day."""
+    if bank_payouts.sent_by_api():
+        return f"by bank transfer ({INSTANT_OR_SAME_DAY})"
+    return "by bank transfer"
+
+
+def same_day_words() -> str:
+    """The same, where the words promise the day: 'by bank transfer the same day', or while the
+    bank's API sends it 'by bank transfer: instant where your bank takes it, otherwise the same
+    day'."""
+    if bank_payouts.sent_by_api():
+        return f"by bank transfer: {INSTANT_OR_SAME_DAY}"
+    return "by bank transfer the same day"
 
 
 def sent_words(paid: dict, watch: str) -> str:
-    """The sentence announcing the payment: how much was paid for the watch, and on which day."""
-    return (
-        f"We have paid {usd(paid['amount'])} for your {watch} by bank transfer on "
-        f"{display_date(paid['paid_on'])}."
-    )
+    """The sentence announcing the payment: how much was paid for the watch, how, and on which
+    day (for a payment the bank's API sent, at what time: "by instant transfer at 2:32 pm")."""
+    day = display_date(paid["paid_on"])
+    how = f"by bank transfer on {day}"
+    if paid.get("paid_at"):
+        at = stored_time(paid["paid_at"]).astimezone(business_zone())
+        how = SENT_BY[paid["method"]].format(time=clock(at), day=day)
+    return f"We have paid {usd(paid['amount'])} for your {watch} {how}."
 
 
 def sent_facts(paid: dict) -> list[tuple[str, str]]:
-    """The payment's facts, as (label, value): the amount, the method, the day it was sent and
-    the bank's confirmation number, by which the seller's bank can find the transfer."""
+    """The payment's facts, as (label, value): the amount, the method, the day (and time) it
+    was sent and the bank's confirmation number, by which the seller's bank can find it."""
+    sent_at = paid.get("paid_at")
+    at = [("Time sent", clock(stored_time(sent_at).astimezone(business_zone())))] if sent_at else []
     return [
         ("Amount paid", usd(paid["amount"])),
         ("Method", PAYMENT_METHODS[paid["method"]]),
         ("Payment date", display_date(paid["paid_on"])),
+        *at,
         ("Bank confirmation", paid["confirmation"]),
     ]
 
@@ -109,4 +149,5 @@ def as_paid(purchase: dict) -> dict | None:
         "method": purchase["payment_method"],
         "paid_on": purchase["paid_on"],
         "confirmation": purchase["bank_confirmation"],
+        "paid_at": purchase.get("paid_at"),
     }

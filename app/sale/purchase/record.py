@@ -15,7 +15,14 @@ from app.leads.db import get_db, immediate_transaction, now, transaction
 from app.leads.history import append_event
 from app.sale.purchase import crypto, drafts, files
 
-PAYMENT_METHODS = {"ach": "ACH bank transfer", "wire": "Wire transfer"}
+PAYMENT_METHODS = {
+    "ach": "ACH bank transfer",
+    "ach_same_day": "Same-day ACH bank transfer",
+    "wire": "Wire transfer",
+    "rtp": "Instant bank transfer (RTP)",
+    "fednow": "Instant bank transfer (FedNow)",
+}
+RECORDED_BY_HAND = ("ach", "wire")  # what staff pay from the bank's own site and record
 # What the seller's paperwork put on the record, and the ID check made of it. A sale that does
 # not happen keeps none of it; the findings and the register check describe the watch and stay.
 PAPERWORK_COLUMNS = (
@@ -128,6 +135,7 @@ def record_payment(db: sqlite3.Connection, lead_id: int, actor: str, data: dict)
             "payment_method": data["method"],
             "paid_on": paid_on.isoformat(),
             "bank_confirmation": data["confirmation"],
+            "paid_at": data.get("paid_at"),  # the bank's time, for a payout it sent
             "paid_recorded_by": actor,
             "hold_ends_on": hold_ends_on(paid_on).isoformat(),
             "retain_until": retain.isoformat(),

@@ -18,7 +18,7 @@ from app.prices import valuation
 from app.sale import erasure, lifecycle, timeline
 from app.sale.erasure import record_kept_until
 from app.sale.purchase import deadline
-from app.staff import mail_panel, purchase_panel
+from app.staff import mail_panel, payout_panel, purchase_panel
 from app.staff import queries as staff_queries
 from app.staff.auth import current_staff, record, require_recent_auth, staff_required
 from app.staff.lead_filters import EXTRA_TABS, NO_CAMPAIGN, PAYMENT_DUE, PER_PAGE, LeadQuery, tabs
@@ -131,6 +131,7 @@ def lead_page(lead: dict, failed: tuple[str, object] | None = None, status: int 
         entries=timeline.entries(history.lead_events(lead["id"]), names),
         purchase=purchase_panel.panel(lead, names, failed),
         mail=mail_panel.panel(lead),
+        payout=payout_panel.panel(lead, names),
         valuation=valuation.for_lead(lead),
         forms=forms,
         actions=ACTIONS,

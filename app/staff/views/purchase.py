@@ -17,7 +17,7 @@ from flask import Response, abort, current_app, request, url_for
 from app.leads.display import business_today
 from app.leads.state import State
 from app.rendering.dates import display_date
-from app.sale.purchase import approvals, authentication, crypto, files, register
+from app.sale.purchase import approvals, authentication, bank_payouts, crypto, files, register
 from app.sale.purchase import record as purchases
 from app.sale.purchase.authentication import Refused
 from app.sale.purchase.documents import PDF
@@ -128,8 +128,14 @@ def approve_exception(lead_id: int, approval_id: int):
 
 def paperwork_sections(purchase: dict, names: dict[str, str]) -> list[tuple[str, list]]:
     """The paperwork as (heading, [(label, value)]) sections, its numbers decrypted."""
-    numbers = authentication.unsealed(purchase)
+    by_api = bank_payouts.sent_by_api()  # then the numbers go to the bank, never to a page
+    numbers = authentication.unsealed(purchase, bank_numbers=not by_api)
     erased = "Erased after payment"
+    if by_api and purchase["account_number_enc"]:
+        numbers["routing_number"] = "On record, sent to the bank only"
+        numbers["account_number"] = (
+            f"Ending {purchase['account_number_last4']}, sent to the bank only"
+        )
     address = ", ".join(
         part for part in (purchase["street_address"], purchase["city"], purchase["region"]) if part
     )

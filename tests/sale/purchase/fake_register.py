@@ -18,12 +18,11 @@ import json
 import ssl
 import threading
 import time
-from collections import defaultdict
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from tests.helpers import APPS_MADE, finish_jobs_of_apps_made_since
+from tests.local_fake import LocalFake, fresh
 
 PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
 
@@ -38,12 +37,9 @@ def register_server():
 
 @pytest.fixture
 def register(register_server):
-    """The module's fake, with no request recorded and nothing planned; the test's jobs done
-    before the next test resets it."""
-    register_server.reset()
-    apps_before = len(APPS_MADE)
-    yield register_server
-    finish_jobs_of_apps_made_since(apps_before)
+    """The module's fake, with no request recorded and nothing planned."""
+    with fresh(register_server) as fake:
+        yield fake
 
 
 def register_settings(fake: FakeRegister) -> dict:
@@ -56,36 +52,19 @@ def register_settings(fake: FakeRegister) -> dict:
     }
 
 
-class FakeRegister(ThreadingHTTPServer):
-    """The fake, on a free port; `url` is what REGISTER_API_URL points at."""
-
-    daemon_threads = True
+class FakeRegister(LocalFake):
+    """The fake, on a free port; `url` is what REGISTER_API_URL points at. Its actions: search,
+    certificate; their planned answers: a status or a named failure."""
 
     def __init__(self, slow_seconds: float = 2.0, tls: ssl.SSLContext | None = None):
-        super().__init__(("127.0.0.1", 0), Answer)
-        if tls is not None:  # the handshake in each request's thread, not the accepting one
-            self.socket = tls.wrap_socket(self.socket, server_side=True,
-                                          do_handshake_on_connect=False)  # fmt: skip
-        scheme = "https" if tls is not None else "http"
-        self.url = f"{scheme}://127.0.0.1:{self.server_port}/api"
-        self.slow_seconds = slow_seconds
+        super().__init__(Answer, "/api", slow_seconds, tls)
         self.results: dict[str, str] = {}
-        self.requests: list[dict] = []
-        self.planned: dict[str, list] = defaultdict(list)
         self.elsewhere = Elsewhere()
-        threading.Thread(target=self.serve_forever, daemon=True).start()
+        self.start()
 
     def answer(self, serial: str, result: str) -> None:
         """What the register says of `serial` from now on."""
         self.results[serial] = result
-
-    def plan(self, action: str, *answers) -> None:
-        """The next answers to `action` (search, certificate): a status or a named failure."""
-        self.planned[action].extend(answers)
-
-    def next_plan(self, action: str):
-        """The next failure planned for `action`, or None."""
-        return self.planned[action].pop(0) if self.planned[action] else None
 
     def searches(self) -> list[dict]:
         """The searches asked, in order."""
@@ -98,14 +77,11 @@ class FakeRegister(ThreadingHTTPServer):
         self.planned.clear()
         self.elsewhere.keys.clear()
 
-    def handle_error(self, request, client_address) -> None:
-        """A client that gave up before a slow answer is what "slow" is for, not an error."""
-
     def stop(self) -> None:
         """Shut both servers down and close their sockets."""
-        for server in (self, self.elsewhere):
-            server.shutdown()
-            server.server_close()
+        super().stop()
+        self.elsewhere.shutdown()
+        self.elsewhere.server_close()
 
 
 class Elsewhere(ThreadingHTTPServer):
