@@ -6,6 +6,7 @@ on their raw bytes with the current or the previous secret, never when stale or 
 from __future__ import annotations
 
 import json
+import traceback
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -109,6 +110,8 @@ def test_a_refusal_is_in_the_banks_words_without_the_sellers_account_number(payo
     assert refused.value.status == 400
     assert "no open account with this number" in str(refused.value)
     assert ACCOUNT not in str(refused.value) and "[the seller's number]" in str(refused.value)
+    logged = "".join(traceback.format_exception(refused.value))  # as logger.exception writes it
+    assert ACCOUNT not in logged and API_KEY not in logged
 
 
 def test_approving_releases_the_transfer_and_reading_it_says_it_is_paid(payout_app, bank):
