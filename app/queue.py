@@ -68,10 +68,14 @@ SEND_PAYOUT = "worker.jobs.send_payout"
 ALERT_PAYOUT = "worker.jobs.alert_payout"
 APPLY_PAYOUT_EVENT = "worker.jobs.apply_payout_event"
 # The lanes jobs wait in, each run by its own worker (deploy/watchbuyers-worker@.service) or,
-# without Redis, its own thread: the replica's copies wait on the object storage, which may be
-# slow, and must never hold up the next lead's e-mails.
-QUEUES = ("default", "copies")
-LANES = {COPY_FILES: "copies"}
+# without Redis, its own thread: the replica's copies wait on the object storage, and the calls
+# to outside services (the bank, the label provider, the register, the market data) wait on
+# them, up to their time-outs; any of them may be slow, and none may hold up the next lead's
+# e-mails, which wait in the default lane.
+QUEUES = ("default", "copies", "providers")
+CALLS_A_PROVIDER = (SEND_PAYOUT, APPLY_PAYOUT_EVENT, BUY_LABEL, BOOK_PICKUP, ASK_REGISTER,
+                    FETCH_MARKET_PRICES)  # fmt: skip
+LANES = {COPY_FILES: "copies", **dict.fromkeys(CALLS_A_PROVIDER, "providers")}
 
 
 def init_app(app: Flask) -> None:

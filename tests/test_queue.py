@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import ast
 import inspect
+import threading
 
 from rq.utils import import_attribute
 
 from app import queue
 from tests.helpers import ROOT
+from worker import jobs
 
 JOB_NAMES = {
     name: value
@@ -52,3 +54,29 @@ def test_every_job_the_code_queues_is_one_of_those_names():
     queued = queued_constants() - {"JOB_TIMEOUT", "EXIT_GRACE_SECONDS"}
     assert queued - set(JOB_NAMES) == set()
     assert set(JOB_NAMES) - queued == set()  # and no name is left that nothing queues
+
+
+def test_every_job_that_waits_on_an_outside_service_has_a_lane_of_its_own():
+    waits_on_a_provider = {"SEND_PAYOUT", "APPLY_PAYOUT_EVENT", "BUY_LABEL", "BOOK_PICKUP",
+                           "ASK_REGISTER", "FETCH_MARKET_PRICES"}  # fmt: skip
+    lanes = {name: queue.lane_of(value) for name, value in JOB_NAMES.items()}
+    assert {name for name, lane in lanes.items() if lane == "providers"} == waits_on_a_provider
+    assert lanes["COPY_FILES"] == "copies"
+    e_mails = ("PROCESS_LEAD", "SEND_SELLER_EMAIL", "SEND_LABEL_MAIL", "ALERT_PAYOUT")
+    assert {lanes[name] for name in e_mails} == {"default"}
+
+
+def test_a_provider_that_never_answers_holds_up_no_e_mail(make_app, monkeypatch):
+    """Without Redis each lane has its own thread: the bank stuck on a payout, the seller's
+    e-mail queued after it still goes."""
+    release, mailed = threading.Event(), threading.Event()
+    monkeypatch.setattr(jobs, "send_payout", lambda payout_id: release.wait(30))
+    monkeypatch.setattr(jobs, "send_seller_email", lambda lead_id, event_id: mailed.set())
+    app = make_app()
+    with app.app_context():
+        queue.enqueue(queue.SEND_PAYOUT, 7)
+        queue.enqueue(queue.SEND_SELLER_EMAIL, 3, 12)
+        assert mailed.wait(10)  # while the payout still waits on the bank
+        assert not release.is_set()
+        release.set()
+        assert queue.wait_until_idle(10)

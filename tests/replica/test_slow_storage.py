@@ -12,6 +12,7 @@ import subprocess
 import pytest
 
 from app.leads.db import get_db
+from app.queue import QUEUES
 from tests.helpers import ROOT, photo, post, stop_process, wait_until
 from tests.production.units import unit_commands
 from tests.replica.steps import bucket_of
@@ -22,12 +23,12 @@ LEADS = 3
 
 @pytest.fixture
 def workers(tmp_path):
-    """The two rq workers as deploy/watchbuyers-worker@.service runs them, one per queue."""
+    """The rq workers as deploy/watchbuyers-worker@.service runs them, one per queue."""
     started = []
 
     def start(settings: dict) -> None:
         env = {**os.environ, **settings, "APP_ENV": "development"}
-        for lane in ("default", "copies"):
+        for lane in QUEUES:
             [command] = unit_commands("watchbuyers-worker@.service", instance=lane)
             log = open(tmp_path / f"worker-{lane}.log", "wb")  # noqa: SIM115
             started.append((subprocess.Popen(command, cwd=ROOT, env=env, stdout=log,
