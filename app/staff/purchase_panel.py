@@ -215,7 +215,7 @@ def paperwork_facts(purchase: dict, names: dict[str, str]) -> list[tuple[str, st
     account = purchase["account_number_last4"] if purchase["account_number_enc"] else None
     return [
         ("Legal name", purchase["legal_name"]),
-        ("ID", f"{id_type}, number ending {purchase['id_number_last4']}"),
+        ("ID", f"{id_type}, number ending {purchase['id_number_last4']}" if id_type else "—"),
         ("Bank account", f"Number ending {account}" if account else "Erased after payment"),
         ("Account holder", purchase["account_holder"]),
         ("Account confirmed", payout_confirmed(purchase, names)),
