@@ -1,5 +1,5 @@
-"""The serial number a seller may give on the status page once the quote is accepted, until the
-watch is bought (app/sale/purchase/sellers_serial.py keeps it and asks the register about it):
+"""The serial number a seller may give on the status page once the quote is accepted, until staff
+authenticate the watch (app/sale/purchase/sellers_serial.py keeps it and asks the register):
 the form's part of the page, and its plain post, answered by a redirect like the page's other
 forms. The page then thanks the seller and never shows what any check of it said."""
 
@@ -24,8 +24,8 @@ def typed_key(lead_id: int) -> str:
 
 def section(lead: dict, held: bool) -> dict | None:
     """The form's context on the status page (with what a refused post had typed), the thanks
-    once the serial is given, or None before the quote is accepted, once the watch is bought,
-    and for a sale on hold that has not given one."""
+    once the serial is given, or None before the quote is accepted, once staff have
+    authenticated the watch, and for a sale on hold that has not given one."""
     if lead["state"] not in sellers_serial.GIVEN_STATES:
         return None
     if lead.get("sellers_serial"):

@@ -86,10 +86,13 @@ def test_a_serial_against_the_rules_is_refused_plainly_and_kept_to_correct(
     assert lead_of(mailin_app, lead_id)["sellers_serial"] is None
 
 
-def test_before_the_acceptance_and_once_bought_there_is_no_form_and_a_post_is_refused(mailin_app):
+@pytest.mark.parametrize("state", ["quoted", "offered", "agreed"])
+def test_before_the_acceptance_and_once_staff_have_seen_the_watch_there_is_no_form(
+    mailin_app, state
+):
     lead_id, token = mail_deal(mailin_app)
-    with mailin_app.app_context(), transaction() as db:
-        db.execute("UPDATE leads SET state = 'quoted' WHERE id = ?", (lead_id,))
+    with mailin_app.app_context(), transaction() as db:  # quoted, or authenticated since
+        db.execute("UPDATE leads SET state = ? WHERE id = ?", (state, lead_id))
     client = mailin_app.test_client()
     assert "data-serial-form" not in page(client, token)
     assert post_serial(client, token, "7Z41K9Q2").status_code == 303

@@ -12,8 +12,9 @@ from app.leads.history import append_event
 from app.leads.state import State
 from app.sale.purchase import register_asks, serials
 
-# From the quote's acceptance until the watch is bought.
-GIVEN_STATES = (State.ACCEPTED, State.APPOINTMENT, State.OFFERED, State.AGREED)
+# From the quote's acceptance until staff authenticate the watch (their findings, with the
+# serial read on it, come with the final offer; a sale by mail's arrival reads it too).
+GIVEN_STATES = (State.ACCEPTED, State.APPOINTMENT)
 EVENT = "sellers_serial_given"
 
 
