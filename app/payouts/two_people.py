@@ -18,7 +18,7 @@ from app.leads.display import usd_cents
 from app.leads.history import append_event
 from app.payouts import ledger, rails, readiness
 from app.payouts.ledger import PayoutState
-from app.sale.purchase import payout, register_asks
+from app.sale.purchase import checklist, payout, register_asks
 from app.sale.purchase.authentication import Refused, lead_and_record
 
 NOTHING_ASKED = "Nothing was asked for."
@@ -36,7 +36,8 @@ def ask(lead_id: int, actor: str, shown: dict) -> int:
     Refused, nothing recorded, when anything must come first, when the page is out of date, or
     while another payout of the lead is asked for or on its way. A clear register check too old
     to pay on is asked again of the register, when it is asked by API (the ask waits for it)."""
-    register_asks.refresh_before_payment(lead_id)
+    if register_asks.refresh_before_payment(lead_id) is not None:  # waits, however soon answered
+        raise Refused(f"Missing first: {checklist.named('register_recent')}. {NOTHING_ASKED}")
     with immediate_transaction() as db:
         lead, purchase = lead_and_record(db, lead_id)
         amount = readiness.amount_to_pay(db, lead_id)

@@ -187,8 +187,10 @@ def transition(lead_id: int, to_state: str, actor: str, data: dict, expected_sta
     `expected_state` (nothing is changed), LeadNotFound for an unknown lead.
     """
     check_move(expected_state, to_state, data)
-    if to_state == State.BOUGHT:  # a clear check too old to pay on is asked again first
-        register_asks.refresh_before_payment(lead_id)
+    if to_state == State.BOUGHT and register_asks.refresh_before_payment(lead_id) is not None:
+        raise MissingDetails(  # the payment waits for the answer, however soon it comes
+            f"{STATE_LABELS[to_state]} needs first: {checklist.named('register_recent')}."
+        )
     discarded: list[str] = []
     event_id, current = store.change_state(
         lead_id,

@@ -18,6 +18,7 @@ from app.sale.purchase import approvals, record
 from app.sale.purchase.authentication import Refused
 from tests.payouts.steps import ACH_BANK, FEDNOW_BANK, deal_to_pay, payout_settings
 from tests.sale.purchase.fake_register import register, register_server, register_settings  # noqa: F401
+from tests.sale.purchase.register_steps import answer_at_once
 
 
 def shown(app, lead_id: int) -> dict:
@@ -286,3 +287,18 @@ def test_a_register_check_by_api_too_old_to_pay_on_is_asked_again_and_the_ask_wa
     assert [search["body"]["serial_number"] for search in register.searches()] == ["7Z41K9Q2"]
     payout_id = ask(app, lead_id)  # the register's fresh clear answer is on record now
     assert payout(app, payout_id)["state"] == "asked"
+
+
+def test_a_register_answer_in_at_once_still_makes_the_ask_wait_for_another_press(
+    make_app, bank, register, monkeypatch
+):
+    app = make_app(**payout_settings(bank), **register_settings(register))
+    lead_id = deal_to_pay(app)
+    with app.app_context(), transaction() as db:
+        record.update(db, lead_id, {"register_checked_on": "2026-09-01"})
+    answer_at_once(monkeypatch)
+    with app.app_context():
+        with pytest.raises(Refused, match="the register has been asked again"):
+            two_people.ask(lead_id, "staff:1", shown_without_check(lead_id))
+        assert record.get(lead_id)["register_result"] == "clear"  # in before the ask was checked
+        assert get_db().execute("SELECT count(*) FROM payouts").fetchone()[0] == 0

@@ -63,6 +63,11 @@ def holds(purchase: dict, item: str) -> bool:
     return checks[item]()
 
 
+def named(item: str) -> str:
+    """How a refusal names one item before `bought`."""
+    return dict(BEFORE_PURCHASE)[item]
+
+
 def applies(item: str) -> bool:
     """Whether an item is asked for at all: the check's age only while the register is asked
     by API (by hand, staff date each check themselves)."""

@@ -1,6 +1,6 @@
 """Steps the register's tests share: an app asking the fake register (tests/sale/purchase/
 fake_register.py), a lead authenticated with no check standing, and a question asked as the
-findings ask it, waited for until it ends."""
+findings ask it, waited for until it ends, or answered before the question's job is queued."""
 
 from __future__ import annotations
 
@@ -61,3 +61,17 @@ def purchase(app, lead_id: int) -> dict:
     """The lead's purchase record as it stands."""
     with app.app_context():
         return record.get(lead_id)
+
+
+def answer_at_once(monkeypatch) -> None:
+    """From now on, the register is asked in the caller's own thread as its question is
+    queued: its answer is in before `enqueue` returns, as with a fast register and an idle
+    worker. Other jobs are queued as ever."""
+    enqueue = queue.enqueue
+
+    def asked_now(job_name: str, *ids: int) -> bool:
+        if job_name == queue.ASK_REGISTER:
+            return register_asks.put_to_register(*ids) == "clear"
+        return enqueue(job_name, *ids)
+
+    monkeypatch.setattr(queue, "enqueue", asked_now)

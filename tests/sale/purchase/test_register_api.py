@@ -32,6 +32,7 @@ from tests.sale.purchase.fake_register import (  # noqa: F401 (fixtures)
 )
 from tests.sale.purchase.register_steps import (  # noqa: F401 (a fixture)
     SERIAL,
+    answer_at_once,
     ask,
     authenticated,
     purchase,
@@ -245,6 +246,22 @@ def test_a_clear_check_too_old_to_pay_on_is_asked_again_and_the_payment_waits(
         lifecycle.transition(lead_id, "bought", "staff:1", data, "agreed")
     reasons = [s for s in register.searches()]
     assert len(reasons) == 3
+
+
+def test_a_fresh_answer_in_at_once_still_makes_bought_wait_for_another_press(
+    register_app, register, monkeypatch
+):
+    lead_id = authenticated(register_app)
+    ask(register_app, lead_id)
+    with register_app.app_context():
+        with transaction() as db:
+            record.update(db, lead_id, {"register_checked_on": days_ago(31)})
+        answer_at_once(monkeypatch)
+        data = {"amount": 9500, "paid_on": business_today().isoformat()} | PAYMENT
+        with pytest.raises(lifecycle.MissingDetails, match="recent enough to pay on"):
+            lifecycle.transition(lead_id, "bought", "staff:1", data, "agreed")
+        assert record.get(lead_id)["register_checked_on"] == business_today().isoformat()
+        lifecycle.transition(lead_id, "bought", "staff:1", data, "agreed")  # the next press
 
 
 @pytest.mark.parametrize(
