@@ -1,6 +1,7 @@
 """Two job runners at once (two rq workers, or two gunicorn processes without Redis) run the same
 e-mail job against one leads.db: both read that the e-mail is owed before either sends (a
-barrier holds each after its first read), and the seller or staff still get it once."""
+barrier holds each after the read that decides it is owed), and the seller or staff still get
+it once."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 
 from app.leads import history
 from app.leads.db import transaction
-from app.shipping import labels
+from app.shipping import notices
 from tests.helpers import lead_work_done, save_sample_lead
 from tests.shipping.deal_steps import QUOTE, mail_deal
 from tests.shipping.fake_easypost import easypost, easypost_server  # noqa: F401 (fixtures)
@@ -95,7 +96,8 @@ def test_a_staff_alert_goes_once(app, smtp_server, monkeypatch):
 
 def test_the_label_e_mail_goes_once(app, smtp_server, monkeypatch):
     parcel = mail_deal(app)  # its label bought, the seller not yet told
-    answers = race(app, monkeypatch, labels, "get", parcel_mail.send_label_mail, parcel["id"])
+    job = parcel_mail.send_label_mail
+    answers = race(app, monkeypatch, notices, "label_mail_owed", job, parcel["id"])
     assert sorted(answers) == ["already claimed label_ready", "sent label_ready"]
     assert len(to(smtp_server, SELLER, "label for your Rolex Submariner is ready")) == 1
 
@@ -104,6 +106,6 @@ def test_a_parcel_e_mail_goes_once(app, smtp_server, monkeypatch):
     parcel = mail_deal(app)
     with app.app_context(), transaction() as db:  # the carrier's first scan, on record
         db.execute("UPDATE shipments SET state = 'in_transit' WHERE id = ?", (parcel["id"],))
-    answers = race(app, monkeypatch, labels, "get", parcel_mail.send_parcel_mail, parcel["id"])
+    answers = race(app, monkeypatch, notices, "owed", parcel_mail.send_parcel_mail, parcel["id"])
     assert sorted(answers) == ["already claimed in_transit", "sent in_transit"]
     assert len(to(smtp_server, SELLER, "is on its way to us")) == 1
