@@ -32,6 +32,7 @@ from app.redis_guard import rest, resting
 
 JOB_TIMEOUT = 300
 EXIT_GRACE_SECONDS = 20  # within gunicorn's graceful_timeout
+RETRY_OVERDUE_SECONDS = 60  # a live scheduler moves a due retry within a second or two
 # The jobs, by the names RQ stores.
 PROCESS_LEAD = "worker.jobs.process_lead"
 SEND_SELLER_EMAIL = "worker.jobs.send_seller_email"
@@ -118,21 +119,31 @@ def enqueue(job_name: str, *ids: int) -> bool:
 
 
 def in_flight() -> set[tuple[str, tuple[int, ...]]]:
-    """The jobs (name, ids) some runner has in hand: queued, waiting for a retry, or running
-    (on Redis, by a worker whose heartbeat still holds: RQ moves a dead worker's job on when
-    asked, here). The sweep leaves their work to them."""
+    """The jobs (name, ids) some runner has in hand: queued, waiting for a retry a scheduler
+    will run, or running (on Redis, by a worker whose heartbeat still holds: RQ moves a dead
+    worker's job on when asked, here). The sweep leaves their work to them."""
     runner = current_app.extensions.get("lead_work")
     if runner is not None:
         return runner.in_hand()
     found = set()
     for lane in rq.queues.values():
-        ids = [*lane.get_job_ids(), *lane.intermediate_queue.get_job_ids()]
-        for registry in (lane.scheduled_job_registry, lane.deferred_job_registry,
-                         lane.started_job_registry):  # fmt: skip
-            ids += registry.get_job_ids()  # the started registry's cleanup runs first
+        ids = [*lane.get_job_ids(), *lane.intermediate_queue.get_job_ids(), *retries_due(lane)]
+        for registry in (lane.deferred_job_registry, lane.started_job_registry):
+            ids += registry.get_job_ids()  # the started registry's cleanup runs after the above
         jobs = lane.job_class.fetch_many(ids, connection=lane.connection)
         found |= {(job.func_name, tuple(job.args)) for job in jobs if job is not None}
     return found
+
+
+def retries_due(lane) -> list[str]:
+    """The jobs waiting in `lane` for a retry that a scheduler can still be counted on to run:
+    not yet due, or due less than RETRY_OVERDUE_SECONDS ago. A retry later than that has no
+    scheduler (its worker was killed with its scheduler, whose lock a restarted worker takes
+    only at its ten-minute maintenance), so its work is the sweep's; should the retry run
+    after all, the job's own records make it do nothing more."""
+    registry = lane.scheduled_job_registry
+    overdue = set(registry.get_jobs_to_schedule(int(time.time()) - RETRY_OVERDUE_SECONDS))
+    return [job_id for job_id in registry.get_job_ids() if job_id not in overdue]
 
 
 def redis_error() -> str | None:

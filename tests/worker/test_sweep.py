@@ -108,6 +108,24 @@ def test_a_job_whose_retries_ran_out_is_queued_again_by_the_next_check(
     assert relay.refused == 4  # two e-mails, each refused on the first try and the retry
 
 
+def test_a_retry_no_scheduler_took_in_time_is_queued_again_by_the_next_check(
+    make_app, settings, relay, redis_server
+):
+    settings |= {"REDIS_URL": redis_server.url}
+    relay.start()
+    app = make_app(**settings)
+    assert post(app.test_client(), headers=JSON).status_code == 200  # no worker yet
+    with app.app_context():  # its retry scheduled, then its worker and scheduler killed
+        [job] = rq.queue.get_jobs()
+        rq.queue.remove(job)
+        rq.queue.scheduled_job_registry.schedule(job, datetime.now(UTC) + timedelta(seconds=10))
+    assert "queued 0 owed jobs" in timer_runs_the_check(settings)  # still the retry's
+    with app.app_context():
+        rq.queue.scheduled_job_registry.schedule(job, datetime.now(UTC) - timedelta(minutes=2))
+    assert "queued 1 owed jobs" in timer_runs_the_check(settings)  # nobody will run it
+    assert queued_jobs(app) == [(queue.PROCESS_LEAD, (1,))]
+
+
 def minutes_ago(minutes: int) -> str:
     return (datetime.now(UTC) - timedelta(minutes=minutes)).isoformat(timespec="seconds")
 
