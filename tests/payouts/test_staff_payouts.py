@@ -10,9 +10,12 @@ import re
 from html import unescape
 
 from app import queue
-from app.leads.db import get_db
+from app.leads.db import get_db, transaction
+from app.sale.purchase import record
 from tests.helpers import Staff
-from tests.payouts.steps import ACCOUNT, API_KEY, deal_to_pay
+from tests.payouts.steps import ACCOUNT, API_KEY, deal_to_pay, payout_settings
+from tests.sale.purchase.fake_register import register, register_server, register_settings  # noqa: F401
+from tests.sale.purchase.register_steps import answer_at_once
 
 ASK_WORDS = (
     "Pay $9,500.00 to the account ending 5566 by instant transfer (RTP), at JPMORGAN CHASE BANK, NA"
@@ -59,6 +62,21 @@ def test_the_page_shows_the_payout_with_its_rail_before_anyone_asks(payout_app, 
     assert "Mark bought" not in html and 'name="bought-amount"' not in html
     assert ACCOUNT not in html and API_KEY not in html
     assert [r["action"] for r in bank.requests] == ["routing"]  # looked up, nothing created
+
+
+def test_the_page_of_a_deal_on_a_register_check_too_old_asks_the_register_and_then_offers_the_ask(
+    make_app, bank, register, clock, monkeypatch
+):
+    app = make_app(**payout_settings(bank), **register_settings(register))
+    staff = Staff(app, app.test_cli_runner(), clock)
+    client = app.test_client()
+    staff.sign_in(client, staff.account("ana@example.com", "Ana Lima"))
+    lead_id = deal_to_pay(app)
+    with app.app_context(), transaction() as db:
+        record.update(db, lead_id, {"register_checked_on": "2026-09-01"})
+    answer_at_once(monkeypatch)
+    assert ASK_WORDS in page(client, lead_id) and "Ask for this payout" in page(client, lead_id)
+    assert [search["body"]["serial_number"] for search in register.searches()] == ["7Z41K9Q2"]
 
 
 def test_one_asks_the_same_one_is_refused_approving_another_approves_and_the_bank_pays(
