@@ -27,6 +27,7 @@ from app import queue
 from app.leads.db import get_db, immediate_transaction, now, transaction
 from app.leads.display import business_today
 from app.leads.history import append_event
+from app.leads.state import State
 from app.sale.purchase import (
     authentication,
     checklist,
@@ -115,6 +116,15 @@ def refresh_before_payment(lead_id: int) -> int | None:
     if checklist.register_recent(dict(purchase)):
         return None
     return ask_about(lead_id, purchase["serial_number"], "before_payment")
+
+
+def refresh_on_view(lead: dict) -> int | None:
+    """The lead's page opened while its deal waits for the payment: ask again when the clear
+    check is too old to pay on (once per question), so the checklist's "asked again" is true
+    and the payout panel, which offers no button until the answer is in, waits for no press."""
+    if lead["state"] != State.AGREED or lead["erased_at"]:
+        return None
+    return refresh_before_payment(lead["id"])
 
 
 def get(ask_id: int) -> dict:

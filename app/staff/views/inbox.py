@@ -14,7 +14,6 @@ from datetime import UTC, datetime
 from flask import Response, abort, flash, redirect, request, stream_with_context, url_for
 
 from app.leads import display, export, history, links, search, storage, store
-from app.leads.state import State
 from app.prices import valuation
 from app.sale import erasure, lifecycle, timeline
 from app.sale.erasure import record_kept_until
@@ -110,12 +109,8 @@ def lead(lead_id: int):
 
 def lead_page(lead: dict, failed: tuple[str, object] | None = None, status: int = 200):
     """The lead's page; `failed` is (action name, form) of a submission to show with errors
-    (an action's, or a form of the purchase panel's). A deal waiting for its payment whose
-    clear register check (by API) is too old to pay on has the register asked again first,
-    once per question, so the checklist's "asked again" is true and the payout panel, which
-    offers no button until the answer is in, is not left waiting for a press."""
-    if lead["state"] == State.AGREED and not lead["erased_at"]:
-        register_asks.refresh_before_payment(lead["id"])
+    (an action's, or a form of the purchase panel's)."""
+    register_asks.refresh_on_view(lead)
     forms = {
         name: action_form(action, lead)
         for name, action in ACTIONS.items()
